@@ -20,6 +20,7 @@ import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -317,6 +318,12 @@ def roll_off(rules: RuleSet, players: int, rng: random.Random) -> RollOff:
             return RollOff(tuple(rounds), contenders[0])
 
 
+@cache
+def _rethrows(roll: Roll) -> tuple[Throw, ...]:
+    """Every re-throw from ``roll``: each choice of dice to keep except keeping them all."""
+    return tuple(Throw(k) for k in sub_keeps(roll) if k.size < len(roll.values))
+
+
 SAVE_FORMAT = "kniffel-game"
 SAVE_VERSION = 1
 
@@ -538,7 +545,7 @@ class Game:
         for c in self.choices():
             acts.append(Strike(c.box) if c.strike else Score(c.box))
         if self._rolls_used < self._rules.rolls + self._chip_used:
-            acts.extend(Throw(k) for k in sub_keeps(self._roll) if k.size < self._rules.dice_count)
+            acts.extend(_rethrows(self._roll))
         if self._can_use_chip(st):
             acts.append(UseChip())
         return acts

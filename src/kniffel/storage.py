@@ -63,6 +63,9 @@ def loads_game(text: str, *, name: str = "<save>") -> Game:
         what = "truncated" if e.pos >= len(text.rstrip()) else "not valid JSON"
         raise CorruptSaveError(f"{name}: {what} (line {e.lineno}, column {e.colno}: "
                                f"{e.msg})") from None
+    except (ValueError, RecursionError) as e:
+        # nesting too deep for the parser, or a number too long to convert
+        raise CorruptSaveError(f"{name}: not valid JSON ({e})") from None
     try:
         return Game.from_json(data)
     except CorruptSaveError as e:

@@ -1,0 +1,5 @@
+"""``python -m kniffel`` runs the command line."""
+
+from kniffel.cli import main
+
+main()

@@ -1,0 +1,329 @@
+"""The command line: ``kniffel score``, ``kniffel rules``, ``kniffel show`` and the help."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from kniffel import PRESETS, Box, Enter, Game, Mode, Strike, preset, save_game
+from kniffel.cli import main
+from kniffel.rules import Lang
+
+# wide enough that no cell is wrapped or cut; no colours
+ENV: dict[str, str | None] = {"COLUMNS": "250", "FORCE_COLOR": None, "TTY_COMPATIBLE": None,
+                              "NO_COLOR": "1"}
+
+# the rulebook example: three Fives and three Sixes
+EXAMPLE_FITS = {"fives": 15, "sixes": 18, "three_of_a_kind": 33, "two_pairs": 33,
+                "two_triples": 45, "full_house": 25, "thirty_three_or_more": 40, "chance": 33,
+                "super_chance": 66}
+
+
+def invoke(args: Sequence[str], stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin, env=ENV)
+
+
+def table_rows(text: str) -> dict[str, list[str]]:
+    """The rows of a Rich table by their first cell."""
+    rows: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip().replace("┃", "│")  # the header row has heavy bars
+        if line.startswith("│"):
+            cells = [c.strip() for c in line.strip("│").split("│")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+# --- kniffel score ---------------------------------------------------------------------------
+
+
+def test_score_json_gives_points_and_fit_of_every_box_for_the_rulebook_example() -> None:
+    result = invoke(["score", "5", "5", "5", "6", "6", "6", "--json"])
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    data = json.loads(lines[0])
+    assert data["dice"] == [5, 5, 5, 6, 6, 6]
+    assert list(data["boxes"]) == [b.value for b in preset("extreme").boxes]
+    assert len(data["boxes"]) == 22
+    for box, value in data["boxes"].items():
+        assert value == {"points": EXAMPLE_FITS.get(box, 0), "fits": box in EXAMPLE_FITS}, box
+
+
+def test_score_accepts_dice_separated_by_commas() -> None:
+    spaced = invoke(["score", "--json", "5", "5", "5", "6", "6", "6"])
+    commas = invoke(["score", "--json", "5,5,5,6,6,6"])
+    assert commas.exit_code == 0
+    assert commas.stdout == spaced.stdout
+
+
+def test_score_the_d10_is_the_last_value() -> None:
+    data = json.loads(invoke(["score", "--json", "1", "2", "3", "4", "5", "0"]).stdout)
+    assert data["dice"][-1] == 0
+    # 0-1-2-3-4-5 is a run of six only with the d10 showing 0
+    assert data["boxes"]["highway"] == {"points": 50, "fits": True}
+    assert data["boxes"]["ten_or_less"] == {"points": 0, "fits": False}  # sum 15
+
+
+def test_score_table_shows_the_german_box_names() -> None:
+    result = invoke(["score", "5", "5", "5", "6", "6", "6"])
+    assert result.exit_code == 0
+    rules = preset("extreme")
+    rows = table_rows(result.stdout)
+    for box in rules.boxes:
+        name = rules.box_name(box, "de")
+        assert name in rows, name
+        assert rows[name][0] == box.value
+        assert rows[name][1] == str(EXAMPLE_FITS.get(box.value, 0))
+    assert "Fünfer" in rows
+    assert "Zwei Dreier" in rows
+    assert "Super-Chance" in rows
+
+
+def test_score_table_in_english() -> None:
+    result = invoke(["score", "--lang", "en", "5", "5", "5", "6", "6", "6"])
+    assert result.exit_code == 0
+    rows = table_rows(result.stdout)
+    assert rows["Two Triples"][:2] == ["two_triples", "45"]
+    assert rows["Fives"][:2] == ["fives", "15"]
+
+
+@pytest.mark.parametrize("name", ["kniffel", "kniffel-championship", "yahtzee"])
+def test_score_classic_rules_take_five_dice(name: str) -> None:
+    result = invoke(["score", "--rules", name, "--json", "3", "3", "3", "5", "5"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["dice"] == [3, 3, 3, 5, 5]
+    boxes = data["boxes"]
+    assert list(boxes) == [b.value for b in preset(name).boxes]
+    assert len(boxes) == 13
+    fitting = {box: v["points"] for box, v in boxes.items() if v["fits"]}
+    assert fitting == {"threes": 9, "fives": 10, "three_of_a_kind": 19, "full_house": 25,
+                       "chance": 19}
+    six = invoke(["score", "--rules", name, "3", "3", "3", "5", "5", "5"])
+    assert six.exit_code == 2
+    assert "5" in six.stderr
+    assert "6" in six.stderr
+
+
+def test_score_reads_one_roll_per_line_from_stdin() -> None:
+    stdin = "5 5 5 6 6 6\n\n   \n1,2,3,4,5,0\n6 6 6 6 6 6\n\n"
+    result = invoke(["score", "--json"], stdin)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    rolls = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["dice"] for r in rolls] == [[5, 5, 5, 6, 6, 6], [1, 2, 3, 4, 5, 0],
+                                          [6, 6, 6, 6, 6, 6]]
+    assert rolls[0]["boxes"]["two_triples"] == {"points": 45, "fits": True}
+    assert rolls[1]["boxes"]["highway"] == {"points": 50, "fits": True}
+    assert rolls[2]["boxes"]["kniffel_extreme"] == {"points": 75, "fits": True}
+    assert rolls[2]["boxes"]["sixes"] == {"points": 36, "fits": True}
+    assert all(len(r["boxes"]) == 22 for r in rolls)
+
+
+def test_score_reads_stdin_without_json_one_line_per_roll() -> None:
+    result = invoke(["score", "--rules", "kniffel"], "1 2 3 4 5\n\n6 6 6 6 6\n")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert "large_straight 40" in lines[0]
+    assert "kniffel 50" in lines[1]
+
+
+def test_score_stdin_bad_lines_name_problem_and_line_number() -> None:
+    stdin = "\n".join([
+        "5 5 5 6 6 6",  # 1: fine
+        "5 5 5 6 6",  # 2: five values
+        "",  # 3: blank
+        "7 1 1 1 1 1",  # 4: a d6 showing 7
+        "1 1 1 1 1 10",  # 5: a d10 showing 10
+        "x 1 1 1 1 1",  # 6: not a number
+    ]) + "\n"
+    result = invoke(["score", "--json"], stdin)
+    assert result.exit_code == 2
+    err = result.stderr.splitlines()
+    assert len(err) == 4
+    assert "line 2" in err[0]
+    assert "expected 6" in err[0]
+    assert "line 4" in err[1]
+    assert "7" in err[1]
+    assert "d6" in err[1]
+    assert "line 5" in err[2]
+    assert "10" in err[2]
+    assert "d10" in err[2]
+    assert "line 6" in err[3]
+    assert "'x'" in err[3]
+    assert "not a number" in err[3]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["5", "5", "5", "6", "6"], ["expected 6", "got 5"]),
+    (["5", "5", "5", "6", "6", "6", "6"], ["expected 6", "got 7"]),
+    (["7", "5", "5", "6", "6", "6"], ["7", "d6", "1–6"]),
+    (["5", "5", "5", "6", "6", "10"], ["10", "d10", "0–9"]),
+    (["5", "5", "5", "6", "0", "6"], ["0", "d6"]),
+    (["x", "5", "5", "6", "6", "6"], ["'x'", "not a number"]),
+    (["5", "5", "5", "6", "6", "six"], ["'six'", "not a number"]),
+], ids=["too-few", "too-many", "d6-seven", "d10-ten", "d6-zero", "x", "word"])
+def test_score_bad_dice_exit_2_naming_the_problem(args: list[str], words: list[str]) -> None:
+    result = invoke(["score", *args])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    for word in words:
+        assert word in result.stderr
+
+
+def test_score_unknown_rule_set_is_a_usage_error() -> None:
+    result = invoke(["score", "--rules", "poker", "5", "5", "5", "6", "6", "6"])
+    assert result.exit_code == 2
+    assert "poker" in result.stderr
+
+
+# --- kniffel rules ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("name", PRESETS)
+def test_rules_lists_every_box_of_the_sheet(name: str, lang: str) -> None:
+    result = invoke(["rules", "--rules", name, "--lang", lang])
+    assert result.exit_code == 0
+    rules = preset(name)
+    rows = table_rows(result.stdout)
+    listed = [cells[0] for cells in rows.values() if cells and cells[0] in
+              {b.value for b in Box}]
+    assert listed == [b.value for b in rules.boxes]  # every box, in sheet order
+    lang_key: Lang = "de" if lang == "de" else "en"
+    for box in rules.boxes:
+        assert rules.box_name(box, lang_key) in rows
+    assert rules.title(lang_key) in result.stdout
+    bonus = [line for line in result.stdout.splitlines() if "Bonus" in line]
+    assert any(str(rules.bonus_points) in line and str(rules.bonus_threshold) in line
+               for line in bonus)
+
+
+def test_rules_mentions_the_chips_of_kniffel_extreme_only() -> None:
+    extreme = invoke(["rules", "--lang", "en"]).stdout
+    classic = invoke(["rules", "--rules", "kniffel", "--lang", "en"]).stdout
+    assert any("Chips" in line and "3" in line for line in extreme.splitlines())
+    assert "Chips" not in classic
+
+
+def test_rules_free_strike_changes_the_strike_rule() -> None:
+    plain = invoke(["rules", "--lang", "en"])
+    free = invoke(["rules", "--lang", "en", "--free-strike"])
+    assert free.exit_code == 0
+    assert free.stdout != plain.stdout
+    assert "any time" in free.stdout
+    assert "any time" not in plain.stdout
+
+
+def test_rules_yahtzee_in_english_names_the_yahtzee_box() -> None:
+    result = invoke(["rules", "--rules", "yahtzee", "--lang", "en"])
+    assert table_rows(result.stdout)["Yahtzee"][0] == "kniffel"
+
+
+# --- help ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--help"], ["score", "--help"], ["rules", "--help"]])
+def test_help_lists_every_rule_set(args: list[str]) -> None:
+    result = invoke(args)
+    assert result.exit_code == 0
+    for name in PRESETS:
+        assert name in result.stdout
+
+
+def test_help_lists_every_command() -> None:
+    result = invoke(["--help"])
+    for command in ("score", "rules", "show"):
+        assert command in result.stdout
+
+
+# --- kniffel show ----------------------------------------------------------------------------
+
+
+def _finished_classic_game() -> Game:
+    # Anna: upper 3+6+9+12+15+18 = 63 -> bonus 35; lower 20+0+25+30+40+50+22 = 187;
+    # total 63+35+187 = 285. Ben strikes every box: 0.
+    anna = [(Box.ONES, 3), (Box.TWOS, 6), (Box.THREES, 9), (Box.FOURS, 12), (Box.FIVES, 15),
+            (Box.SIXES, 18), (Box.THREE_OF_A_KIND, 20), (Box.FOUR_OF_A_KIND, 0),
+            (Box.FULL_HOUSE, 25), (Box.SMALL_STRAIGHT, 30), (Box.LARGE_STRAIGHT, 40),
+            (Box.KNIFFEL, 50), (Box.CHANCE, 22)]
+    game = Game("kniffel", ["Anna", "Ben"], mode=Mode.PAD)
+    for box, points in anna:
+        game.apply(Enter(box, points) if points else Strike(box))
+        game.apply(Strike(box))
+    assert game.is_over()
+    return game
+
+
+def test_show_prints_the_players_and_their_totals(tmp_path: Path) -> None:
+    path = save_game(_finished_classic_game(), tmp_path / "game.json")
+    result = invoke(["show", str(path)])
+    assert result.exit_code == 0
+    rows = table_rows(result.stdout)
+    header = next(cells for first, cells in rows.items() if first in ("Kästchen", "Box"))
+    assert [c.split()[0] for c in header] == ["Anna", "Ben"]
+    assert rows["Gesamt"] == ["285", "0"]
+    assert rows["Summe oben"] == ["63", "0"]
+    assert rows["Bonus"] == ["35", "0"]
+    assert rows["Summe unten"] == ["187", "0"]
+    assert rows["Fünfer"] == ["15", "–"]
+
+
+def test_show_in_english(tmp_path: Path) -> None:
+    path = save_game(_finished_classic_game(), tmp_path / "game.json")
+    result = invoke(["show", "--lang", "en", str(path)])
+    assert result.exit_code == 0
+    rows = table_rows(result.stdout)
+    assert rows["Total"] == ["285", "0"]
+    assert rows["Fives"] == ["15", "–"]
+    assert rows["Upper sum"] == ["63", "0"]
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b'{"format": "kniffel-game", "version": 1, "rules": {', ["truncated"]),
+    (b"not json at all", ["not valid JSON"]),
+    (b'{"format": "kniffel-game", "version": 7}', ["version 7"]),
+], ids=["truncated", "garbage", "future-version"])
+def test_show_on_a_bad_save_exits_2_with_a_message(
+    tmp_path: Path, content: bytes, words: list[str]
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(content)
+    result = invoke(["show", str(path)])
+    assert result.exit_code == 2
+    assert str(path) in result.stderr
+    for word in words:
+        assert word in result.stderr
+    assert path.read_bytes() == content
+
+
+def test_show_on_a_missing_file_exits_2(tmp_path: Path) -> None:
+    result = invoke(["show", str(tmp_path / "none.json")])
+    assert result.exit_code == 2
+    assert "none.json" in result.stderr
+
+
+# --- python -m kniffel -----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(importlib.util.find_spec("kniffel.__main__") is None,
+                    reason="kniffel has no __main__ module")
+def test_python_m_kniffel_runs_the_command_line() -> None:
+    ok = subprocess.run([sys.executable, "-m", "kniffel", "score", "--json", "5,5,5,6,6,6"],
+                        capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0
+    assert json.loads(ok.stdout)["boxes"]["two_triples"] == {"points": 45, "fits": True}
+    bad = subprocess.run([sys.executable, "-m", "kniffel", "score"], input="1 1 1 1 1 1\n1 1\n",
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert bad.returncode == 2
+    assert "line 2" in bad.stderr
