@@ -172,13 +172,23 @@ def test_score_stdin_bad_lines_name_problem_and_line_number() -> None:
     (["5", "5", "5", "6", "0", "6"], ["0", "d6"]),
     (["x", "5", "5", "6", "6", "6"], ["'x'", "not a number"]),
     (["5", "5", "5", "6", "6", "six"], ["'six'", "not a number"]),
-], ids=["too-few", "too-many", "d6-seven", "d10-ten", "d6-zero", "x", "word"])
+    (["5", "5", "5", "6", "6", "-1"], ["-1", "d10", "0–9"]),
+    (["-3", "5", "5", "6", "6", "6"], ["-3", "d6"]),
+], ids=["too-few", "too-many", "d6-seven", "d10-ten", "d6-zero", "x", "word", "d10-negative",
+        "d6-negative"])
 def test_score_bad_dice_exit_2_naming_the_problem(args: list[str], words: list[str]) -> None:
     result = invoke(["score", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
     for word in words:
         assert word in result.stderr
+
+
+def test_score_misspelt_option_is_a_usage_error_not_a_die() -> None:
+    result = invoke(["score", "5", "5", "5", "6", "6", "6", "--jsn"])
+    assert result.exit_code == 2
+    assert "No such option" in result.stderr
+    assert "--jsn" in result.stderr
 
 
 def test_score_unknown_rule_set_is_a_usage_error() -> None:

@@ -103,7 +103,8 @@ def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool
     return errors
 
 
-@main.command()
+# Negative numbers are dice to complain about, not options: "-1" must reach the dice check.
+@main.command(context_settings={"ignore_unknown_options": True})
 @rules_option
 @click.option("--json", "as_json", is_flag=True,
               help="one JSON object per roll and line / ein JSON-Objekt je Wurf und Zeile")
@@ -123,6 +124,9 @@ def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> 
       printf '1 2 3 4 5 0\\n6 6 6 6 6 6\\n' | kniffel score --json
     """
     rules = preset(rules_name)
+    for arg in dice:
+        if arg.startswith("-") and not arg.lstrip("-").isdigit():
+            raise click.NoSuchOption(arg)
     if not dice:
         errors = _read_rolls(rules, sys.stdin, sys.stdout, as_json)
         if errors:

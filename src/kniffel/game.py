@@ -26,14 +26,17 @@ from typing import Any, TypeAlias
 
 from kniffel.dice import Keep, Roll, outcomes, roll_dice, sub_keeps
 from kniffel.errors import (
+    CorruptSaveError,
     GameOverError,
     IllegalMoveError,
     InvalidDiceError,
     InvalidGameError,
     InvalidKeepError,
+    KniffelError,
     NotYourTurnError,
+    UnsupportedVersionError,
 )
-from kniffel.rules import Box, Choice, Entry, Lang, RuleSet, choices, preset
+from kniffel.rules import Box, Choice, Entry, RuleSet, choices, preset
 
 MAX_PLAYERS = 8
 MAX_NAME_LENGTH = 40
@@ -165,8 +168,6 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 def action_from_json(data: object) -> Action:
     """The action a save's JSON object stands for; raises KniffelError if it is malformed."""
-    from kniffel.errors import CorruptSaveError
-
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise CorruptSaveError(f"an action must be an object with a 'type', got {data!r}")
     kind = data["type"]
@@ -191,8 +192,6 @@ def action_from_json(data: object) -> Action:
 
 
 def _int(value: object) -> int:
-    from kniffel.errors import CorruptSaveError
-
     if isinstance(value, bool) or not isinstance(value, int):
         raise CorruptSaveError(f"expected a whole number, got {value!r}")
     return value
@@ -203,16 +202,12 @@ def _opt_int(value: object) -> int | None:
 
 
 def _int_list(value: object) -> list[int]:
-    from kniffel.errors import CorruptSaveError
-
     if not isinstance(value, list):
         raise CorruptSaveError(f"expected a list of numbers, got {value!r}")
     return [_int(v) for v in value]
 
 
 def _str(value: object) -> str:
-    from kniffel.errors import CorruptSaveError
-
     if not isinstance(value, str):
         raise CorruptSaveError(f"expected text, got {value!r}")
     return value
@@ -644,17 +639,11 @@ class Game:
                 self._roll = roll
                 self._rolls_used += 1
             case UseChip():
-                if not self._can_use_chip(st):
-                    raise IllegalMoveError(self._chip_refusal(st))
-                st.chips_left -= 1
-                self._chip_used = True
+                self._use_chip(st)
             case Score(box) | Strike(box):
-                box = rules.box(box)
+                box = self._open_box(st, box)
                 if self._roll is None:
                     raise IllegalMoveError(f"throw the dice before entering a box ({action!r})")
-                if box in st.entries:
-                    raise IllegalMoveError(f"{box.value} is already filled with "
-                                           f"{st.entries[box].points}")
                 strike = isinstance(action, Strike)
                 legal = [c for c in choices(rules, st.entries, self._roll)
                          if c.box is box and c.strike == strike]
@@ -674,10 +663,7 @@ class Game:
         rules = self._rules
         match action:
             case Enter(box, points, extra):
-                box = rules.box(box)
-                if box in st.entries:
-                    raise IllegalMoveError(f"{box.value} is already filled with "
-                                           f"{st.entries[box].points}")
+                box = self._open_box(st, box)
                 possible = rules.possible_points(box)
                 if isinstance(points, bool) or not isinstance(points, int) or (
                     points not in possible
@@ -697,22 +683,29 @@ class Game:
                 st.extra_bonus += rules.extra_kniffel_bonus if extra else 0
                 self._end_turn()
             case Strike(box):
-                box = rules.box(box)
-                if box in st.entries:
-                    raise IllegalMoveError(f"{box.value} is already filled with "
-                                           f"{st.entries[box].points}")
+                box = self._open_box(st, box)
                 st.entries[box] = Entry(0, struck=True)
                 self._end_turn()
             case UseChip():
-                if not self._can_use_chip(st):
-                    raise IllegalMoveError(self._chip_refusal(st))
-                st.chips_left -= 1
-                self._chip_used = True
+                self._use_chip(st)
             case Throw() | Outcome() | Score():
                 raise IllegalMoveError(f"{action!r} needs a game played with dice; this one is "
                                        f"a score pad: use Enter or Strike")
             case _:
                 raise IllegalMoveError(f"not an action: {action!r}")
+
+    def _open_box(self, st: _PlayerState, box: Box) -> Box:
+        """``box`` if this rule set has it and the player has not filled it yet."""
+        box = self._rules.box(box)
+        if box in st.entries:
+            raise IllegalMoveError(f"{box.value} is already filled with {st.entries[box].points}")
+        return box
+
+    def _use_chip(self, st: _PlayerState) -> None:
+        if not self._can_use_chip(st):
+            raise IllegalMoveError(self._chip_refusal(st))
+        st.chips_left -= 1
+        self._chip_used = True
 
     def _chip_refusal(self, st: _PlayerState) -> str:
         if self._rules.chips == 0:
@@ -791,8 +784,6 @@ class Game:
         Raises :class:`CorruptSaveError` for anything malformed or illegal and
         :class:`UnsupportedVersionError` for a newer format version.
         """
-        from kniffel.errors import CorruptSaveError, KniffelError, UnsupportedVersionError
-
         if not isinstance(data, dict):
             raise CorruptSaveError(f"a save is a JSON object, got {type(data).__name__}")
         if data.get("format") != SAVE_FORMAT:
@@ -844,7 +835,3 @@ class Game:
         except KniffelError as e:
             raise CorruptSaveError(f"the save is not a valid game: {e}") from None
 
-
-def box_label(rules: RuleSet, box: Box, lang: Lang = "de") -> str:
-    """The display name of ``box`` under ``rules`` (a shorthand for front ends)."""
-    return rules.box_name(box, lang)

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from kniffel.dice import Roll, all_rolls
-from kniffel.errors import UnknownBoxError, UnknownRuleSetError
+from kniffel.errors import InvalidDiceError, UnknownBoxError, UnknownRuleSetError
 
 Lang = Literal["de", "en"]
 
@@ -346,8 +346,6 @@ class RuleSet:
 
     def check_roll(self, roll: Roll) -> Roll:
         """Return ``roll`` if it belongs to this rule set (with or without the d10)."""
-        from kniffel.errors import InvalidDiceError
-
         if self.d10 and roll.d10 is None:
             raise InvalidDiceError(f"{self.name} is played with a d10, but the roll {roll!r} "
                                    f"has none")

@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from kniffel.errors import CorruptSaveError
+from kniffel.errors import CorruptSaveError, KniffelError
 from kniffel.game import Game
 
 
@@ -68,11 +68,5 @@ def loads_game(text: str, *, name: str = "<save>") -> Game:
         raise CorruptSaveError(f"{name}: not valid JSON ({e})") from None
     try:
         return Game.from_json(data)
-    except CorruptSaveError as e:
+    except KniffelError as e:
         raise type(e)(f"{name}: {e}") from None
-    except Exception as e:
-        from kniffel.errors import KniffelError
-
-        if isinstance(e, KniffelError):
-            raise type(e)(f"{name}: {e}") from None
-        raise
