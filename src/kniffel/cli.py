@@ -148,7 +148,8 @@ def _points_text(rules: RuleSet, box: Box, lang: Lang) -> str:
     if box in FLAT_POINTS:
         return str(FLAT_POINTS[box])
     if box.face is not None:
-        return f"{box.face}× {'Anzahl' if de else 'count'} (0–{rules.max_points(box)})"
+        top = rules.max_points(box)
+        return f"Summe der {box.face}er (0–{top})" if de else f"sum of the {box.face}s (0–{top})"
     if box is Box.SUPER_CHANCE:
         return "2× Summe" if de else "2× sum"
     return "Summe" if de else "sum"
@@ -168,15 +169,19 @@ def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
     ruleset = preset(rules_name, free_strike=free_strike)
     de = lang == "de"
     table = Table(title=ruleset.title(lang))
-    table.add_column("Kästchen" if de else "Box")
-    table.add_column("id", style="dim")
+    console = _console()
+    # The ids (for the API and --json) only where the terminal has room for them.
+    with_ids = console.width >= 110
+    table.add_column("Kästchen" if de else "Box", no_wrap=True)
+    if with_ids:
+        table.add_column("id", style="dim", no_wrap=True)
     table.add_column("Bedingung" if de else "Condition")
-    table.add_column("Punkte" if de else "Points", justify="right")
+    table.add_column("Punkte" if de else "Points", justify="right", no_wrap=True)
     for box in ruleset.boxes:
-        table.add_row(ruleset.box_name(box, lang), box.value, BOX_TEXTS[box].rule(lang),
+        ids = [box.value] if with_ids else []
+        table.add_row(ruleset.box_name(box, lang), *ids, BOX_TEXTS[box].rule(lang),
                       _points_text(ruleset, box, lang),
                       end_section=box is ruleset.upper_boxes[-1])
-    console = _console()
     console.print(table)
     for line in describe(ruleset, lang):
         console.print(f"• {line}", markup=False)

@@ -97,8 +97,8 @@ class BoxText:
 
 
 def _upper_text(face: int, de: str, en: str) -> BoxText:
-    return BoxText(de, en, f"mindestens eine {face}; zählt die Würfel mit {face} Augen",
-                   f"at least one {face}; counts the dice showing {face}")
+    return BoxText(de, en, f"mindestens eine {face}",
+                   f"at least one {face}")
 
 
 BOX_TEXTS: Mapping[Box, BoxText] = MappingProxyType({
