@@ -521,7 +521,7 @@ class Game:
                 out.append(Strike(c.box))
             else:
                 out.append(Enter(c.box, c.points))
-        return tuple(dict.fromkeys(out))
+        return tuple(out)
 
     def legal_actions(self) -> list[Action]:
         """Exactly the actions :meth:`apply` accepts now (outcomes at a chance node)."""
