@@ -710,7 +710,7 @@ def test_strike_and_further_kniffel_rules_per_preset() -> None:
     assert (CHAMPIONSHIP.strike, CHAMPIONSHIP.extra_kniffel,
             CHAMPIONSHIP.extra_kniffel_bonus) == (StrikeRule.FREE, ExtraKniffel.CHAMPIONSHIP, 50)
     assert (YAHTZEE.strike, YAHTZEE.extra_kniffel, YAHTZEE.extra_kniffel_bonus) == (
-        StrikeRule.ANY_BOX, ExtraKniffel.FORCED_JOKER, 100)
+        StrikeRule.ANY_BOX, ExtraKniffel.FREE_JOKER, 100)
 
 
 def test_free_strike_option_turns_forced_striking_free() -> None:
@@ -1155,16 +1155,57 @@ def test_yahtzee_first_yahtzee_scores_50_without_bonus() -> None:
     assert bonus_of(cs) == 0
 
 
-def test_yahtzee_joker_forces_the_upper_box_of_its_face_when_open() -> None:
+def test_yahtzee_further_yahtzee_may_go_in_any_open_box_while_its_upper_box_is_open() -> None:
     cs = choices(YAHTZEE, only_kniffel_filled(Entry(50)), c("5 5 5 5 5"))
+    offered = scored(cs)
+    assert offered[Box.FIVES] == 25
+    assert offered[Box.ONES] == 0
+    assert offered[Box.THREE_OF_A_KIND] == 25
+    assert offered[Box.FULL_HOUSE] == 0, "no joker while the fives box is open"
+    assert offered[Box.LARGE_STRAIGHT] == 0
+    assert set(offered) == set(YAHTZEE.boxes) - {Box.KNIFFEL}
+    assert struck(cs) == set()
+    assert bonus_of(cs) == 100
+
+
+def test_yahtzee_joker_scores_full_house_and_straights_in_full_once_its_upper_box_is_filled(
+) -> None:
+    sheet = {Box.KNIFFEL: Entry(50), Box.FIVES: Entry(15)}
+    cs = choices(YAHTZEE, sheet, c("5 5 5 5 5"))
+    assert scored(cs) == {
+        Box.ONES: 0, Box.TWOS: 0, Box.THREES: 0, Box.FOURS: 0, Box.SIXES: 0,
+        Box.THREE_OF_A_KIND: 25, Box.FOUR_OF_A_KIND: 25, Box.FULL_HOUSE: 25,
+        Box.SMALL_STRAIGHT: 30, Box.LARGE_STRAIGHT: 40, Box.CHANCE: 25,
+    }
+    assert bonus_of(cs) == 100
+
+
+def test_yahtzee_joker_applies_without_bonus_when_the_yahtzee_box_holds_zero() -> None:
+    for zero in (Entry(0), STRUCK):
+        sheet = {Box.KNIFFEL: zero, Box.FIVES: Entry(15)}
+        cs = choices(YAHTZEE, sheet, c("5 5 5 5 5"))
+        assert scored(cs)[Box.FULL_HOUSE] == 25
+        assert scored(cs)[Box.LARGE_STRAIGHT] == 40
+        assert bonus_of(cs) == 0
+        cs = choices(YAHTZEE, only_kniffel_filled(zero), c("5 5 5 5 5"))
+        assert scored(cs)[Box.FULL_HOUSE] == 0
+        assert bonus_of(cs) == 0
+
+
+#: The stricter forced-joker reading of Hasbro's rules, a rule variant the engine also knows.
+YAHTZEE_FORCED = dataclasses.replace(YAHTZEE, extra_kniffel=ExtraKniffel.FORCED_JOKER)
+
+
+def test_forced_joker_variant_forces_the_upper_box_of_its_face_when_open() -> None:
+    cs = choices(YAHTZEE_FORCED, only_kniffel_filled(Entry(50)), c("5 5 5 5 5"))
     assert scored(cs) == {Box.FIVES: 25}
     assert struck(cs) == set()
     assert bonus_of(cs) == 100
 
 
-def test_yahtzee_joker_uses_any_open_lower_box_with_full_points_when_face_box_filled() -> None:
+def test_forced_joker_variant_uses_an_open_lower_box_in_full_when_face_box_filled() -> None:
     sheet = {Box.KNIFFEL: Entry(50), Box.FIVES: Entry(15)}
-    cs = choices(YAHTZEE, sheet, c("5 5 5 5 5"))
+    cs = choices(YAHTZEE_FORCED, sheet, c("5 5 5 5 5"))
     assert scored(cs) == {
         Box.THREE_OF_A_KIND: 25, Box.FOUR_OF_A_KIND: 25, Box.FULL_HOUSE: 25,
         Box.SMALL_STRAIGHT: 30, Box.LARGE_STRAIGHT: 40, Box.CHANCE: 25,
@@ -1173,28 +1214,29 @@ def test_yahtzee_joker_uses_any_open_lower_box_with_full_points_when_face_box_fi
     assert bonus_of(cs) == 100
 
 
-def test_yahtzee_joker_with_only_some_lower_boxes_open() -> None:
-    sheet = sheet_open(YAHTZEE, [Box.ONES, Box.LARGE_STRAIGHT, Box.CHANCE], kniffel=Entry(50))
-    cs = choices(YAHTZEE, sheet, c("3 3 3 3 3"))
+def test_forced_joker_variant_with_only_some_lower_boxes_open() -> None:
+    sheet = sheet_open(YAHTZEE_FORCED, [Box.ONES, Box.LARGE_STRAIGHT, Box.CHANCE],
+                       kniffel=Entry(50))
+    cs = choices(YAHTZEE_FORCED, sheet, c("3 3 3 3 3"))
     assert scored(cs) == {Box.LARGE_STRAIGHT: 40, Box.CHANCE: 15}
     assert bonus_of(cs) == 100
 
 
-def test_yahtzee_joker_scores_zero_in_an_open_upper_box_when_no_lower_box_is_open() -> None:
-    sheet = sheet_open(YAHTZEE, [Box.ONES, Box.SIXES], kniffel=Entry(50))
-    cs = choices(YAHTZEE, sheet, c("3 3 3 3 3"))
+def test_forced_joker_variant_scores_zero_upper_when_no_lower_box_is_open() -> None:
+    sheet = sheet_open(YAHTZEE_FORCED, [Box.ONES, Box.SIXES], kniffel=Entry(50))
+    cs = choices(YAHTZEE_FORCED, sheet, c("3 3 3 3 3"))
     offered = {ch.box: ch.points for ch in cs}
     assert offered == {Box.ONES: 0, Box.SIXES: 0}
     assert bonus_of(cs) == 100
 
 
-def test_yahtzee_joker_applies_without_bonus_when_the_yahtzee_box_holds_zero() -> None:
+def test_forced_joker_variant_applies_without_bonus_when_the_yahtzee_box_holds_zero() -> None:
     for zero in (Entry(0), STRUCK):
-        cs = choices(YAHTZEE, only_kniffel_filled(zero), c("5 5 5 5 5"))
+        cs = choices(YAHTZEE_FORCED, only_kniffel_filled(zero), c("5 5 5 5 5"))
         assert scored(cs) == {Box.FIVES: 25}
         assert bonus_of(cs) == 0
         sheet = {Box.KNIFFEL: zero, Box.FIVES: Entry(15)}
-        cs = choices(YAHTZEE, sheet, c("5 5 5 5 5"))
+        cs = choices(YAHTZEE_FORCED, sheet, c("5 5 5 5 5"))
         assert scored(cs)[Box.FULL_HOUSE] == 25
         assert scored(cs)[Box.LARGE_STRAIGHT] == 40
         assert Box.ONES not in scored(cs)

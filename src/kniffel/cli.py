@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -231,3 +231,230 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
         table.add_row(label, *map(str, vals), style="dim")
     table.add_row("Gesamt" if de else "Total", *(str(s.total) for s in sheets), style="bold")
     return table
+
+
+# --- solver: kniffel solve / kniffel advise -------------------------------------------------
+
+
+def _solve_progress(console: Console) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
+                    MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+
+
+def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: bool,
+               console: Console) -> Any:
+    """Build (or load and check) the value table of ``rules`` with a progress bar."""
+    import time
+    from pathlib import Path
+
+    from kniffel.solver import Progress as SolveProgress
+    from kniffel.solver import TableMismatchError, TableMissingError, load_table
+    from kniffel.solver import solve as solve_table
+
+    directory = Path(cache) if cache else None
+    if not force:
+        try:
+            return load_table(rules, max_open=max_open, directory=directory)
+        except TableMissingError:
+            pass
+        except TableMismatchError as e:
+            console.print(f"{e}; computing it anew", markup=False)
+            force = True
+    began = time.perf_counter()
+    with _solve_progress(console) as bar:
+        task = bar.add_task(f"{rules.name}", total=None, rate="")
+
+        def update(p: SolveProgress) -> None:
+            spent = time.perf_counter() - began
+            rate = (p.done - p.resumed) / spent if spent > 0 else 0.0
+            bar.update(task, total=p.total, completed=p.done,
+                       description=f"{rules.name} · {p.layer}/{p.layers} offen/open",
+                       rate=f"{rate:,.0f} Zustände/s (states/s)")
+
+        table = solve_table(rules, max_open=max_open, directory=directory, progress=update,
+                            force=force, notice=lambda m: console.print(m, markup=False))
+    return table
+
+
+@main.command()
+@rules_option
+@click.option("--free-strike", is_flag=True, help="Hausregel: jederzeit streichen / free strike")
+@click.option("--threads", type=int, default=None,
+              help="CPU-Threads / CPU threads (Standard/default: alle/all)")
+@click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True,
+              help="Rechenwerk / device")
+@click.option("--max-open", type=int, default=None,
+              help="nur Endspiele mit höchstens K offenen Kästchen / only endgames with at most K "
+                   "open boxes")
+@click.option("--force", is_flag=True, help="neu berechnen / recompute even if a table exists")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help="Ablage der Tabellen / where tables are kept (default: user cache)")
+def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
+          max_open: int | None, force: bool, cache_dir: str | None) -> None:
+    """Optimale Strategie berechnen / compute the optimal strategy's value table.
+
+    Builds the table of expected final scores of optimal solitaire play (or loads and checks the
+    stored one) and prints the expected score of the empty sheet. Long solves resume where they
+    stopped.
+    """
+    from kniffel.solver import SolverError, set_threads
+
+    console = _console()
+    err = _console(err=True)
+    if device == "gpu":
+        err.print("kniffel solve: --device gpu: this build has no GPU kernel; use --device cpu",
+                  markup=False)
+        sys.exit(2)
+    rules = preset(rules_name, free_strike=free_strike)
+    try:
+        n = set_threads(threads)
+        table = _run_solve(rules, max_open, cache_dir, force, console)
+    except SolverError as e:
+        err.print(f"kniffel solve: {e}", markup=False)
+        sys.exit(2)
+    header = table.header
+    console.print(f"Tabelle / table: {table.path}  ({table.layout.states:,} Zustände/states, "
+                  f"{n} Threads)", markup=False)
+    if header.get("seconds") is not None:
+        secs = float(header["seconds"])
+        console.print(f"berechnet in / computed in {secs:.2f} s "
+                      f"({table.layout.states / max(secs, 1e-9):,.0f} states/s)", markup=False)
+    if table.layout.is_full:
+        console.print(f"Erwartete Punktzahl bei optimalem Spiel / expected optimal score "
+                      f"({rules.title('de')}): {table.expected_score():.4f}", markup=False)
+    else:
+        console.print(f"Endspiele mit höchstens {table.layout.max_open} offenen Kästchen / "
+                      f"endgames with at most {table.layout.max_open} open boxes", markup=False)
+
+
+def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
+    from kniffel.errors import IllegalMoveError
+    from kniffel.rules import Entry
+
+    entries: dict[Box, Entry] = {}
+    for item in items:
+        for part in item.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            name, _, value = part.partition("=")
+            box = rules.box(name.strip())
+            if box in entries:
+                raise IllegalMoveError(f"box {box.value} is given twice")
+            if not value.strip() or value.strip() in ("-", "x", "X"):
+                entries[box] = Entry(0, struck=True)
+                continue
+            try:
+                points = int(value)
+            except ValueError:
+                raise IllegalMoveError(f"{part!r}: the points must be a number") from None
+            if points not in rules.possible_points(box):
+                raise IllegalMoveError(f"{box.value} cannot hold {points} points in {rules.name}")
+            entries[box] = Entry(points)
+    return entries
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@rules_option
+@click.option("--free-strike", is_flag=True, help="Hausregel: jederzeit streichen / free strike")
+@click.option("--filled", multiple=True, metavar="BOX=POINTS",
+              help="belegtes Kästchen, z. B. fives=20 oder kniffel=- (gestrichen) / a filled "
+                   "box, e.g. fives=20 or kniffel=- (struck); repeat or separate by commas")
+@click.option("--upper", type=int, default=None,
+              help="Summe oben, falls nicht aus --filled / upper sum if not from --filled")
+@click.option("--chips", type=int, default=None, help="Chips übrig / chips left (extreme)")
+@click.option("--rolls-used", type=int, default=None,
+              help="Würfe in diesem Zug / throws made this turn (default: 1 with DICE)")
+@click.option("--chip-used", is_flag=True, help="Chip in diesem Zug abgegeben / chip handed in")
+@click.option("--game", "save", type=click.Path(dir_okay=False), default=None,
+              help="Rat für die Stellung eines Spielstands / advise the position of a saved game")
+@click.option("--top", type=int, default=10, show_default=True, help="so viele Optionen / options")
+@click.option("--json", "as_json", is_flag=True, help="JSON")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None)
+@lang_option
+@click.argument("dice", nargs=-1)
+def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: int | None,
+           chips: int | None, rolls_used: int | None, chip_used: bool, save: str | None,
+           top: int, as_json: bool, cache_dir: str | None, lang: Lang,
+           dice: tuple[str, ...]) -> None:
+    """Was behalten, wo eintragen? / what to keep, where to score — ranked by expected score.
+
+    Every legal choice with its expected final score under optimal play and its loss against
+    the best. Without DICE: the expected final score from the start of the turn.
+
+    \b
+    Examples:
+      kniffel advise --rules yahtzee 1 3 3 5 6
+      kniffel advise --rules kniffel --filled sixes=24,kniffel=50 --rolls-used 2 6 6 6 2 3
+      kniffel advise --game partie.json
+    """
+    from pathlib import Path
+
+    from kniffel.solver import SolverError, TableMissingError
+    from kniffel.solver.advise import Advisor, Position
+
+    err = _console(err=True)
+    console = _console()
+    try:
+        if save:
+            game = load_game(save)
+            rules = game.rules
+            pos = Position.from_game(game)
+        else:
+            rules = preset(rules_name, free_strike=free_strike)
+            entries = _parse_filled(rules, filled)
+            roll = rules.parse_roll(" ".join(dice)) if dice else None
+            used = rolls_used if rolls_used is not None else (1 if roll else 0)
+            pos = Position(rules, entries, chips, roll, used, chip_used, upper)
+        directory = Path(cache_dir) if cache_dir else None
+        advisor = Advisor(rules, directory=directory)
+        try:
+            result = advisor.advise(pos)
+        except TableMissingError as e:
+            if not (sys.stdin.isatty() and click.confirm(
+                    f"{e}\nTabelle jetzt berechnen? / build the table now?", err=True)):
+                raise
+            table = _run_solve(rules, None, cache_dir, False, err)
+            result = Advisor(rules, table=table).advise(pos)
+    except (KniffelError, SolverError) as e:
+        err.print(f"kniffel advise: {e}", markup=False)
+        sys.exit(2)
+    shown = result.options[:top] if top > 0 else result.options
+    if as_json:
+        click.echo(json.dumps({
+            "rules": rules.name, "score_so_far": result.score_so_far, "source": result.source,
+            "options": [{"action": _action_json(o.action), "text": o.describe(rules, lang),
+                         "expected": round(o.expected, 6), "loss": round(o.loss, 6),
+                         "points": o.points} for o in shown]}, ensure_ascii=False))
+        return
+    de = lang == "de"
+    table = Table(title=(f"{rules.title(lang)} — {'bisher' if de else 'so far'} "
+                         f"{result.score_so_far}"))
+    table.add_column("#", justify="right")
+    table.add_column("Wahl" if de else "Choice")
+    table.add_column("Erwartet" if de else "Expected", justify="right")
+    table.add_column("Verlust" if de else "Loss", justify="right")
+    for i, o in enumerate(shown, start=1):
+        table.add_row(str(i), o.describe(rules, lang), f"{o.expected:.4f}", f"{o.loss:.4f}",
+                      style="bold" if i == 1 else None)
+    console.print(table)
+    if len(result.options) > len(shown):
+        console.print(f"… {len(result.options) - len(shown)} "
+                      f"{'weitere' if de else 'more'} (--top 0)", markup=False)
+
+
+def _action_json(action: Any) -> Any:
+    from kniffel.game import action_to_json
+
+    return action_to_json(action)

@@ -252,8 +252,13 @@ class ExtraKniffel(enum.Enum):
     #: fitting open box (upper box of its face, three/four of a kind, chance) at its real points;
     #: if none is open, a box of the player's choice is struck.
     CHAMPIONSHIP = "championship"
-    #: Official Yahtzee forced joker: once the yahtzee box is filled, a further Yahtzee must go in
-    #: the upper box of its face if open, else any open lower box (full house and straights at
+    #: Hasbro's Yahtzee as Verhoeff's solver reads it (free-choice joker): once the yahtzee box is
+    #: filled, a further Yahtzee earns the bonus while the box holds 50 and may go in any open box;
+    #: when the upper box of its face is already filled it is a joker, so full house and the
+    #: straights score their full points.
+    FREE_JOKER = "free_joker"
+    #: The stricter forced-joker reading: once the yahtzee box is filled, a further Yahtzee must go
+    #: in the upper box of its face if open, else any open lower box (full house and straights at
     #: their full points), else 0 in an open upper box; the bonus only while the box holds 50.
     FORCED_JOKER = "forced_joker"
 
@@ -400,7 +405,7 @@ _PRESETS: dict[str, RuleSet] = {
     "yahtzee": RuleSet(
         name="yahtzee", title_de="Yahtzee (Hasbro)", title_en="Yahtzee (Hasbro)",
         boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
-        strike=StrikeRule.ANY_BOX, extra_kniffel=ExtraKniffel.FORCED_JOKER,
+        strike=StrikeRule.ANY_BOX, extra_kniffel=ExtraKniffel.FREE_JOKER,
         extra_kniffel_bonus=100, names_en={Box.KNIFFEL: "Yahtzee"},
     ),
 }
@@ -449,6 +454,10 @@ class Choice:
     bonus: int = 0
 
 
+#: The boxes a Yahtzee joker scores at their full points although it does not fit them.
+_JOKER_FLAT = frozenset({Box.FULL_HOUSE, Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT})
+
+
 def choices(rules: RuleSet, sheet: Mapping[Box, Entry], roll: Roll) -> tuple[Choice, ...]:
     """Every legal way for a player with the filled boxes ``sheet`` to enter ``roll``.
 
@@ -467,6 +476,13 @@ def choices(rules: RuleSet, sheet: Mapping[Box, Entry], roll: Roll) -> tuple[Cho
     scores: list[tuple[Box, int]]
     bonus = 0
 
+    if further and rules.extra_kniffel is ExtraKniffel.FREE_JOKER:
+        bonus = rules.extra_kniffel_bonus if holds_50 else 0
+        joker = UPPER_BOXES[roll.d6[0] - 1] not in open_boxes
+        scores = [(b, FLAT_POINTS[b] if joker and b in _JOKER_FLAT else values[b] or 0)
+                  for b in open_boxes]
+        return tuple(Choice(b, p, strike=False, bonus=bonus) for b, p in scores)
+
     if further and rules.extra_kniffel is ExtraKniffel.FORCED_JOKER:
         bonus = rules.extra_kniffel_bonus if holds_50 else 0
         face = roll.d6[0]
@@ -474,9 +490,7 @@ def choices(rules: RuleSet, sheet: Mapping[Box, Entry], roll: Roll) -> tuple[Cho
         if upper in open_boxes:
             scores = [(upper, values[upper] or 0)]
         elif lower := [b for b in open_boxes if not b.is_upper]:
-            scores = [(b, FLAT_POINTS[b] if b in (Box.FULL_HOUSE, Box.SMALL_STRAIGHT,
-                                                 Box.LARGE_STRAIGHT) else values[b] or 0)
-                      for b in lower]
+            scores = [(b, FLAT_POINTS[b] if b in _JOKER_FLAT else values[b] or 0) for b in lower]
         else:
             scores = [(b, 0) for b in open_boxes]
         return tuple(Choice(b, p, strike=False, bonus=bonus) for b, p in scores)
@@ -556,6 +570,13 @@ def describe(rules: RuleSet, lang: Lang = "de") -> tuple[str, ...]:
             f"A further Kniffel while the kniffel box holds 50: {b} extra points; the roll must "
             f"go in another fitting box (its upper box, three/four of a kind, chance), else a "
             f"box is struck."),
+        ExtraKniffel.FREE_JOKER: (
+            f"Weiterer Yahtzee: {b} Zusatzpunkte, solange im Yahtzee-Kästchen 50 stehen; er darf "
+            f"in jedes freie Kästchen. Ist das obere Kästchen seiner Augenzahl schon belegt, ist "
+            f"er Joker: Full House und Straßen zählen voll." if de else
+            f"A further Yahtzee: {b} extra points while the yahtzee box holds 50; it may go in "
+            f"any open box. If the upper box of its face is already filled it is a joker: full "
+            f"house and straights score their full points."),
         ExtraKniffel.FORCED_JOKER: (
             f"Weiterer Yahtzee: {b} Zusatzpunkte, solange im Yahtzee-Kästchen 50 stehen; "
             f"Joker: zuerst das obere Kästchen seiner Augenzahl, sonst ein freies unteres "

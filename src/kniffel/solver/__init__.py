@@ -1,0 +1,31 @@
+"""Exact optimal play: the solver's value tables, the advisor and the optimal computer player.
+
+>>> from kniffel.solver import solve_in_memory
+>>> from kniffel.rules import RuleSet
+>>> table = solve_in_memory(RuleSet.preset("yahtzee"), max_open=1)
+>>> table.layout.max_open
+1
+"""
+
+from kniffel.solver.solve import Progress, set_threads, solve, solve_in_memory
+from kniffel.solver.table import (
+    TableMismatchError,
+    TableMissingError,
+    ValueTable,
+    cache_dir,
+    load_table,
+)
+from kniffel.solver.tables import SolverError
+
+__all__ = [
+    "Progress",
+    "SolverError",
+    "TableMismatchError",
+    "TableMissingError",
+    "ValueTable",
+    "cache_dir",
+    "load_table",
+    "set_threads",
+    "solve",
+    "solve_in_memory",
+]

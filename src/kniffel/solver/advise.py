@@ -1,0 +1,321 @@
+"""Advice at the table: every legal choice of a position ranked by its expected final score.
+
+The expected final score of a choice is the score so far plus what the choice scores now plus the
+expected points of optimal play afterwards, read from a value table (see :mod:`kniffel.solver`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kniffel.dice import Keep, Roll, sub_keeps
+from kniffel.errors import IllegalMoveError
+from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
+from kniffel.rules import Box, Entry, Lang, RuleSet, choices
+from kniffel.solver import kernel
+from kniffel.solver.solve import kernel_args, solve, solve_in_memory
+from kniffel.solver.table import (
+    TableMismatchError,
+    TableMissingError,
+    ValueTable,
+    cache_dir,
+    load_table,
+    table_name,
+)
+from kniffel.solver.tables import SolverError, Tables, build_tables
+
+#: Endgames with at most this many open boxes are solved on the fly when no table covers them.
+ON_THE_FLY_OPEN = {True: 4, False: 13}
+
+
+@dataclass(frozen=True)
+class Position:
+    """One player's decision point: the filled boxes, chips, and the turn so far.
+
+    ``roll`` is None before the first throw of the turn; ``rolls_used`` counts the throws made
+    (1–3, or 4 after a chip); ``upper_sum`` overrides the sum of the upper boxes' points when
+    given (for a sheet whose upper points are known only in total).
+    """
+
+    rules: RuleSet
+    entries: Mapping[Box, Entry] = field(default_factory=dict)
+    chips_left: int | None = None
+    roll: Roll | None = None
+    rolls_used: int = 0
+    chip_used: bool = False
+    upper_sum: int | None = None
+    extra_bonus: int = 0
+
+    def __post_init__(self) -> None:
+        rules = self.rules
+        for box in self.entries:
+            rules.box(box)
+        chips = rules.chips if self.chips_left is None else self.chips_left
+        object.__setattr__(self, "chips_left", chips)
+        if not 0 <= chips <= rules.chips:
+            raise IllegalMoveError(f"chips left must be 0–{rules.chips} for {rules.name}, "
+                                   f"got {chips}")
+        if self.chip_used and (rules.chips == 0 or chips >= rules.chips):
+            raise IllegalMoveError(f"a chip was used this turn, but {chips} of {rules.chips} "
+                                   "chips are left")
+        allowed = rules.rolls + (1 if self.chip_used else 0)
+        if self.roll is None:
+            if self.rolls_used or self.chip_used:
+                raise IllegalMoveError("a turn with throws made needs the dice on the table")
+        else:
+            rules.check_roll(self.roll)
+            if not 1 <= self.rolls_used <= allowed:
+                raise IllegalMoveError(f"rolls used must be 1–{allowed}, got {self.rolls_used}")
+            if self.chip_used and self.rolls_used < rules.rolls:
+                raise IllegalMoveError(f"a chip is handed in after the {rules.rolls}rd throw, "
+                                       f"but only {self.rolls_used} were made")
+        if len(self.entries) == len(rules.boxes):
+            raise IllegalMoveError("the sheet is full: there is nothing to decide")
+
+    @property
+    def upper_total(self) -> int:
+        if self.upper_sum is not None:
+            return self.upper_sum
+        return sum(e.points for b, e in self.entries.items() if b.is_upper)
+
+    @property
+    def score_so_far(self) -> int:
+        """Points on the sheet now: upper sum, bonus, lower sum, extra-Kniffel points."""
+        rules = self.rules
+        upper = self.upper_total
+        bonus = rules.bonus_points if upper >= rules.bonus_threshold else 0
+        lower = sum(e.points for b, e in self.entries.items() if not b.is_upper)
+        return upper + bonus + lower + self.extra_bonus
+
+    @classmethod
+    def from_game(cls, game: Game) -> Position:
+        """The position of the player to move in a dice-mode ``game``."""
+        if game.mode is not Mode.DICE:
+            raise IllegalMoveError("advice needs a game with virtual dice (dice mode)")
+        if game.is_over():
+            raise IllegalMoveError("the game is over")
+        if game.is_chance_node():
+            raise IllegalMoveError("the dice are rolling: wait for their outcome")
+        player = game.current_player
+        turn = game.turn
+        assert player is not None
+        assert turn is not None
+        sheet = game.sheet(player)
+        return cls(game.rules, dict(sheet.entries), sheet.chips_left, turn.roll,
+                   turn.rolls_used, turn.chip_used, None, sheet.extra_bonus)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A legal choice and its expected final score under optimal play from then on."""
+
+    action: Action
+    expected: float
+    loss: float
+    points: int | None = None
+
+    def describe(self, rules: RuleSet, lang: Lang = "de") -> str:
+        """The choice in words."""
+        a = self.action
+        de = lang == "de"
+        if isinstance(a, Throw):
+            if a.keep == Keep():
+                return "Alle Würfel werfen" if de else "Throw all dice"
+            return f"Behalten: {a.keep}" if de else f"Keep: {a.keep}"
+        if isinstance(a, UseChip):
+            return "Chip abgeben (4. Wurf)" if de else "Hand in a chip (4th throw)"
+        if isinstance(a, Score):
+            return (f"{rules.box_name(a.box, lang)}: {self.points} "
+                    + ("Punkte" if de else "points"))
+        if isinstance(a, Strike):
+            return f"{rules.box_name(a.box, lang)} " + ("streichen" if de else "strike")
+        return repr(a)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal choice of ``position``, best first."""
+
+    position: Position
+    options: tuple[Option, ...]
+    score_so_far: int
+    source: str
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+
+class Advisor:
+    """Gives advice for one rule set from a value table, solving endgames when none covers them.
+
+    ``directory`` is where tables are looked for (the user's cache by default); with ``build``
+    a missing table of a classic rule set is computed and stored there.
+    """
+
+    def __init__(self, rules: RuleSet, *, table: ValueTable | None = None,
+                 directory: Path | None = None, build: bool = False) -> None:
+        self.rules = rules
+        self.tables: Tables = build_tables(rules)
+        self.directory = directory or cache_dir()
+        self.build = build
+        self._table = table
+        self._searched = table is not None
+        self._endgames: OrderedDict[int, ValueTable] = OrderedDict()
+        self._details: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
+
+    # --- tables ----------------------------------------------------------------------------
+
+    def _stored_table(self) -> ValueTable | None:
+        if self._searched:
+            return self._table
+        self._searched = True
+        candidates: list[int | None] = [None]
+        prefix = table_name(self.rules, 0).removesuffix("0.table")
+        for path in sorted(self.directory.glob(f"{prefix}*.table")):
+            suffix = path.name.removeprefix(prefix).removesuffix(".table")
+            if suffix.isdigit():
+                candidates.append(int(suffix))
+        for max_open in candidates:
+            try:
+                self._table = load_table(self.rules, max_open=max_open, directory=self.directory)
+                break
+            except (TableMissingError, TableMismatchError):
+                continue
+        if self._table is None and self.build and not self.rules.d10:
+            self._table = solve(self.rules, directory=self.directory)
+        return self._table
+
+    def table_for(self, mask: int) -> tuple[ValueTable, str]:
+        """A table that holds the filled-box set ``mask`` and every set after it."""
+        stored = self._stored_table()
+        if stored is not None and stored.covers(mask):
+            name = stored.path.name if stored.path else "table"
+            return stored, name
+        open_boxes = self.tables.nb - bin(mask).count("1")
+        if mask in self._endgames:
+            self._endgames.move_to_end(mask)
+            return self._endgames[mask], "endgame solved now"
+        if open_boxes <= ON_THE_FLY_OPEN[self.rules.d10]:
+            table = solve_in_memory(self.rules, root=mask)
+            self._endgames[mask] = table
+            if len(self._endgames) > 8:
+                self._endgames.popitem(last=False)
+            return table, "endgame solved now"
+        raise TableMissingError(
+            f"no value table of {self.rules.name} covers a sheet with {open_boxes} open boxes "
+            f"(on-the-fly solving goes up to {ON_THE_FLY_OPEN[self.rules.d10]}); build it with "
+            f"`kniffel solve --rules {self.rules.name}`")
+
+    # --- values ----------------------------------------------------------------------------
+
+    def _state(self, pos: Position) -> tuple[int, int, int, int]:
+        """(filled mask, upper state, extra state at the turn start, extra state for entries)."""
+        t = self.tables
+        mask = 0
+        for b, box in enumerate(self.rules.boxes):
+            if box in pos.entries:
+                mask |= 1 << b
+        k = t.upper_state(mask & 63, pos.upper_total)
+        if self.rules.chips:
+            chips = pos.chips_left or 0
+            x_turn = chips + (1 if pos.chip_used else 0)
+            return mask, k, x_turn, chips
+        if t.x_of(mask) == 2:
+            kn = pos.entries[Box.KNIFFEL]
+            y = 1 if kn.points > 0 else 0
+            return mask, k, y, y
+        return mask, k, 0, 0
+
+    def _detail(self, table: ValueTable, mask: int, k: int) -> Any:
+        key = (id(table), mask, k)
+        found = self._details.get(key)
+        if found is None:
+            values = table.values
+            found = kernel.detail(mask, k, values.view(np.ndarray) if isinstance(
+                values, np.memmap) else values, table.layout.base, *kernel_args(self.tables))
+            self._details[key] = found
+            if len(self._details) > 64:
+                self._details.popitem(last=False)
+        else:
+            self._details.move_to_end(key)
+        return found
+
+    def entry_value(self, table: ValueTable, mask: int, k: int, x: int, box: Box,
+                    points: int) -> float:
+        """Points gained now (with the upper bonus) plus V of the state after the entry."""
+        t = self.tables
+        b = self.rules.boxes.index(box)
+        nxt = mask | 1 << b
+        if b < 6:
+            c = points // (b + 1)
+            k2 = int(t.trans_k[mask & 63, k, b, c])
+            return int(t.trans_gain[mask & 63, k, b, c]) + table.value(nxt, k2, x)
+        if box is Box.KNIFFEL and t.x_of(nxt) == 2 and t.x_of(mask) == 1:
+            return points + table.value(nxt, k, 1 if points > 0 else 0)
+        return points + table.value(nxt, k, x)
+
+    def advise(self, pos: Position) -> Advice:
+        """Every legal choice of ``pos`` ranked by expected final score."""
+        if pos.rules != self.rules:
+            raise SolverError(f"this advisor is for {self.rules.name}, not {pos.rules.name}")
+        t = self.tables
+        mask, k, x_turn, x_entry = self._state(pos)
+        table, source = self.table_for(mask)
+        so_far = pos.score_so_far
+        values: list[tuple[Action, float, int | None]] = []
+        if pos.roll is None:
+            values.append((Throw(), table.value(mask, k, x_turn), None))
+        else:
+            roll = pos.roll
+            _, rec_k, rec_s = self._detail(table, mask, k)
+            xf = t.x_of(mask)
+            for ch in choices(self.rules, pos.entries, roll):
+                v = ch.bonus + self.entry_value(table, mask, k, x_entry, ch.box, ch.points)
+                values.append((Strike(ch.box) if ch.strike else Score(ch.box), v, ch.points))
+            rules = self.rules
+            keeps = [kp for kp in sub_keeps(roll) if kp.size < len(roll.values)]
+
+            def keep_value(stage: int, keep: Keep, lane: int) -> float:
+                c, m = t.keep_index(keep)
+                return float(rec_k[stage, m, c * xf + lane])
+
+            if pos.rolls_used < rules.rolls + (1 if pos.chip_used else 0):
+                stage = 0 if pos.chip_used else pos.rolls_used
+                values.extend((Throw(kp), keep_value(stage, kp, x_turn), None) for kp in keeps)
+            if (rules.chips and not pos.chip_used and pos.rolls_used == rules.rolls
+                    and (pos.chips_left or 0) > 0):
+                h = t.hand_index(roll)
+                best = max([float(rec_s[h, x_turn - 1])]
+                           + [keep_value(0, kp, x_turn) for kp in keeps])
+                values.append((UseChip(), best, None))
+        top = max(v for _, v, _ in values)
+        options = sorted((Option(a, so_far + v, top - v, p) for a, v, p in values),
+                         key=lambda o: -o.expected)
+        return Advice(pos, tuple(options), so_far, source)
+
+
+def advise(position: Position, *, table: ValueTable | None = None,
+           directory: Path | None = None, build: bool = False) -> Advice:
+    """Every legal choice of ``position`` ranked by expected final score (see :class:`Advisor`)."""
+    return Advisor(position.rules, table=table, directory=directory, build=build).advise(position)
+
+
+class OptimalStrategy:
+    """The computer player that maximises its expected final score (solitaire optimal)."""
+
+    name = "optimal"
+
+    def __init__(self, rules: RuleSet, *, directory: Path | None = None) -> None:
+        self.advisor = Advisor(rules, directory=directory, build=True)
+
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        """The best legal action for the player to move (ties: the first in sheet order)."""
+        return self.advisor.advise(Position.from_game(game)).best.action

@@ -1,0 +1,202 @@
+"""Solving a rule set: the dynamic program over turn-start states, layer by layer."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kniffel.rules import RuleSet
+from kniffel.solver import kernel
+from kniffel.solver.table import (
+    HEADER_SIZE,
+    Layout,
+    TableMismatchError,
+    TableMissingError,
+    ValueTable,
+    cache_dir,
+    check_header,
+    checksum,
+    default_dtype,
+    expected_header,
+    load_table,
+    make_layout,
+    read_header,
+    table_name,
+    write_header,
+)
+from kniffel.solver.tables import SolverError, Tables, build_tables
+
+#: How many states one call of the kernel solves at most (between progress updates).
+BATCH_STATES = 200_000
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a solve stands: states done of all, the layer (open boxes) being solved."""
+
+    done: int
+    total: int
+    layer: int
+    layers: int
+    resumed: int = 0
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` CPU threads in the kernel (all cores when None); returns the number."""
+    import numba
+
+    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    n = most if threads is None else threads
+    if not 1 <= n <= most:
+        raise SolverError(f"threads must be 1–{most}, got {n}")
+    numba.set_num_threads(n)
+    return n
+
+
+def kernel_args(tables: Tables) -> tuple[Any, ...]:
+    """The table arrays in the order the kernel takes them after ``V, base``."""
+    t = tables
+    return (t.params, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts, t.cntu, t.kn_face, t.n_u,
+            t.trans_k, t.trans_gain, t.box_kind, t.box_max)
+
+
+def chunk_lanes(tables: Tables) -> int:
+    """Lanes per kernel chunk so that a chunk's keep arrays stay in cache."""
+    channels = tables.nd + 1 if tables.nd > 1 else 1
+    return max(1, kernel.CHUNK_BYTES // (8 * len(tables.multisets) * channels))
+
+
+def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0,
+               progress: ProgressCallback | None = None,
+               on_layer: Callable[[int], None] | None = None) -> None:
+    """Solve the layers ``start_layer``…``max_open`` of ``layout`` into ``values``."""
+    import numba
+
+    tables = layout.tables
+    args = kernel_args(tables)
+    chunk = chunk_lanes(tables)
+    layers = list(layout.layers())
+    sizes = [layout.layer_states(m) for _, m in layers]
+    total = sum(sizes)
+    done = sum(sizes[:start_layer])
+    resumed = done
+    for (o, masks), size in zip(layers, sizes, strict=True):
+        if o < start_layer:
+            continue
+        if o == 0:
+            for mask in masks:
+                b = layout.base[mask]
+                values[b:b + layout.lanes(int(mask))] = 0.0
+            done += size
+        else:
+            lanes = tables.n_u[masks & 63].astype(np.int64)
+            order = np.argsort(-lanes, kind="stable")
+            masks = masks[order]
+            per = np.maximum(lanes[order], 1) * (tables.rules.chips + 1 if tables.rules.chips
+                                                 else 1)
+            bounds = np.searchsorted(np.cumsum(per), np.arange(BATCH_STATES, per.sum() +
+                                                               BATCH_STATES, BATCH_STATES))
+            start = 0
+            for stop in [*bounds, len(masks)]:
+                stop = min(int(stop) + 1, len(masks))
+                if stop <= start:
+                    continue
+                batch = masks[start:stop]
+                kernel.solve_masks(batch, values, layout.base, *args,  # type: ignore[call-arg]
+                                   chunk, numba.get_num_threads())
+                done += layout.layer_states(batch)
+                start = stop
+                if progress:
+                    progress(Progress(done, total, o, layout.max_open, resumed))
+        if on_layer:
+            on_layer(o)
+        if progress:
+            progress(Progress(done, total, o, layout.max_open, resumed))
+
+
+def solve_in_memory(rules: RuleSet, *, max_open: int | None = None, root: int = 0,
+                    progress: ProgressCallback | None = None) -> ValueTable:
+    """Solve the sets of ``rules`` with at most ``max_open`` open boxes containing ``root``."""
+    tables = build_tables(rules)
+    layout = make_layout(tables, max_open, root)
+    values = np.zeros(layout.states, np.float64)
+    run_layers(layout, values, progress=progress)
+    return ValueTable(layout, values)
+
+
+def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None = None,
+          progress: ProgressCallback | None = None, force: bool = False,
+          notice: Callable[[str], None] | None = None) -> ValueTable:
+    """The table of ``rules`` in the cache: loaded when a valid one exists, else computed.
+
+    The computation writes into ``<name>.partial`` and records every finished layer in its
+    header, so an interrupted solve resumes at the next layer; once complete the values get their
+    checksum and the file is renamed to ``<name>.table``. A table that does not match (other rules,
+    version, size, damaged) is reported through ``notice`` and computed anew.
+    """
+    directory = directory or cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    name = table_name(rules, max_open)
+    final = directory / name
+    if not force and final.exists():
+        try:
+            return load_table(rules, max_open=max_open, directory=directory)
+        except TableMismatchError as e:
+            if notice:
+                notice(f"{e}; computing it anew")
+        except TableMissingError:
+            pass
+    tables = build_tables(rules)
+    layout = make_layout(tables, max_open)
+    dtype = default_dtype(rules)
+    want = expected_header(layout, dtype)
+    partial = directory / (name + ".partial")
+    start_layer = 0
+    if partial.exists():
+        try:
+            header = read_header(partial)
+            check_header(partial, header, want)
+            start_layer = int(header.get("layers_done", 0))
+            if notice and start_layer:
+                notice(f"resuming {partial.name} after {start_layer} of "
+                       f"{layout.max_open + 1} layers")
+        except TableMismatchError as e:
+            if notice:
+                notice(f"{e}; starting over")
+            start_layer = 0
+    if start_layer == 0:
+        with open(partial, "wb") as new:
+            new.truncate(HEADER_SIZE + layout.states * dtype.itemsize)
+            write_header(new, {**want, "complete": False, "layers_done": 0})
+    began = time.perf_counter()
+    mm = np.memmap(partial, dtype=dtype, mode="r+", offset=HEADER_SIZE, shape=(layout.states,))
+    values = mm.view(np.ndarray)
+
+    def checkpoint(o: int) -> None:
+        mm.flush()
+        with open(partial, "r+b") as f:
+            write_header(f, {**want, "complete": False, "layers_done": o + 1})
+
+    run_layers(layout, values, start_layer=start_layer, progress=progress, on_layer=checkpoint)
+    mm.flush()
+    digest = checksum(values)
+    table = ValueTable(layout, values)
+    expected = table.expected_score() if layout.is_full else None
+    header = {**want, "complete": True, "layers_done": layout.max_open + 1, "sha256": digest,
+              "expected": expected, "created": datetime.now(UTC).isoformat(timespec="seconds"),
+              "seconds": round(time.perf_counter() - began, 3)}
+    with open(partial, "r+b") as f:
+        write_header(f, header)
+    os.replace(partial, final)
+    return load_table(rules, max_open=max_open, directory=directory)
