@@ -42,7 +42,7 @@ def _keep_best(H: Any, w: int, K: Any, B: Any, best: Any, ms_add: Any, ms_sub: A
             h = i5 * nd + d
             for lane in range(w):
                 K[m, d * w + lane] = H[h, lane]
-    inv6 = 1.0 / 6.0
+    inv6 = K.dtype.type(1.0 / 6.0)
     for m in range(n_small - 1, -1, -1):
         a0 = ms_add[m, 0]
         a1 = ms_add[m, 1]
@@ -53,7 +53,7 @@ def _keep_best(H: Any, w: int, K: Any, B: Any, best: Any, ms_add: Any, ms_sub: A
         for j in range(row):
             K[m, j] = (K[a0, j] + K[a1, j] + K[a2, j] + K[a3, j] + K[a4, j] + K[a5, j]) * inv6
     if nd > 1:
-        inv = 1.0 / nd
+        inv = K.dtype.type(1.0 / nd)
         off = nd * w
         for m in range(nms):
             for lane in range(w):
@@ -143,41 +143,38 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, cntu: Any, k
     chips = params[10]
     yflag = extra != 0 and chips == 0 and kn_box >= 0
     further = extra != 0 and kn_box >= 0 and (F >> kn_box & 1) == 1
+    fit = np.zeros(nh, np.bool_)
     for h in range(nh):
-        fit = False
         for lane in range(w):
             S[h, lane] = NEG
-        for b in range(nb):
-            if F >> b & 1:
-                continue
-            if b < 6:
+    for b in range(nb):
+        if F >> b & 1:
+            continue
+        if b < 6:
+            for h in range(nh):
                 c = cntu[h, b]
                 if c > 0:
-                    fit = True
+                    fit[h] = True
                     for lane in range(w):
-                        v = UV[b, c, lane]
-                        if v > S[h, lane]:
-                            S[h, lane] = v
-            else:
+                        S[h, lane] = max(S[h, lane], UV[b, c, lane])
+        else:
+            vec = SV50 if yflag and b == kn_box else SV[b]
+            for h in range(nh):
                 p = pts[h, b]
                 if p >= 0:
-                    fit = True
-                    if yflag and b == kn_box:
-                        for lane in range(w):
-                            v = p + SV50[lane]
-                            if v > S[h, lane]:
-                                S[h, lane] = v
-                    else:
-                        for lane in range(w):
-                            v = p + SV[b, lane]
-                            if v > S[h, lane]:
-                                S[h, lane] = v
-        if strike != 0 or not fit:
+                    fit[h] = True
+                    pf = S.dtype.type(p)
+                    for lane in range(w):
+                        S[h, lane] = max(S[h, lane], pf + vec[lane])
+    for h in range(nh):
+        if strike != 0 or not fit[h]:
             for lane in range(w):
-                if Z[lane] > S[h, lane]:
-                    S[h, lane] = Z[lane]
+                S[h, lane] = max(S[h, lane], Z[lane])
+    if not further:
+        return
+    for h in range(nh):
         face = kn_face[h]
-        if further and face > 0:
+        if face > 0:
             for lane in range(w):
                 y = (l0 + lane) % xf
                 S[h, lane] = _further_kniffel(F, h, lane, y, face, params, pts, box_kind,
@@ -282,26 +279,29 @@ def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms
         for lane in range(w):
             H[h, lane] = S[h, lane]
     if chips > 0:
+        # lane l (x chips left) throws the chip roll into the entries of lane l - 1 (x - 1)
+        src = np.empty(w, np.int64)
+        off = np.empty(w, S.dtype)
+        for lane in range(w):
+            has_chip = (l0 + lane) % xf > 0
+            src[lane] = lane - 1 if has_chip else lane
+            off[lane] = 0.0 if has_chip else NEG
         for h in range(nh):
             for lane in range(w):
-                x = (l0 + lane) % xf
-                T[h, lane] = S[h, lane - 1] if x > 0 else S[h, lane]
+                T[h, lane] = S[h, src[lane]]
         _keep_best(T, w, K, B, best, ms_add, ms_sub, hand_ms, n_small, nd)
         if record:
             rec_K[0, :, :] = K[:, : rec_K.shape[2]]
         for h in range(nh):
             for lane in range(w):
-                x = (l0 + lane) % xf
-                if x > 0 and best[h, lane] > H[h, lane]:
-                    H[h, lane] = best[h, lane]
+                H[h, lane] = max(H[h, lane], best[h, lane] + off[lane])
     for r in range(rolls - 1, 0, -1):
         _keep_best(H, w, K, B, best, ms_add, ms_sub, hand_ms, n_small, nd)
         if record:
             rec_K[r, :, :] = K[:, : rec_K.shape[2]]
         for h in range(nh):
             for lane in range(w):
-                v = best[h, lane]
-                H[h, lane] = v if v > S[h, lane] else S[h, lane]
+                H[h, lane] = max(best[h, lane], S[h, lane])
     for lane in range(w):
         out[lane] = 0.0
     for h in range(nh):
@@ -311,17 +311,20 @@ def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms
 
 
 @njit(cache=True)
-def _scratch(params: Any, nms: int, width: int) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any,
-                                                           Any, Any]:  # pragma: no cover
-    """Work arrays of the widget for up to ``width`` lanes."""
+def _scratch(V: Any, params: Any, nms: int, width: int) -> tuple[Any, Any, Any, Any, Any, Any,
+                                                                 Any, Any, Any, Any]:
+    # pragma: no cover - compiled
+    """Work arrays of the widget for up to ``width`` lanes, in the precision of ``V``."""
     nb = params[0]
     nd = params[1]
     nh = params[2]
     maxc = params[4]
     nch = nd + 1 if nd > 1 else 1
-    return (np.zeros((6, maxc + 1, width)), np.zeros((nb, width)), np.zeros(width),
-            np.zeros(width), np.zeros((nh, width)), np.zeros((nh, width)), np.zeros((nh, width)),
-            np.zeros((nh, width)), np.zeros((nms, nch * width)), np.zeros((nms, nch * width)))
+    f = V.dtype
+    return (np.zeros((6, maxc + 1, width), f), np.zeros((nb, width), f), np.zeros(width, f),
+            np.zeros(width, f), np.zeros((nh, width), f), np.zeros((nh, width), f),
+            np.zeros((nh, width), f), np.zeros((nh, width), f), np.zeros((nms, nch * width), f),
+            np.zeros((nms, nch * width), f))
 
 
 @njit(cache=True)
@@ -351,7 +354,7 @@ def solve_masks(masks: Any, V: Any, base: Any, params: Any, ms_add: Any, ms_sub:
     for t in prange(workers):
         dummy_K = np.zeros((1, 1, 1))
         dummy_S = np.zeros((1, 1))
-        scratch = _scratch(params, ms_add.shape[0], width)
+        scratch = _scratch(V, params, ms_add.shape[0], width)
         out = np.empty(width)
         for i in range(t, n, workers):
             F = masks[i]
@@ -381,7 +384,7 @@ def detail(F: int, k: int, V: Any, base: Any, params: Any, ms_add: Any, ms_sub: 
     rec_K = np.zeros((rolls, ms_add.shape[0], nch * xf))
     rec_S = np.zeros((nh, xf))
     out = np.zeros(xf)
-    scratch = _scratch(params, ms_add.shape[0], xf)
+    scratch = _scratch(V, params, ms_add.shape[0], xf)
     _widget(F, k * xf, xf, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, cntu, kn_face,
             n_u, trans_k, trans_gain, box_kind, box_max, out, scratch, True, rec_K, rec_S)
     return out, rec_K, rec_S

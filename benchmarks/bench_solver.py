@@ -1,0 +1,145 @@
+"""Benchmark of the solver: Yahtzee against yatzy-solver, Kniffel Extreme states/s, advice latency.
+
+Run: ``.venv/bin/pip install -e '.[bench]' && .venv/bin/python benchmarks/bench_solver.py``
+(``--help`` for options). Both Yahtzee solvers run alternately in the same process, so their ratio
+holds on a busy machine; absolute times do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kniffel.dice import Keep, roll_dice
+from kniffel.rules import Box, Entry, preset
+from kniffel.solver import set_threads, solve, solve_in_memory
+from kniffel.solver.advise import Advisor, Position
+from kniffel.solver.solve import Progress
+
+
+def bench_yahtzee(repeats: int) -> None:
+    """Median seconds to build the full Yahtzee table: ours and yatzy-solver's, alternately."""
+    try:
+        import yatzy_solver
+    except ImportError:
+        print("yatzy-solver is not installed: .venv/bin/pip install -e '.[bench]'")
+        return
+    rules = preset("yahtzee")
+    solve_in_memory(rules, max_open=2)  # compile the kernel first
+    ours: list[float] = []
+    theirs: list[float] = []
+    value_ours = value_theirs = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        table = solve_in_memory(rules)
+        ours.append(time.perf_counter() - t)
+        value_ours = table.expected_score()
+        t = time.perf_counter()
+        other = yatzy_solver.Solver.build(yatzy_solver.Variant("american"))
+        theirs.append(time.perf_counter() - t)
+        value_theirs = float(other.state_value("upper 0 | filled -"))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"yahtzee full table, median of {repeats}: kniffel {a:.3f} s, yatzy-solver 1.0.0 "
+          f"{b:.3f} s  ->  {b / a:.1f}x faster")
+    print(f"  expected score: kniffel {value_ours:.10f}, yatzy-solver {value_theirs:.10f} "
+          f"(difference {abs(value_ours - value_theirs):.1e})")
+
+
+def bench_extreme(max_open: int) -> None:
+    """States per second of the Kniffel Extreme kernel by layer, and the full solve projected."""
+    rules = preset("extreme")
+    solve_in_memory(rules, max_open=1)  # compile
+    marks: list[tuple[float, int, int]] = []
+
+    def progress(p: Progress) -> None:
+        marks.append((time.perf_counter(), p.done, p.layer))
+
+    start = time.perf_counter()
+    table = solve_in_memory(rules, max_open=max_open, progress=progress)
+    total = time.perf_counter() - start
+    lay = table.layout
+    print(f"extreme endgames with <= {max_open} open boxes: {lay.states:,} states in "
+          f"{total:.1f} s = {lay.states / total:,.0f} states/s")
+    per_layer: dict[int, tuple[float, int]] = {}
+    prev_t, prev_done = start, 0
+    for t, done, layer in marks:
+        sec, n = per_layer.get(layer, (0.0, 0))
+        per_layer[layer] = (sec + t - prev_t, n + done - prev_done)
+        prev_t, prev_done = t, done
+    for layer, (sec, n) in sorted(per_layer.items()):
+        if n and sec > 0:
+            print(f"  layer {layer:2d} open: {n:>10,} states {n / sec:>10,.0f} states/s")
+    # Project the full solve: seconds per state grows with the open boxes (scoring work);
+    # fit a line through the measured layers and apply it to every layer of the full table.
+    full = solve_layout_sizes()
+    xs = [o for o, (sec, n) in per_layer.items() if n and o >= 1]
+    ys = [per_layer[o][0] / per_layer[o][1] for o in xs]
+    slope, icept = np.polyfit(xs, ys, 1) if len(xs) > 1 else (0.0, ys[0])
+    projected = sum(n * max(icept + slope * o, min(ys)) for o, n in full.items())
+    states = sum(full.values())
+    print(f"full extreme table: {states:,} states; projected {projected / 3600:.2f} h on this "
+          f"machine ({states / projected:,.0f} states/s on average)")
+
+
+def solve_layout_sizes() -> dict[int, int]:
+    """States of the full Extreme table by open boxes."""
+    from kniffel.solver.table import make_layout
+    from kniffel.solver.tables import build_tables
+
+    lay = make_layout(build_tables(preset("extreme")))
+    return {o: lay.layer_states(m) for o, m in lay.layers()}
+
+
+def bench_advice(decisions: int) -> None:
+    """Milliseconds per decision of the advisor from a stored Yahtzee table and an Extreme one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, max_open in (("yahtzee", None), ("extreme", 3)):
+            rules = preset(name)
+            solve(rules, max_open=max_open, directory=Path(tmp))
+            advisor = Advisor(rules, directory=Path(tmp))
+            rng = random.Random(1)
+            deepest = len(rules.boxes) if max_open is None else max_open
+            times = []
+            for i in range(decisions):
+                boxes = list(rules.boxes)
+                rng.shuffle(boxes)
+                n_open = rng.randint(1, deepest)
+                entries = {b: Entry(0, struck=True) for b in boxes[n_open:]}
+                if Box.KNIFFEL in entries and rng.random() < 0.5:
+                    entries[Box.KNIFFEL] = Entry(50)
+                roll = roll_dice(Keep(), rng, d10=rules.d10)
+                pos = Position(rules, entries, roll=roll, rolls_used=1 + i % rules.rolls)
+                t = time.perf_counter()
+                advisor.advise(pos)
+                times.append(time.perf_counter() - t)
+            times.sort()
+            print(f"advice {name}: median {1000 * statistics.median(times[1:]):.1f} ms, "
+                  f"90th percentile {1000 * times[int(0.9 * len(times))]:.1f} ms "
+                  f"({decisions} random positions, table on disk)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=3, help="Yahtzee builds per solver")
+    parser.add_argument("--max-open", type=int, default=4, help="Extreme endgame depth")
+    parser.add_argument("--decisions", type=int, default=200, help="advice samples")
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--only", choices=["yahtzee", "extreme", "advice"], default=None)
+    args = parser.parse_args()
+    print(f"threads: {set_threads(args.threads)}")
+    if args.only in (None, "yahtzee"):
+        bench_yahtzee(args.repeats)
+    if args.only in (None, "extreme"):
+        bench_extreme(args.max_open)
+    if args.only in (None, "advice"):
+        bench_advice(args.decisions)
+
+
+if __name__ == "__main__":
+    main()
