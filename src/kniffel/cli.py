@@ -323,6 +323,10 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
     except SolverError as e:
         err.print(f"kniffel solve: {e}", markup=False)
         sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("kniffel solve: unterbrochen / interrupted — the finished layers are kept; "
+                  "run the same command again to resume", markup=False)
+        sys.exit(130)
     header = table.header
     console.print(f"Tabelle / table: {table.path}  ({table.layout.states:,} Zustände/states, "
                   f"{n} Threads)", markup=False)
