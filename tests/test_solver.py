@@ -405,12 +405,16 @@ def test_optimal_player_reaches_the_tables_value_within_three_standard_errors(
     assert abs(mean - yahtzee_table.expected_score()) < 3 * se
 
 
+def test_optimal_player_for_extreme_without_its_table_says_how_to_build_it(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(TableMissingError, match="kniffel solve --rules extreme"):
+        OptimalStrategy(EXTREME, directory=tmp_path)
+
+
 def test_optimal_player_takes_a_sure_kniffel_extreme_in_the_last_turn() -> None:
     rules = EXTREME
     entries = _sheet_except(rules, [Box.KNIFFEL_EXTREME], {})
-    actions = [Throw(), ]
-    game = Game(rules, ["Optimal"], seed=1)
-    del game, actions
     pos = Position(rules, entries, chips_left=0, roll=Roll((4, 4, 4, 4, 4), d10=4), rolls_used=1)
     result = advise(pos, directory=Path("/nonexistent-kniffel-cache"))
     assert result.best.action == Score(Box.KNIFFEL_EXTREME)
@@ -479,3 +483,30 @@ def test_tables_number_every_hand_and_keep_like_the_engine() -> None:
     assert abs(t.p0.sum() - 1) < 1e-12
     keeps = {t.keep_index(k) for r, _ in outcomes(Keep(), d10=True) for k in sub_keeps(r)}
     assert len(keeps) == 462 * 11
+
+
+def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
+    from kniffel.dice import Keep as K
+    from kniffel.game import Outcome
+    from kniffel.storage import save_game
+
+    game = Game(YAHTZEE, ["Anna"], seed=3)
+    game.apply(Throw())
+    game.apply(Outcome(Roll((2, 2, 2, 5, 6))))
+    game.apply(Throw(K((2, 2, 2))))
+    game.apply(Outcome(Roll((2, 2, 2, 2, 6))))
+    save = tmp_path / "game.json"
+    save_game(game, save)
+    CliRunner().invoke(main, ["solve", "--rules", "yahtzee", "--cache-dir", str(tmp_path)])
+    res = CliRunner().invoke(main, ["advise", "--game", str(save), "--cache-dir", str(tmp_path),
+                                    "--json", "--top", "0"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    actions = [o["action"] for o in data["options"]]
+    assert {"type": "throw", "keep": [2, 2, 2, 2], "keep_d10": None} in actions
+    assert {"type": "score", "box": "twos"} in actions
+    assert all(a["type"] != "chip" for a in actions)
+    pos = Position.from_game(game)
+    assert pos.rolls_used == 2
+    best = OptimalStrategy(YAHTZEE, directory=tmp_path).choose(game, random.Random(0))
+    assert best == advise(pos, directory=tmp_path).best.action

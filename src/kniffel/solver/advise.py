@@ -315,6 +315,12 @@ class OptimalStrategy:
 
     def __init__(self, rules: RuleSet, *, directory: Path | None = None) -> None:
         self.advisor = Advisor(rules, directory=directory, build=True)
+        if rules.d10:
+            table = self.advisor._stored_table()
+            if table is None or not table.covers(0):
+                raise TableMissingError(
+                    f"the optimal player of {rules.name} needs its full value table; build it "
+                    f"with `kniffel solve --rules {rules.name}` (hours on a laptop)")
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The best legal action for the player to move (ties: the first in sheet order)."""
