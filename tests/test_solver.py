@@ -486,14 +486,13 @@ def test_tables_number_every_hand_and_keep_like_the_engine() -> None:
 
 
 def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
-    from kniffel.dice import Keep as K
     from kniffel.game import Outcome
     from kniffel.storage import save_game
 
     game = Game(YAHTZEE, ["Anna"], seed=3)
     game.apply(Throw())
     game.apply(Outcome(Roll((2, 2, 2, 5, 6))))
-    game.apply(Throw(K((2, 2, 2))))
+    game.apply(Throw(Keep((2, 2, 2))))
     game.apply(Outcome(Roll((2, 2, 2, 2, 6))))
     save = tmp_path / "game.json"
     save_game(game, save)
