@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 import click
@@ -27,7 +27,9 @@ from kniffel.rules import (
     evaluate,
     preset,
 )
+from kniffel.simulate import SimulationResult, simulate
 from kniffel.storage import load_game
+from kniffel.strategy import get_strategy, strategy_names
 
 RULES_HELP = (f"Regelwerk / rule set: {', '.join(PRESETS)} (Standard/default: {DEFAULT_RULES})")
 
@@ -39,6 +41,27 @@ lang_option = click.option(
     "--lang", type=click.Choice(["de", "en"]), default="de", show_default=True,
     help="Sprache / language",
 )
+
+
+class StrategyChoice(click.Choice[str]):
+    """The registered strategy names, read when the command line runs (so a strategy registered
+    after this module was imported is offered too)."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        return strategy_names()
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:
+        pass  # the registry is the only source of names
+
+
+free_strike_option = click.option(
+    "--free-strike", is_flag=True,
+    help="Hausregel: jederzeit streichen / house rule: strike any box any time")
 
 
 def _console(err: bool = False) -> Console:
@@ -157,8 +180,7 @@ def _points_text(rules: RuleSet, box: Box, lang: Lang) -> str:
 
 @main.command()
 @rules_option
-@click.option("--free-strike", is_flag=True,
-              help="Hausregel: jederzeit streichen / house rule: strike any box any time")
+@free_strike_option
 @lang_option
 def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
     """Der Spielblock eines Regelwerks / the score sheet of a rule set.
@@ -231,3 +253,111 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
         table.add_row(label, *map(str, vals), style="dim")
     table.add_row("Gesamt" if de else "Total", *(str(s.total) for s in sheets), style="bold")
     return table
+
+
+# --- kniffel simulate -------------------------------------------------------------------------
+
+
+@main.command()
+@rules_option
+@free_strike_option
+@click.option("--strategy", "strategy_name", type=StrategyChoice(), default="greedy",
+              show_default=True, help="Computerspieler / computer player")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Anzahl Spiele / number of games")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Startwert der Würfel / random seed (same seed, same result)")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="PNG-Histogramm der Summen / PNG histogram of the totals")
+@click.option("--json", "as_json", is_flag=True, help="Ergebnis als JSON / result as JSON")
+@lang_option
+def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
+                 plot: str | None, as_json: bool, lang: Lang) -> None:
+    """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
+
+    Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
+    how often it was struck. A Rich progress bar runs on stderr.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    ruleset = preset(rules_name, free_strike=free_strike)
+    strategy = get_strategy(strategy_name, ruleset)
+    err = _console(err=True)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(f"{strategy.name} / {ruleset.name}", total=games)
+        result = simulate(ruleset, strategy, games, seed,
+                          progress=lambda done, _n: bar.update(task, completed=done))
+    if plot is not None:
+        try:
+            plot_totals(result, plot, lang)
+        except OSError as e:
+            err.print(f"kniffel simulate: cannot write {plot}: {e}", markup=False)
+            sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    _print_simulation(result, ruleset, lang)
+
+
+simulate_cmd.name = "simulate"
+
+
+def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
+    de = lang == "de"
+    console = _console()
+    summary = Table(title=f"{rules.title(lang)} · {result.strategy} · "
+                          f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}")
+    summary.add_column("")
+    summary.add_column("", justify="right")
+    rows: list[tuple[str, str]] = [
+        ("Mittelwert" if de else "Mean", f"{result.mean:.1f}"),
+        ("Standardabweichung" if de else "Standard deviation", f"{result.std:.1f}"),
+        ("Minimum", str(min(result.totals))),
+    ]
+    rows += [(f"{p}. Perzentil" if de else f"{p}th percentile", f"{v:.1f}")
+             for p, v in result.percentiles().items()]
+    rows += [
+        ("Maximum", str(max(result.totals))),
+        ("Bonusquote" if de else "Bonus rate", f"{100 * result.bonus_rate:.1f} %"),
+        ("Spiele/s" if de else "Games/s", f"{result.games_per_second:.1f}"),
+    ]
+    for label, value in rows:
+        summary.add_row(label, value)
+    console.print(summary)
+    boxes = Table()
+    boxes.add_column("Kästchen" if de else "Box")
+    boxes.add_column("Ø Punkte" if de else "Mean points", justify="right")
+    boxes.add_column("gestrichen" if de else "struck", justify="right")
+    for box in rules.boxes:
+        boxes.add_row(rules.box_name(box, lang), f"{result.box_mean(box):.2f}",
+                      f"{100 * result.strike_rate(box):.1f} %",
+                      end_section=box is rules.upper_boxes[-1])
+    console.print(boxes)
+
+
+def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
+    """Write a PNG histogram of ``result``'s totals to ``path`` (matplotlib, no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    de = lang == "de"
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    try:
+        bins = max(10, min(60, len(set(result.totals))))
+        ax.hist(result.totals, bins=bins, color="#3b6ea8", edgecolor="white")
+        ax.axvline(result.mean, color="#c0392b", linestyle="--",
+                   label=f"{'Mittelwert' if de else 'mean'} {result.mean:.1f}")
+        ax.set_xlabel("Gesamtpunkte" if de else "Total points")
+        ax.set_ylabel("Spiele" if de else "Games")
+        ax.set_title(f"{result.rules} · {result.strategy} · {result.games} "
+                     f"{'Spiele' if de else 'games'} · seed {result.seed}")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
+
+
