@@ -43,7 +43,7 @@ def test_random_and_greedy_are_registered() -> None:
 
 
 def test_unknown_strategy_error_lists_the_names() -> None:
-    with pytest.raises(UnknownStrategyError, match="'clever'.*random, greedy") as info:
+    with pytest.raises(UnknownStrategyError, match=r"'clever'.*random, greedy") as info:
         get_strategy("clever", preset("extreme"))
     assert isinstance(info.value, KniffelError)
 
