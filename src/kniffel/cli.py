@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 import click
@@ -15,6 +16,7 @@ from kniffel import __version__
 from kniffel.dice import Roll
 from kniffel.errors import KniffelError
 from kniffel.game import Game
+from kniffel.history import History, default_db_path
 from kniffel.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
@@ -361,3 +363,128 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
         plt.close(fig)
 
 
+
+
+# --- history, statistics, export and import ----------------------------------------------------
+
+db_option = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False), default=None,
+    help=f"Spielverlauf-Datenbank / history database (default: {default_db_path()})")
+
+
+def _open_history(db_path: str | None, command: str) -> History:
+    """The history database, or a clear message and exit status 2."""
+    try:
+        return History(db_path)
+    except KniffelError as e:
+        _console(err=True).print(f"kniffel {command}: {e}", markup=False)
+        sys.exit(2)
+
+
+@main.command()
+@db_option
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="höchstens so viele Spiele / at most this many games")
+@lang_option
+def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
+    """Gespeicherte Spiele auflisten / list the stored games (most recent first)."""
+    de = lang == "de"
+    with _open_history(db_path, "history") as db:
+        try:
+            records = db.games(limit)
+        except KniffelError as e:
+            _console(err=True).print(f"kniffel history: {e}", markup=False)
+            sys.exit(2)
+    table = Table(title="Spielverlauf" if de else "Game history")
+    table.add_column("#", justify="right")
+    table.add_column("Beginn" if de else "Started")
+    table.add_column("Regeln" if de else "Rules")
+    table.add_column("Spieler und Punkte" if de else "Players and totals")
+    table.add_column("Stand" if de else "State")
+    for r in records:
+        people = ", ".join(n if t is None else f"{n} {t}" for n, t in zip(r.players, r.totals,
+                                                                          strict=True))
+        if r.finished:
+            state = "beendet" if de else "finished"
+        else:
+            state = (f"offen ({r.actions} Züge)" if de else f"unfinished ({r.actions} actions)")
+        table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], r.rules, people, state)
+    if not records:
+        _console().print("Noch keine Spiele gespeichert." if de else "No games stored yet.")
+        return
+    _console().print(table)
+
+
+@main.command()
+@db_option
+@click.option("--player", default=None, help="nur dieser Spieler / only this player")
+@lang_option
+def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
+    """Statistik beendeter Spiele / statistics of finished games, per player and rule set."""
+    de = lang == "de"
+    with _open_history(db_path, "stats") as db:
+        rows = db.stats(player)
+    if not rows:
+        who = f" ({player})" if player else ""
+        _console().print(f"Keine beendeten Spiele{who}." if de else f"No finished games{who}.",
+                         markup=False)
+        return
+    table = Table(title="Statistik" if de else "Statistics")
+    for head in (("Spieler", "Player"), ("Regeln", "Rules"), ("Spiele", "Games"),
+                 ("Siege", "Wins"), ("Ø Punkte", "Average"), ("Bestwert", "Best"),
+                 ("Bonusquote", "Bonus rate"), ("Kniffelquote", "Kniffel rate")):
+        table.add_column(head[0] if de else head[1], justify="left" if head[0] in (
+            "Spieler", "Regeln") else "right")
+    for s in rows:
+        table.add_row(s.name, s.rules, str(s.games), str(s.wins), f"{s.average:.1f}",
+                      str(s.best), f"{100 * s.bonus_rate:.0f} %",
+                      f"{100 * s.kniffel_rate:.0f} %")
+    _console().print(table)
+
+
+@main.command()
+@db_option
+@click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
+def export(db_path: str | None, target: str) -> None:
+    """Alle Spiele als JSON exportieren / export every game as JSON (to TARGET or stdout)."""
+    from kniffel.storage import write_atomic
+
+    with _open_history(db_path, "export") as db:
+        data = db.export()
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(Path(target), text)
+    except OSError as e:
+        _console(err=True).print(f"kniffel export: cannot write {target}: {e}", markup=False)
+        sys.exit(2)
+    _console(err=True).print(f"{len(data['games'])} games -> {target}", markup=False)
+
+
+@main.command("import")
+@db_option
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+def import_cmd(db_path: str | None, source: str) -> None:
+    """Spiele aus einem JSON-Export übernehmen / import the games of a JSON export.
+
+    Every game is checked first; an invalid file is refused and nothing is changed. Games
+    already stored are skipped.
+    """
+    err = _console(err=True)
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        err.print(f"kniffel import: cannot read {source}: {e}; nothing was imported",
+                  markup=False)
+        sys.exit(2)
+    with _open_history(db_path, "import") as db:
+        try:
+            result = db.import_(data)
+        except KniffelError as e:
+            err.print(f"kniffel import: {source}: {e}; nothing was imported", markup=False)
+            sys.exit(2)
+    _console().print(f"{result.imported} imported, {result.skipped} already stored",
+                     markup=False)
