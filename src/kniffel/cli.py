@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 from rich.console import Console
@@ -17,6 +17,7 @@ from kniffel.dice import Roll
 from kniffel.errors import KniffelError
 from kniffel.game import Game
 from kniffel.history import History, default_db_path
+from kniffel.lang import default_lang
 from kniffel.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
@@ -32,6 +33,9 @@ from kniffel.rules import (
 from kniffel.simulate import SimulationResult, simulate
 from kniffel.storage import load_game
 from kniffel.strategy import get_strategy, strategy_names
+
+if TYPE_CHECKING:
+    from kniffel.tui import Seat
 
 RULES_HELP = (f"Regelwerk / rule set: {', '.join(PRESETS)} (Standard/default: {DEFAULT_RULES})")
 
@@ -488,3 +492,78 @@ def import_cmd(db_path: str | None, source: str) -> None:
             sys.exit(2)
     _console().print(f"{result.imported} imported, {result.skipped} already stored",
                      markup=False)
+
+
+# --- kniffel play -------------------------------------------------------------------------------
+
+
+def _seat(text: str) -> Seat:
+    """``NAME`` (a human) or ``NAME:STRATEGY`` (a computer)."""
+    from kniffel.tui import Seat
+
+    name, sep, strategy = text.rpartition(":")
+    if sep and strategy.strip().lower() in strategy_names():
+        return Seat(name, strategy.strip().lower())
+    return Seat(text)
+
+
+@main.command()
+@rules_option
+@free_strike_option
+@click.option("--lang", type=click.Choice(["de", "en"]), default=default_lang,
+              help="Sprache / language (Standard/default: from the locale, German when unknown)")
+@db_option
+@click.option("--resume", is_flag=True,
+              help="das letzte offene Spiel fortsetzen / continue the last unfinished game")
+@click.option("--player", "players", multiple=True, metavar="NAME[:STRATEGY]",
+              help="Spieler ohne Setup-Bildschirm, z. B. --player Anna --player Bot:greedy / "
+                   "players without the setup screen")
+@click.option("--start", type=click.IntRange(min=1, max=8), default=None,
+              help="Startspieler (1–8) statt auswürfeln / start player instead of a roll-off")
+@click.option("--speed", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="Sekunden pro Computerschritt / seconds per computer step")
+@click.option("--seed", type=int, default=None, help="Würfel-Startwert / dice seed")
+def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, resume: bool,
+         players: tuple[str, ...], start: int | None, speed: float, seed: int | None) -> None:
+    """Kniffel im Terminal spielen / play kniffel in the terminal (full screen).
+
+    Without --player a setup screen asks for the rule set and players. Every action is saved in
+    the history database as it happens: quit with q at any time, continue with --resume.
+    """
+    from kniffel.tui import KniffelApp
+
+    err = _console(err=True)
+    with _open_history(db_path, "play") as db:
+        found = None
+        if resume:
+            try:
+                found = db.latest_unfinished()
+            except KniffelError as e:
+                err.print(f"kniffel play: {e}", markup=False)
+                sys.exit(2)
+            if found is None:
+                err.print("kniffel play: kein offenes Spiel / no unfinished game to resume",
+                          markup=False)
+                sys.exit(2)
+            for p in found[1].players:
+                if p.strategy is not None and p.strategy not in strategy_names():
+                    err.print(f"kniffel play: unknown strategy {p.strategy!r} of {p.name}; the "
+                              f"strategies are: {', '.join(strategy_names())}", markup=False)
+                    sys.exit(2)
+        ruleset = preset(rules_name, free_strike=free_strike)
+        seats = [_seat(p) for p in players]
+        if start is not None and start > max(len(seats), 1):
+            err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
+                      markup=False)
+            sys.exit(2)
+        try:
+            app = KniffelApp(lang=lang, rules=ruleset, history=db, seats=seats, resume=found,
+                             speed=speed, seed=seed, start=None if start is None else start - 1)
+            app.run()
+        except KniffelError as e:
+            err.print(f"kniffel play: {e}", markup=False)
+            sys.exit(2)
+        screen = app.game_screen
+        if screen is not None and not screen.game.is_over():
+            err.print("Spiel gespeichert – weiter mit: kniffel play --resume" if lang == "de"
+                      else "Game saved – continue with: kniffel play --resume", markup=False)

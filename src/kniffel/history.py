@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -374,6 +375,7 @@ class History:
         return ImportResult(imported, len(entries) - imported)
 
 
+@lru_cache(maxsize=4096)
 def _action_text(action: Any) -> str:
     return json.dumps(action_to_json(action), separators=(",", ":"))
 
