@@ -121,10 +121,10 @@ class _Tables:
         return np.bincount(self.keep_of, weights=weights,
                            minlength=len(self.keep_index)).astype(np.float64)
 
-    def best_rethrow(self, value: Vector) -> Vector:
-        """For every roll, the expected ``value`` after its best re-throw."""
-        expected = self.expect(value)
-        return np.maximum.reduceat(expected[self.rethrows], self.starts)
+    def best_rethrow(self, expected: Vector) -> Vector:
+        """For every roll, the best of the ``expected`` values (per keep) of its re-throws."""
+        return np.asarray(np.maximum.reduceat(expected[self.rethrows], self.starts),
+                          dtype=np.float64)
 
 
 @cache
@@ -159,7 +159,7 @@ def _turn_value(t: _Tables, final: Vector, rolls: int) -> float:
     """The expected ``final`` value of a turn of ``rolls`` throws played to maximise it."""
     value = final
     for _ in range(rolls - 1):
-        value = np.maximum(final, t.best_rethrow(value))
+        value = np.maximum(final, t.best_rethrow(t.expect(value)))
     return float(t.expect(value)[t.first])
 
 
@@ -250,14 +250,14 @@ class GreedyStrategy:
         after_chip = t.expect(final)  # keep -> expected worth of the turn's last throw
         third = final
         if sheet.chips_left:
-            chip = np.maximum.reduceat(after_chip[t.rethrows], t.starts) - chip_cost
-            third = np.maximum(final, chip)
-        # what the roll after throw n is worth, when more throws may follow
+            third = np.maximum(final, t.best_rethrow(after_chip) - chip_cost)
+        # per keep, the expected worth of a re-throw that brings throw n (more may follow)
         stages = {"final": final, "chip": after_chip}
         value = third
         for n in range(self.rules.rolls - 1, 0, -1):
-            stages[f"after{n + 1}"] = t.expect(value)
-            value = np.maximum(final, t.best_rethrow(value))
+            stages[f"after{n + 1}"] = expected = t.expect(value)
+            if n > 1:
+                value = np.maximum(final, t.best_rethrow(expected))
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = stages
