@@ -69,7 +69,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
              "[s] streichen  [u] zurück  [q] beenden  [+/−] Tempo",
              "[r] roll  [1–6] keep die  [c] chip  [↑↓ Enter] score  [s] strike  "
              "[u] undo  [q] quit  [+/−] speed"),
-    "kept": ("gehalten", "kept"),
     "d10": ("W10", "d10"),
     "first_throw": ("Würfeln mit [r]", "Roll with [r]"),
     "no_rolls": ("Keine Würfe mehr – trage ein oder streiche", "No throws left – score or strike"),
@@ -126,14 +125,13 @@ class Die(Static):
         self.border_title = tr("d10", lang) if d10 else f"{index + 1}"
         self.face: int | None = None
         self.kept = False
-        self._lang = lang
 
     def show(self, face: int | None, kept: bool) -> None:
         if (face, kept) == (self.face, self.kept) and face is not None:
             return
         self.face, self.kept = face, kept
         self.set_class(kept, "kept")
-        self.border_subtitle = tr("kept", self._lang) if kept else ""
+        self.border_subtitle = "✓" if kept else ""
         self.update(Text(" " if face is None else str(face)))
 
     def on_click(self) -> None:
