@@ -162,3 +162,63 @@ def test_play_help_names_resume_speed_and_the_language_default() -> None:
     text = " ".join(result.stdout.split())
     for word in ("--resume", "--speed", "--player", "from the locale", "--db"):
         assert word in text
+
+
+def _play_in_a_terminal(args: list[str], keys: list[bytes], tmp_path: Path) -> str:
+    """Run ``kniffel play ARGS`` in a pseudo-terminal, type ``keys`` (one every 0.6 s once the
+    screen shows Anna) and return everything it wrote."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40",
+               XDG_DATA_HOME=str(tmp_path / "xdg"))
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "kniffel", "play", *args], stdin=secondary,
+                            stdout=secondary, stderr=secondary, env=env, close_fds=True)
+    os.close(secondary)
+    out = bytearray()
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not (until and until in out):
+            ready, _, _ = select.select([primary], [], [], 0.05)
+            if ready:
+                try:
+                    out.extend(os.read(primary, 65536))
+                except OSError:
+                    return
+
+    try:
+        read_for(15.0, until=b"Anna")  # the screen is up
+        read_for(0.5)
+        for key in keys:
+            os.write(primary, key)
+            read_for(0.6)
+        proc.wait(timeout=20)
+        read_for(0.5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(primary)
+    return out.decode("utf-8", "replace")
+
+
+def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    text = _play_in_a_terminal(["--db", str(db), "--lang", "en", "--rules", "kniffel",
+                                "--player", "Anna", "--player", "Bot:greedy", "--start", "1",
+                                "--speed", "0", "--seed", "3"], [b"r", b"\r", b"q"], tmp_path)
+    assert "Game saved – continue with: kniffel play --resume" in text
+    with History(db) as h:
+        found = h.latest_unfinished()
+        assert found is not None
+        game = found[1]
+        assert [p.name for p in game.players] == ["Anna", "Bot"]
+        assert len(game.sheet(0).entries) == 1  # Anna's first box, saved
+    text = _play_in_a_terminal(["--db", str(db), "--resume"], [b"q"], tmp_path)
+    assert "kniffel play --resume" in text

@@ -187,10 +187,13 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         game = screen.game
         await pilot.press("r", "c")
         assert "No chip possible now" in text_of(screen, "#message")
+        assert "hand in a chip" not in text_of(screen, "#turn")
         await pilot.press("r", "r")
+        assert "hand in a chip for a 4th throw" in text_of(screen, "#turn")
         await pilot.press("r")
         assert "No throws left" in text_of(screen, "#message")
         await pilot.press("c")
+        assert "hand in a chip" not in text_of(screen, "#turn")
         assert game.actions[-1] == UseChip()
         assert game.sheet(0).chips_left == 2
         assert "chips left: 2" in text_of(screen, "#turn")

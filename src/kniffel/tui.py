@@ -75,6 +75,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "not_fit": ("{box} passt nicht zu diesem Wurf", "{box} does not fit this roll"),
     "cannot_strike": ("{box} darf jetzt nicht gestrichen werden", "{box} may not be struck now"),
     "no_chip": ("Jetzt kein Chip möglich", "No chip possible now"),
+    "chip_offer": ("[c] Chip abgeben für einen 4. Wurf", "[c] hand in a chip for a 4th throw"),
     "chip_used": ("{name} gibt einen Chip ab: ein 4. Wurf", "{name} hands in a chip: a 4th throw"),
     "keeps": ("{name} behält {dice}", "{name} keeps {dice}"),
     "scores": ("{name}: {box} mit {points}", "{name}: {box} for {points}"),
@@ -349,6 +350,8 @@ class GameScreen(Screen[None]):
         parts = [tr("throws", lang, used=turn.rolls_used, allowed=turn.rolls_allowed)]
         if rules.chips:
             parts.append(tr("chips_left", lang, n=game.sheet(turn.player).chips_left))
+            if UseChip() in game.legal_actions():
+                parts.append(tr("chip_offer", lang))
         if self.speed and self._strategies:
             parts.append(tr("speed", lang, s=self.speed))
         turn_line.update(Text(" · ".join(parts)))
