@@ -74,6 +74,26 @@ def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path)
     db.close()
 
 
+def test_setup_start_player_counts_only_the_rows_that_play() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        app.screen.query_one("#kind-1", Select).value = "off"
+        app.screen.query_one("#start-player", Select).value = 1
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "player 2 is not playing" in str(
+            app.screen.query_one("#setup-error", Static).render())
+        app.screen.query_one("#start-player", Select).value = 2
+        await pilot.pause(0.3)  # the button ignores clicks while it shows the last one
+        await pilot.click("#start")
+        await pilot.pause()
+        game = screen_of(app).game
+        assert [p.name for p in game.players] == ["Player 1", "Computer 2"]
+        assert game.start_player == 1
+
+    run(KniffelApp(lang="en", speed=5.0), script)
+
+
 def test_setup_refuses_two_players_with_the_same_name() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         app.screen.query_one("#name-1", Input).value = "Spieler 1"

@@ -50,6 +50,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "off": ("— spielt nicht —", "— not playing —"),
     "start_player": ("Wer beginnt", "Who starts"),
     "roll_off": ("auswürfeln", "roll off"),
+    "not_playing": ("Spieler {n} spielt nicht mit und kann nicht beginnen",
+                    "player {n} is not playing and cannot start"),
     "start": ("Los geht's", "Start"),
     "box": ("Kästchen", "Box"),
     "this_roll": ("Wurf", "Roll"),
@@ -185,16 +187,16 @@ class SetupScreen(Screen[None]):
             yield Static("", id="setup-error")
         yield Footer()
 
-    def seats(self) -> list[Seat]:
-        """The players set up, in seat order."""
-        out = []
+    def seats(self) -> dict[int, Seat]:
+        """The players set up, by their row (0–7), in seat order."""
+        out = {}
         for i in range(MAX_PLAYERS):
             kind = self.query_one(f"#kind-{i}", Select).value
             if kind == "off":
                 continue
             name = self.query_one(f"#name-{i}", Input).value
             strategy = str(kind).split(":", 1)[1] if str(kind).startswith("computer:") else None
-            out.append(Seat(name, strategy))
+            out[i] = Seat(name, strategy)
         return out
 
     @on(Button.Pressed, "#start")
@@ -203,11 +205,16 @@ class SetupScreen(Screen[None]):
         assert isinstance(app, KniffelApp)
         rules = preset(str(self.query_one("#rules", Select).value),
                        free_strike=self.query_one("#free-strike", Checkbox).value)
-        start = self.query_one("#start-player", Select).value
+        row = int(str(self.query_one("#start-player", Select).value))
+        seats = self.seats()
+        error = self.query_one("#setup-error", Static)
+        if row != -1 and row not in seats:
+            error.update(Text(tr("not_playing", self.lang, n=row + 1), style="bold red"))
+            return
         try:
-            app.new_game(rules, self.seats(), None if start == -1 else int(str(start)))
+            app.new_game(rules, list(seats.values()), None if row == -1 else list(seats).index(row))
         except KniffelError as e:
-            self.query_one("#setup-error", Static).update(Text(str(e), style="bold red"))
+            error.update(Text(str(e), style="bold red"))
 
 
 # --- the game ----------------------------------------------------------------------------------
