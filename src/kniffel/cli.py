@@ -30,12 +30,19 @@ from kniffel.rules import (
     evaluate,
     preset,
 )
-from kniffel.simulate import SimulationResult, simulate
 from kniffel.storage import load_game
-from kniffel.strategy import get_strategy, strategy_names
 
 if TYPE_CHECKING:
+    from kniffel.simulate import SimulationResult
     from kniffel.tui import Seat
+
+
+def strategy_names() -> tuple[str, ...]:
+    """The registered strategy names (imported on use: the strategies need numpy, which the
+    other commands do without)."""
+    from kniffel.strategy import strategy_names as names
+
+    return names()
 
 RULES_HELP = (f"Regelwerk / rule set: {', '.join(PRESETS)} (Standard/default: {DEFAULT_RULES})")
 
@@ -285,6 +292,9 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
     how often it was struck. A Rich progress bar runs on stderr.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from kniffel.simulate import simulate
+    from kniffel.strategy import get_strategy
 
     ruleset = preset(rules_name, free_strike=free_strike)
     strategy = get_strategy(strategy_name, ruleset)
