@@ -223,20 +223,16 @@ class SetupScreen(Screen[None]):
 class GameScreen(Screen[None]):
     """Dice, score sheet and the turn: humans by keys and clicks, computers on a timer."""
 
+    # The key help is the "#keys" panel, in the player's language; the footer shows none.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,space", "roll", "würfeln/roll"),
-        Binding("1", "keep(0)", show=False),
-        Binding("2", "keep(1)", show=False),
-        Binding("3", "keep(2)", show=False),
-        Binding("4", "keep(3)", show=False),
-        Binding("5", "keep(4)", show=False),
-        Binding("6", "keep(5)", show=False),
-        Binding("c", "chip", "Chip"),
-        Binding("s", "strike", "streichen/strike"),
-        Binding("u", "undo", "zurück/undo"),
-        Binding("plus,equals_sign", "speed(-1)", "schneller/faster", show=False),
-        Binding("minus", "speed(1)", "langsamer/slower", show=False),
-        Binding("q", "quit_game", "beenden/quit"),
+        Binding("r,space", "roll", show=False),
+        *(Binding(str(i + 1), f"keep({i})", show=False) for i in range(6)),
+        Binding("c", "chip", show=False),
+        Binding("s", "strike", show=False),
+        Binding("u", "undo", show=False),
+        Binding("plus,equals_sign", "speed(-1)", show=False),
+        Binding("minus", "speed(1)", show=False),
+        Binding("q", "quit_game", show=False),
     ]
 
     def __init__(self, game: Game, game_id: int | None, lang: Lang, speed: float,
