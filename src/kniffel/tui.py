@@ -103,7 +103,7 @@ def tr(key: str, lang: Lang, **fields: object) -> str:
 SPEEDS = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Seat:
     """A setup row: a name and who plays it (``None`` for a human, else a strategy name)."""
 
