@@ -509,3 +509,36 @@ def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
     assert pos.rolls_used == 2
     best = OptimalStrategy(YAHTZEE, directory=tmp_path).choose(game, random.Random(0))
     assert best == advise(pos, directory=tmp_path).best.action
+
+
+def test_optimal_joins_the_strategies_of_simulate_and_is_deterministic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kniffel.strategy import strategy_names
+
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
+    assert "optimal" in strategy_names()
+    args = ["simulate", "--rules", "yahtzee", "--strategy", "optimal", "--games", "40",
+            "--seed", "5", "--json"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, args)
+    a, b = json.loads(first.stdout), json.loads(again.stdout)
+    assert a["totals"] == b["totals"]
+    assert a["strategy"] == "optimal"
+    assert 200 < a["mean"] < 310
+    assert (tmp_path / "yahtzee.table").exists(), "the classic table is built once and kept"
+
+
+def test_simulate_and_play_refuse_the_optimal_extreme_player_without_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
+    res = CliRunner().invoke(main, ["simulate", "--rules", "extreme", "--strategy", "optimal",
+                                    "--games", "2"])
+    assert res.exit_code == 2
+    assert "kniffel solve --rules extreme" in res.output
+    res = CliRunner().invoke(main, ["play", "--db", str(tmp_path / "h.db"), "--player", "Anna",
+                                    "--player", "Bot:optimal"])
+    assert res.exit_code == 2
+    assert "kniffel solve --rules extreme" in res.output

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
-from typing import Any, TextIO
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 from rich.console import Console
@@ -15,6 +16,8 @@ from kniffel import __version__
 from kniffel.dice import Roll
 from kniffel.errors import KniffelError
 from kniffel.game import Game
+from kniffel.history import History, default_db_path
+from kniffel.lang import default_lang
 from kniffel.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
@@ -29,6 +32,18 @@ from kniffel.rules import (
 )
 from kniffel.storage import load_game
 
+if TYPE_CHECKING:
+    from kniffel.simulate import SimulationResult
+    from kniffel.tui import Seat
+
+
+def strategy_names() -> tuple[str, ...]:
+    """The registered strategy names (imported on use: the strategies need numpy, which the
+    other commands do without)."""
+    from kniffel.strategy import strategy_names as names
+
+    return names()
+
 RULES_HELP = (f"Regelwerk / rule set: {', '.join(PRESETS)} (Standard/default: {DEFAULT_RULES})")
 
 rules_option = click.option(
@@ -39,6 +54,27 @@ lang_option = click.option(
     "--lang", type=click.Choice(["de", "en"]), default="de", show_default=True,
     help="Sprache / language",
 )
+
+
+class StrategyChoice(click.Choice[str]):
+    """The registered strategy names, read when the command line runs (so a strategy registered
+    after this module was imported is offered too)."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=False)
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        return strategy_names()
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:
+        pass  # the registry is the only source of names
+
+
+free_strike_option = click.option(
+    "--free-strike", is_flag=True,
+    help="Hausregel: jederzeit streichen / house rule: strike any box any time")
 
 
 def _console(err: bool = False) -> Console:
@@ -157,8 +193,7 @@ def _points_text(rules: RuleSet, box: Box, lang: Lang) -> str:
 
 @main.command()
 @rules_option
-@click.option("--free-strike", is_flag=True,
-              help="Hausregel: jederzeit streichen / house rule: strike any box any time")
+@free_strike_option
 @lang_option
 def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
     """Der Spielblock eines Regelwerks / the score sheet of a rule set.
@@ -233,6 +268,329 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
     return table
 
 
+# --- kniffel simulate -------------------------------------------------------------------------
+
+
+@main.command()
+@rules_option
+@free_strike_option
+@click.option("--strategy", "strategy_name", type=StrategyChoice(), default="greedy",
+              show_default=True, help="Computerspieler / computer player")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Anzahl Spiele / number of games")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Startwert der Würfel / random seed (same seed, same result)")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="PNG-Histogramm der Summen / PNG histogram of the totals")
+@click.option("--json", "as_json", is_flag=True, help="Ergebnis als JSON / result as JSON")
+@lang_option
+def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
+                 plot: str | None, as_json: bool, lang: Lang) -> None:
+    """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
+
+    Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
+    how often it was struck. A Rich progress bar runs on stderr.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from kniffel.simulate import simulate
+    from kniffel.strategy import get_strategy
+
+    ruleset = preset(rules_name, free_strike=free_strike)
+    err = _console(err=True)
+    try:
+        strategy = get_strategy(strategy_name, ruleset)
+    except KniffelError as e:
+        err.print(f"kniffel simulate: {e}", markup=False)
+        sys.exit(2)
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(f"{strategy.name} / {ruleset.name}", total=games)
+        result = simulate(ruleset, strategy, games, seed,
+                          progress=lambda done, _n: bar.update(task, completed=done))
+    if plot is not None:
+        try:
+            plot_totals(result, plot, lang)
+        except OSError as e:
+            err.print(f"kniffel simulate: cannot write {plot}: {e}", markup=False)
+            sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    _print_simulation(result, ruleset, lang)
+
+
+simulate_cmd.name = "simulate"
+
+
+def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
+    de = lang == "de"
+    console = _console()
+    summary = Table(title=f"{rules.title(lang)} · {result.strategy} · "
+                          f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}")
+    summary.add_column("")
+    summary.add_column("", justify="right")
+    rows: list[tuple[str, str]] = [
+        ("Mittelwert" if de else "Mean", f"{result.mean:.1f}"),
+        ("Standardabweichung" if de else "Standard deviation", f"{result.std:.1f}"),
+        ("Minimum", str(min(result.totals))),
+    ]
+    rows += [(f"{p}. Perzentil" if de else f"{p}th percentile", f"{v:.1f}")
+             for p, v in result.percentiles().items()]
+    rows += [
+        ("Maximum", str(max(result.totals))),
+        ("Bonusquote" if de else "Bonus rate", f"{100 * result.bonus_rate:.1f} %"),
+        ("Spiele/s" if de else "Games/s", f"{result.games_per_second:.1f}"),
+    ]
+    for label, value in rows:
+        summary.add_row(label, value)
+    console.print(summary)
+    boxes = Table()
+    boxes.add_column("Kästchen" if de else "Box")
+    boxes.add_column("Ø Punkte" if de else "Mean points", justify="right")
+    boxes.add_column("gestrichen" if de else "struck", justify="right")
+    for box in rules.boxes:
+        boxes.add_row(rules.box_name(box, lang), f"{result.box_mean(box):.2f}",
+                      f"{100 * result.strike_rate(box):.1f} %",
+                      end_section=box is rules.upper_boxes[-1])
+    console.print(boxes)
+
+
+def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
+    """Write a PNG histogram of ``result``'s totals to ``path`` (matplotlib, no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    de = lang == "de"
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    try:
+        bins = max(10, min(60, len(set(result.totals))))
+        ax.hist(result.totals, bins=bins, color="#3b6ea8", edgecolor="white")
+        ax.axvline(result.mean, color="#c0392b", linestyle="--",
+                   label=f"{'Mittelwert' if de else 'mean'} {result.mean:.1f}")
+        ax.set_xlabel("Gesamtpunkte" if de else "Total points")
+        ax.set_ylabel("Spiele" if de else "Games")
+        ax.set_title(f"{result.rules} · {result.strategy} · {result.games} "
+                     f"{'Spiele' if de else 'games'} · seed {result.seed}")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
+
+
+
+
+# --- history, statistics, export and import ----------------------------------------------------
+
+db_option = click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False), default=None,
+    help=f"Spielverlauf-Datenbank / history database (default: {default_db_path()})")
+
+
+def _open_history(db_path: str | None, command: str) -> History:
+    """The history database, or a clear message and exit status 2."""
+    try:
+        return History(db_path)
+    except KniffelError as e:
+        _console(err=True).print(f"kniffel {command}: {e}", markup=False)
+        sys.exit(2)
+
+
+@main.command()
+@db_option
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="höchstens so viele Spiele / at most this many games")
+@lang_option
+def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
+    """Gespeicherte Spiele auflisten / list the stored games (most recent first)."""
+    de = lang == "de"
+    with _open_history(db_path, "history") as db:
+        try:
+            records = db.games(limit)
+        except KniffelError as e:
+            _console(err=True).print(f"kniffel history: {e}", markup=False)
+            sys.exit(2)
+    table = Table(title="Spielverlauf" if de else "Game history")
+    table.add_column("#", justify="right")
+    table.add_column("Beginn" if de else "Started")
+    table.add_column("Regeln" if de else "Rules")
+    table.add_column("Spieler und Punkte" if de else "Players and totals")
+    table.add_column("Stand" if de else "State")
+    for r in records:
+        people = ", ".join(n if t is None else f"{n} {t}" for n, t in zip(r.players, r.totals,
+                                                                          strict=True))
+        if r.finished:
+            state = "beendet" if de else "finished"
+        else:
+            state = (f"offen ({r.actions} Züge)" if de else f"unfinished ({r.actions} actions)")
+        table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], r.rules, people, state)
+    if not records:
+        _console().print("Noch keine Spiele gespeichert." if de else "No games stored yet.")
+        return
+    _console().print(table)
+
+
+@main.command()
+@db_option
+@click.option("--player", default=None, help="nur dieser Spieler / only this player")
+@lang_option
+def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
+    """Statistik beendeter Spiele / statistics of finished games, per player and rule set."""
+    de = lang == "de"
+    with _open_history(db_path, "stats") as db:
+        rows = db.stats(player)
+    if not rows:
+        who = f" ({player})" if player else ""
+        _console().print(f"Keine beendeten Spiele{who}." if de else f"No finished games{who}.",
+                         markup=False)
+        return
+    table = Table(title="Statistik" if de else "Statistics")
+    for head in (("Spieler", "Player"), ("Regeln", "Rules"), ("Spiele", "Games"),
+                 ("Siege", "Wins"), ("Ø Punkte", "Average"), ("Bestwert", "Best"),
+                 ("Bonusquote", "Bonus rate"), ("Kniffelquote", "Kniffel rate")):
+        table.add_column(head[0] if de else head[1], justify="left" if head[0] in (
+            "Spieler", "Regeln") else "right")
+    for s in rows:
+        table.add_row(s.name, s.rules, str(s.games), str(s.wins), f"{s.average:.1f}",
+                      str(s.best), f"{100 * s.bonus_rate:.0f} %",
+                      f"{100 * s.kniffel_rate:.0f} %")
+    _console().print(table)
+
+
+@main.command()
+@db_option
+@click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
+def export(db_path: str | None, target: str) -> None:
+    """Alle Spiele als JSON exportieren / export every game as JSON (to TARGET or stdout)."""
+    from kniffel.storage import write_atomic
+
+    with _open_history(db_path, "export") as db:
+        data = db.export()
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(Path(target), text)
+    except OSError as e:
+        _console(err=True).print(f"kniffel export: cannot write {target}: {e}", markup=False)
+        sys.exit(2)
+    _console(err=True).print(f"{len(data['games'])} games -> {target}", markup=False)
+
+
+@main.command("import")
+@db_option
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+def import_cmd(db_path: str | None, source: str) -> None:
+    """Spiele aus einem JSON-Export übernehmen / import the games of a JSON export.
+
+    Every game is checked first; an invalid file is refused and nothing is changed. Games
+    already stored are skipped.
+    """
+    err = _console(err=True)
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        err.print(f"kniffel import: cannot read {source}: {e}; nothing was imported",
+                  markup=False)
+        sys.exit(2)
+    with _open_history(db_path, "import") as db:
+        try:
+            result = db.import_(data)
+        except KniffelError as e:
+            err.print(f"kniffel import: {source}: {e}; nothing was imported", markup=False)
+            sys.exit(2)
+    _console().print(f"{result.imported} imported, {result.skipped} already stored",
+                     markup=False)
+
+
+# --- kniffel play -------------------------------------------------------------------------------
+
+
+def _seat(text: str) -> Seat:
+    """``NAME`` (a human) or ``NAME:STRATEGY`` (a computer)."""
+    from kniffel.tui import Seat
+
+    name, sep, strategy = text.rpartition(":")
+    if sep and strategy.strip().lower() in strategy_names():
+        return Seat(name, strategy.strip().lower())
+    return Seat(text)
+
+
+@main.command()
+@rules_option
+@free_strike_option
+@click.option("--lang", type=click.Choice(["de", "en"]), default=default_lang,
+              help="Sprache / language (Standard/default: from the locale, German when unknown)")
+@db_option
+@click.option("--resume", is_flag=True,
+              help="das letzte offene Spiel fortsetzen / continue the last unfinished game")
+@click.option("--player", "players", multiple=True, metavar="NAME[:STRATEGY]",
+              help="Spieler ohne Setup-Bildschirm, z. B. --player Anna --player Bot:greedy / "
+                   "players without the setup screen")
+@click.option("--start", type=click.IntRange(min=1, max=8), default=None,
+              help="Startspieler (1–8) statt auswürfeln / start player instead of a roll-off")
+@click.option("--speed", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="Sekunden pro Computerschritt / seconds per computer step")
+@click.option("--seed", type=int, default=None, help="Würfel-Startwert / dice seed")
+def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, resume: bool,
+         players: tuple[str, ...], start: int | None, speed: float, seed: int | None) -> None:
+    """Kniffel im Terminal spielen / play kniffel in the terminal (full screen).
+
+    Without --player a setup screen asks for the rule set and players. Every action is saved in
+    the history database as it happens: quit with q at any time, continue with --resume.
+    """
+    from kniffel.tui import KniffelApp
+
+    err = _console(err=True)
+    with _open_history(db_path, "play") as db:
+        found = None
+        if resume:
+            try:
+                found = db.latest_unfinished()
+            except KniffelError as e:
+                err.print(f"kniffel play: {e}", markup=False)
+                sys.exit(2)
+            if found is None:
+                err.print("kniffel play: kein offenes Spiel / no unfinished game to resume",
+                          markup=False)
+                sys.exit(2)
+            for p in found[1].players:
+                if p.strategy is not None and p.strategy not in strategy_names():
+                    err.print(f"kniffel play: unknown strategy {p.strategy!r} of {p.name}; the "
+                              f"strategies are: {', '.join(strategy_names())}", markup=False)
+                    sys.exit(2)
+        ruleset = preset(rules_name, free_strike=free_strike)
+        seats = [_seat(p) for p in players]
+        try:  # a computer player that cannot play these rules is refused before the screen opens
+            from kniffel.strategy import get_strategy
+
+            for seat in seats:
+                if seat.strategy is not None:
+                    get_strategy(seat.strategy, ruleset)
+        except KniffelError as e:
+            err.print(f"kniffel play: {e}", markup=False)
+            sys.exit(2)
+        if start is not None and start > max(len(seats), 1):
+            err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
+                      markup=False)
+            sys.exit(2)
+        try:
+            app = KniffelApp(lang=lang, rules=ruleset, history=db, seats=seats, resume=found,
+                             speed=speed, seed=seed, start=None if start is None else start - 1)
+            app.run()
+        except KniffelError as e:
+            err.print(f"kniffel play: {e}", markup=False)
+            sys.exit(2)
+        screen = app.game_screen
+        if screen is not None and not screen.game.is_over():
+            err.print("Spiel gespeichert – weiter mit: kniffel play --resume" if lang == "de"
+                      else "Game saved – continue with: kniffel play --resume", markup=False)
+
 # --- solver: kniffel solve / kniffel advise -------------------------------------------------
 
 
@@ -289,7 +647,7 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
 
 @main.command()
 @rules_option
-@click.option("--free-strike", is_flag=True, help="Hausregel: jederzeit streichen / free strike")
+@free_strike_option
 @click.option("--threads", type=int, default=None,
               help="CPU-Threads / CPU threads (Standard/default: alle/all)")
 @click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True,
@@ -371,7 +729,7 @@ def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
 
 @main.command(context_settings={"ignore_unknown_options": True})
 @rules_option
-@click.option("--free-strike", is_flag=True, help="Hausregel: jederzeit streichen / free strike")
+@free_strike_option
 @click.option("--filled", multiple=True, metavar="BOX=POINTS",
               help="belegtes Kästchen, z. B. fives=20 oder kniffel=- (gestrichen) / a filled "
                    "box, e.g. fives=20 or kniffel=- (struck); repeat or separate by commas")

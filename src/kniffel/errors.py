@@ -53,3 +53,27 @@ class CorruptSaveError(SaveError):
 
 class UnsupportedVersionError(SaveError):
     """A save written by a newer version of kniffel (or of an unknown format)."""
+
+
+class UnknownStrategyError(KniffelError):
+    """A computer strategy name that is not registered."""
+
+
+class HistoryError(KniffelError):
+    """The game history database cannot be used: locked, corrupt, or written by a newer version."""
+
+
+class HistoryLockedError(HistoryError):
+    """Another program holds the history database locked."""
+
+
+class CorruptHistoryError(HistoryError):
+    """The history database file is not a kniffel database or is damaged."""
+
+
+class HistoryVersionError(HistoryError):
+    """The history database was written by a newer version of kniffel."""
+
+
+class InvalidImportError(KniffelError):
+    """A history export file that cannot be imported; nothing was changed."""

@@ -1,0 +1,144 @@
+"""Solitaire simulation: one strategy plays many games and the totals are summarised.
+
+:func:`simulate` is the one place that plays games without a person: ``kniffel simulate`` and the
+benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
+its dice (through :func:`kniffel.dice.seeded_rng`, like every game) and its own generator for the
+strategy's random choices, so the same seed gives the same result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kniffel.dice import seeded_rng
+from kniffel.errors import KniffelError
+from kniffel.game import Game, Player, PlayerKind
+from kniffel.rules import Box, RuleSet
+from kniffel.strategy import Strategy
+
+#: The percentiles reported by :meth:`SimulationResult.percentiles`.
+PERCENTILES = (5, 25, 50, 75, 95)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The totals of ``games`` solitaire games and what each box held.
+
+    ``box_points`` and ``box_strikes`` are per box: the sum of its points over all games and how
+    many games struck it (entered 0). ``seconds`` is the wall time and takes no part in equality.
+    """
+
+    rules: str
+    strategy: str
+    seed: int
+    totals: tuple[int, ...]
+    box_points: Mapping[Box, int]
+    box_strikes: Mapping[Box, int]
+    bonus_games: int
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def games(self) -> int:
+        return len(self.totals)
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.totals)
+
+    @property
+    def std(self) -> float:
+        """The sample standard deviation of the totals (0 for a single game)."""
+        return statistics.stdev(self.totals) if len(self.totals) > 1 else 0.0
+
+    def percentiles(self) -> dict[int, float]:
+        """The 5th, 25th, 50th, 75th and 95th percentile of the totals (linear interpolation)."""
+        ordered = sorted(self.totals)
+        out = {}
+        for p in PERCENTILES:
+            pos = (len(ordered) - 1) * p / 100
+            lo, hi = math.floor(pos), math.ceil(pos)
+            out[p] = ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+        return out
+
+    @property
+    def bonus_rate(self) -> float:
+        """The share of games that earned the upper bonus."""
+        return self.bonus_games / self.games
+
+    def strike_rate(self, box: Box) -> float:
+        """The share of games in which ``box`` was struck."""
+        return self.box_strikes[box] / self.games
+
+    def box_mean(self, box: Box) -> float:
+        """The mean points of ``box``."""
+        return self.box_points[box] / self.games
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as a JSON object (the form ``kniffel simulate --json`` prints)."""
+        return {
+            "rules": self.rules, "strategy": self.strategy, "seed": self.seed,
+            "games": self.games, "mean": self.mean, "std": self.std,
+            "min": min(self.totals), "max": max(self.totals),
+            "percentiles": {str(p): v for p, v in self.percentiles().items()},
+            "bonus_rate": self.bonus_rate,
+            "boxes": {b.value: {"mean": self.box_mean(b), "strike_rate": self.strike_rate(b)}
+                      for b in self.box_points},
+            "seconds": self.seconds, "games_per_second": self.games_per_second,
+            "totals": list(self.totals),
+        }
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run with ``seed``."""
+    return seed * 1_000_003 + index
+
+
+def play_out(game: Game, strategy: Strategy, rng: random.Random) -> None:
+    """Play ``game`` to its end with ``strategy`` making every decision; dice from the game's
+    seed."""
+    while not game.is_over():
+        if game.is_chance_node():
+            game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
+        else:
+            game.apply(strategy.choose(game, rng))
+
+
+def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
+             progress: Progress | None = None) -> SimulationResult:
+    """Play ``games`` solitaire games of ``rules`` with ``strategy`` and sum up the results.
+
+    ``progress(done, games)`` is called after every game.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise KniffelError(f"the number of games must be at least 1, got {games!r}")
+    box_points = dict.fromkeys(rules.boxes, 0)
+    box_strikes = dict.fromkeys(rules.boxes, 0)
+    totals: list[int] = []
+    bonus_games = 0
+    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
+    start = time.perf_counter()
+    for i in range(games):
+        game = Game(rules, [player], seed=game_seed(seed, i))
+        play_out(game, strategy, random.Random(f"strategy:{seed}:{i}"))
+        sheet = game.sheet(0)
+        totals.append(sheet.total)
+        bonus_games += sheet.bonus > 0
+        for box, entry in sheet.entries.items():
+            box_points[box] += entry.points
+            box_strikes[box] += entry.struck
+        if progress is not None:
+            progress(i + 1, games)
+    return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
+                            box_strikes, bonus_games, time.perf_counter() - start)

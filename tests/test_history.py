@@ -1,0 +1,348 @@
+"""The SQLite game history: saving as play goes, resuming, statistics, export/import, migration,
+and databases that are locked, corrupt or too new — always on real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kniffel import Game, Player, PlayerKind, Score, preset, seeded_rng
+from kniffel.errors import (
+    CorruptHistoryError,
+    HistoryLockedError,
+    HistoryVersionError,
+    InvalidImportError,
+)
+from kniffel.history import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    History,
+    _insert,
+    _migrate_to_1,
+    default_db_path,
+)
+from kniffel.simulate import play_out
+from kniffel.strategy import get_strategy
+
+CLOCK = iter(f"2026-11-30T10:{m:02d}:{s:02d}+00:00" for m in range(60) for s in range(60))
+
+
+def clock() -> str:
+    return next(CLOCK)
+
+
+def finished_game(seed: int, names: tuple[str, ...] = ("Anna", "Bot"),
+                  rules: str = "kniffel") -> Game:
+    ruleset = preset(rules)
+    game = Game(ruleset, [Player(n, PlayerKind.COMPUTER, "greedy") for n in names], seed=seed)
+    play_out(game, get_strategy("greedy", ruleset), random.Random(seed))
+    return game
+
+
+def step(game: Game) -> None:
+    """One decision or dice throw by the greedy player."""
+    if game.is_chance_node():
+        game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
+    else:
+        game.apply(get_strategy("greedy", game.rules).choose(game, random.Random(0)))
+
+
+def test_a_new_database_gets_the_current_schema(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "h.sqlite3"
+    with History(path) as db:
+        assert db.schema_version == SCHEMA_VERSION
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    raw.close()
+
+
+def test_default_path_is_in_the_xdg_data_dir(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / "kniffel" / "history.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / ".local" / "share" / "kniffel" / "history.sqlite3"
+
+
+def test_every_action_is_stored_as_it_happens_and_the_game_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    game = Game(preset("extreme"), ["Anna", "Ben"], seed=3)
+    db = History(path, clock=clock)
+    gid = db.start(game)
+    for _ in range(25):
+        step(game)
+        db.record(gid, game)
+        # a second connection (another process) sees every action at once
+        with History(path) as other:
+            assert other.load(gid).actions == game.actions
+    db.close()
+    with History(path) as db2:
+        found = db2.latest_unfinished()
+        assert found is not None
+        assert found[0] == gid
+        assert found[1].actions == game.actions
+        assert found[1].players == game.players
+
+
+def test_undo_removes_the_stored_actions(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    game = Game(preset("kniffel"), ["Anna"], seed=1)
+    with History(path) as db:
+        gid = db.start(game)
+        for _ in range(6):
+            step(game)
+        db.record(gid, game)
+        game.undo()
+        game.undo()
+        db.record(gid, game)
+        assert db.load(gid).actions == game.actions
+        step(game)
+        db.record(gid, game)
+        assert db.load(gid).actions == game.actions
+
+
+def test_a_finished_game_stores_totals_ranks_and_leaves_the_unfinished_list(
+        tmp_path: Path) -> None:
+    game = finished_game(4)
+    with History(tmp_path / "h.sqlite3", clock=clock) as db:
+        gid = db.start(Game(game.rules, game.players, seed=game.seed))
+        db.record(gid, game)
+        assert db.latest_unfinished() is None
+        [record] = db.games()
+        assert record.finished
+        assert record.totals == game.scores()
+        assert record.players == ("Anna", "Bot")
+        assert record.actions == len(game.actions)
+
+
+def test_stats_count_games_wins_averages_best_bonus_and_kniffel(tmp_path: Path) -> None:
+    games = [finished_game(s) for s in (1, 2, 3)]
+    with History(tmp_path / "h.sqlite3", clock=clock) as db:
+        for g in games:
+            db.start(g)
+        db.start(Game(preset("kniffel"), ["Anna", "Bot"]))  # unfinished: not counted
+        stats = {s.name: s for s in db.stats()}
+        anna = [g.sheet(0) for g in games]
+        s = stats["Anna"]
+        assert s.games == 3
+        assert s.rules == "kniffel"
+        assert s.wins == sum(1 for g in games if 0 in g.winners())
+        assert s.average == pytest.approx(sum(x.total for x in anna) / 3)
+        assert s.best == max(x.total for x in anna)
+        assert s.bonus_rate == pytest.approx(sum(x.bonus > 0 for x in anna) / 3)
+        kn = [x.entries[games[0].rules.box("kniffel")].points > 0 for x in anna]
+        assert s.kniffel_rate == pytest.approx(sum(kn) / 3)
+        assert [x.name for x in db.stats("anna")] == ["Anna"]
+        assert db.stats("Nobody") == []
+
+
+def test_killing_the_process_loses_at_most_the_unsaved_action(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    script = textwrap.dedent(f"""
+        import random, sys
+        from kniffel import Game, preset, seeded_rng
+        from kniffel.history import History
+        from kniffel.strategy import get_strategy
+        rules = preset("extreme")
+        game = Game(rules, ["Anna"], seed=8)
+        greedy = get_strategy("greedy", rules)
+        db = History({str(path)!r})
+        gid = db.start(game)
+        while True:
+            if game.is_chance_node():
+                game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
+            else:
+                game.apply(greedy.choose(game, random.Random(0)))
+            db.record(gid, game)
+            print(len(game.actions), flush=True)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    saved = 0
+    while saved < 30:
+        saved = int(proc.stdout.readline())
+    proc.kill()
+    proc.wait()
+    with History(path) as db:
+        found = db.latest_unfinished()
+        assert found is not None
+        game = found[1]
+        assert len(game.actions) >= saved  # every action reported saved is there
+        ref = Game(preset("extreme"), ["Anna"], seed=8)
+        greedy = get_strategy("greedy", ref.rules)
+        while len(ref.actions) < len(game.actions):
+            if ref.is_chance_node():
+                ref.apply(ref.sample_outcome(seeded_rng(ref.seed, len(ref.actions))))
+            else:
+                ref.apply(greedy.choose(ref, random.Random(0)))
+        assert ref.actions == game.actions
+
+
+def test_a_locked_database_is_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    game = Game(preset("kniffel"), ["Anna"], seed=2)
+    db = History(path, timeout=0.1)
+    gid = db.start(game)
+    step(game)
+    db.record(gid, game)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(HistoryLockedError, match="locked by another program"):
+            History(path, timeout=0.1)
+        step(game)
+        with pytest.raises(HistoryLockedError, match="nothing was changed"):
+            db.record(gid, game)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert len(db.load(gid).actions) == 1
+    db.record(gid, game)  # once the lock is gone the action is saved
+    assert db.load(gid).actions == game.actions
+    db.close()
+
+
+def test_a_corrupt_file_is_a_clear_error_and_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    junk = b"this is not a database, just some bytes " * 200
+    path.write_bytes(junk)
+    with pytest.raises(CorruptHistoryError, match="damaged"):
+        History(path)
+    assert path.read_bytes() == junk
+
+
+def test_a_damaged_page_is_found_and_the_file_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        for s in range(3):
+            db.start(finished_game(s))
+    data = bytearray(path.read_bytes())
+    data[4096: 4096 + 16] = b"\xff" * 16  # scribble over the header of the second page
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptHistoryError):
+        History(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_another_sqlite_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE notes (text TEXT)")
+    raw.commit()
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(CorruptHistoryError, match="not a kniffel history"):
+        History(path)
+    assert path.read_bytes() == before
+
+
+def test_a_newer_schema_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        db.start(finished_game(1))
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.commit()
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(HistoryVersionError, match=f"schema version {SCHEMA_VERSION + 1}"):
+        History(path)
+    assert path.read_bytes() == before
+
+
+def test_a_version_1_database_migrates_and_keeps_every_game(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old_games = [finished_game(s) for s in (5, 6)]
+    raw = sqlite3.connect(path, isolation_level=None)
+    _migrate_to_1(raw)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for i, g in enumerate(old_games):
+        _insert(raw, g, f"old-{i}", "2025-01-01T00:00:00+00:00", None)
+    raw.close()
+    with History(path) as db:
+        assert db.schema_version == 2
+        assert [db.load(r.id).actions for r in reversed(db.games())] == [
+            g.actions for g in old_games]
+        anna = next(s for s in db.stats() if s.name == "Anna")
+        assert anna.games == 2
+        assert anna.wins == sum(1 for g in old_games if 0 in g.winners())
+        assert anna.bonus_rate == pytest.approx(
+            sum(g.sheet(0).bonus > 0 for g in old_games) / 2)
+
+
+def test_export_and_import_carry_every_game_and_skip_known_ones(tmp_path: Path) -> None:
+    source = History(tmp_path / "a.sqlite3", clock=clock)
+    done = finished_game(7)
+    source.start(done)
+    open_game = Game(preset("extreme"), ["Clara"], seed=9)
+    step(open_game)
+    source.start(open_game)
+    data = json.loads(json.dumps(source.export()))
+    source.close()
+    with History(tmp_path / "b.sqlite3") as target:
+        result = target.import_(data)
+        assert (result.imported, result.skipped) == (2, 0)
+        assert sorted(len(target.load(r.id).actions) for r in target.games()) == sorted(
+            [len(done.actions), len(open_game.actions)])
+        found = target.latest_unfinished()
+        assert found is not None
+        assert found[1].actions == open_game.actions
+        again = target.import_(data)
+        assert (again.imported, again.skipped) == (0, 2)
+        assert len(target.games()) == 2
+        assert target.export()["games"] == data["games"]
+
+
+@pytest.mark.parametrize(("mangle", "message"), [
+    (lambda d: d.update(format="other"), "not a kniffel history export"),
+    (lambda d: d.update(version=99), "newer than this kniffel reads"),
+    (lambda d: d["games"][1]["game"]["actions"].append({"type": "chip"}), "game #2"),
+    (lambda d: d["games"][1].pop("uid"), "uid must be text"),
+    (lambda d: d["games"][1].update(uid=d["games"][0]["uid"]), "appears twice"),
+])
+def test_an_invalid_import_is_refused_and_changes_nothing(tmp_path: Path, mangle: object,
+                                                          message: str) -> None:
+    with History(tmp_path / "a.sqlite3", clock=clock) as source:
+        source.start(finished_game(1))
+        source.start(finished_game(2))
+        data = source.export()
+    assert callable(mangle)
+    mangle(data)
+    path = tmp_path / "b.sqlite3"
+    with History(path) as target:
+        target.start(finished_game(3))
+    before = path.read_bytes()
+    with History(path) as target, pytest.raises(InvalidImportError, match=message):
+        target.import_(data)
+    assert path.read_bytes() == before
+
+
+def test_recording_a_game_that_is_not_stored_is_an_error(tmp_path: Path) -> None:
+    with History(tmp_path / "h.sqlite3") as db, pytest.raises(Exception, match="no game #7"):
+        db.record(7, Game(preset("kniffel"), ["A"]))
+
+
+def test_score_after_resume_continues_the_same_game(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    game = Game(preset("kniffel"), ["Anna"], seed=2)
+    with History(path) as db:
+        gid = db.start(game)
+        step(game)  # the throw
+        step(game)  # its dice
+        db.record(gid, game)
+    with History(path) as db:
+        found = db.latest_unfinished()
+        assert found is not None
+        resumed = found[1]
+        resumed.apply(Score(resumed.choices()[0].box))
+        db.record(gid, resumed)
+        assert len(db.load(gid).actions) == 3

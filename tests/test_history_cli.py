@@ -1,0 +1,224 @@
+"""``kniffel history``, ``stats``, ``export``, ``import`` and ``play``'s errors, on real database
+files."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from kniffel import Game, Player, PlayerKind, preset
+from kniffel.cli import main
+from kniffel.history import SCHEMA_VERSION, History
+from kniffel.simulate import play_out
+from kniffel.strategy import get_strategy
+
+ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin, env=ENV)
+
+
+def filled_db(path: Path) -> list[Game]:
+    games = []
+    with History(path) as db:
+        for seed in (1, 2):
+            rules = preset("kniffel")
+            game = Game(rules, [Player("Anna", PlayerKind.COMPUTER, "greedy"),
+                                Player("Ben", PlayerKind.COMPUTER, "random")], seed=seed)
+            play_out(game, get_strategy("greedy", rules), random.Random(seed))
+            db.start(game)
+            games.append(game)
+        db.start(Game(preset("extreme"), ["Clara"]))
+    return games
+
+
+def test_history_lists_every_game_with_players_totals_and_state(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    games = filled_db(db)
+    result = invoke("history", "--db", str(db), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    for g in games:
+        assert f"Anna {g.scores()[0]}, Ben {g.scores()[1]}" in result.stdout
+    assert result.stdout.count("│ finished") == 2
+    assert "unfinished (0 actions)" in result.stdout
+
+
+def test_history_of_an_empty_database_says_so(tmp_path: Path) -> None:
+    result = invoke("history", "--db", str(tmp_path / "new.sqlite3"))
+    assert result.exit_code == 0
+    assert "Noch keine Spiele gespeichert." in result.stdout
+
+
+def test_stats_for_one_player(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    games = filled_db(db)
+    result = invoke("stats", "--db", str(db), "--player", "anna", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if "Anna" in line)
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    totals = [g.scores()[0] for g in games]
+    wins = sum(1 for g in games if 0 in g.winners())
+    assert cells[:6] == ["Anna", "kniffel", "2", str(wins), f"{sum(totals) / 2:.1f}",
+                         str(max(totals))]
+    assert "Ben" not in result.stdout
+
+
+def test_stats_without_finished_games(tmp_path: Path) -> None:
+    result = invoke("stats", "--db", str(tmp_path / "h.sqlite3"), "--player", "Zoe")
+    assert result.exit_code == 0
+    assert "Keine beendeten Spiele (Zoe)." in result.stdout
+
+
+def test_export_then_import_into_another_database(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    filled_db(source)
+    out = tmp_path / "export.json"
+    assert invoke("export", "--db", str(source), str(out)).exit_code == 0
+    assert len(json.loads(out.read_text())["games"]) == 3
+    result = invoke("import", "--db", str(target), str(out))
+    assert result.exit_code == 0, result.output
+    assert "3 imported, 0 already stored" in result.stdout
+    assert "1 imported" not in invoke("import", "--db", str(target), str(out)).stdout
+    to_stdout = invoke("export", "--db", str(target))
+    assert json.loads(to_stdout.stdout)["games"] == json.loads(out.read_text())["games"]
+
+
+def test_an_invalid_import_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    filled_db(db)
+    before = db.read_bytes()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "kniffel-history", "version": 1, "games": [{"uid": "x", '
+                   '"started_at": "2026-01-01", "game": {"format": "nope"}}]}')
+    result = invoke("import", "--db", str(db), str(bad))
+    assert result.exit_code == 2
+    assert "game #1 of the export" in result.stderr
+    assert "nothing was imported" in result.stderr
+    assert db.read_bytes() == before
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": ')
+    result = invoke("import", "--db", str(db), str(broken))
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_commands_report_a_newer_database_clearly_and_leave_it(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    filled_db(db)
+    raw = sqlite3.connect(db)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    raw.commit()
+    raw.close()
+    before = db.read_bytes()
+    for command in ("history", "stats", "export", "play"):
+        result = invoke(command, "--db", str(db))
+        assert result.exit_code == 2, command
+        assert f"kniffel {command}:" in result.stderr
+        assert "newer than this kniffel knows" in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_commands_report_a_corrupt_database(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    db.write_bytes(b"garbage" * 1000)
+    result = invoke("stats", "--db", str(db))
+    assert result.exit_code == 2
+    assert "damaged" in result.stderr
+    assert db.read_bytes() == b"garbage" * 1000
+
+
+def test_play_resume_without_an_unfinished_game_is_an_error(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    result = invoke("play", "--db", str(db), "--resume")
+    assert result.exit_code == 2
+    assert "no unfinished game to resume" in result.stderr
+
+
+def test_play_resume_refuses_a_game_whose_strategy_is_unknown(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with History(db) as h:
+        h.start(Game(preset("kniffel"), [Player("Bot", PlayerKind.COMPUTER, "oracle")]))
+    result = invoke("play", "--db", str(db), "--resume")
+    assert result.exit_code == 2
+    assert "unknown strategy 'oracle' of Bot" in result.stderr
+
+
+def test_play_start_beyond_the_players_is_an_error(tmp_path: Path) -> None:
+    result = invoke("play", "--db", str(tmp_path / "h.sqlite3"), "--player", "Anna",
+                    "--start", "3")
+    assert result.exit_code == 2
+    assert "--start 3, but there are 1 players" in result.stderr
+
+
+def test_play_help_names_resume_speed_and_the_language_default() -> None:
+    result = invoke("play", "--help")
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    for word in ("--resume", "--speed", "--player", "from the locale", "--db"):
+        assert word in text
+
+
+def _play_in_a_terminal(args: list[str], keys: list[bytes], tmp_path: Path) -> str:
+    """Run ``kniffel play ARGS`` in a pseudo-terminal, type ``keys`` (one every 0.6 s once the
+    screen shows Anna) and return everything it wrote."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="40",
+               XDG_DATA_HOME=str(tmp_path / "xdg"))
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "kniffel", "play", *args], stdin=secondary,
+                            stdout=secondary, stderr=secondary, env=env, close_fds=True)
+    os.close(secondary)
+    out = bytearray()
+
+    def read_for(seconds: float, until: bytes | None = None) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not (until and until in out):
+            ready, _, _ = select.select([primary], [], [], 0.05)
+            if ready:
+                try:
+                    out.extend(os.read(primary, 65536))
+                except OSError:
+                    return
+
+    try:
+        read_for(15.0, until=b"Anna")  # the screen is up
+        read_for(0.5)
+        for key in keys:
+            os.write(primary, key)
+            read_for(0.6)
+        proc.wait(timeout=20)
+        read_for(0.5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(primary)
+    return out.decode("utf-8", "replace")
+
+
+def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    text = _play_in_a_terminal(["--db", str(db), "--lang", "en", "--rules", "kniffel",
+                                "--player", "Anna", "--player", "Bot:greedy", "--start", "1",
+                                "--speed", "0", "--seed", "3"], [b"r", b"\r", b"q"], tmp_path)
+    assert "Game saved – continue with: kniffel play --resume" in text
+    with History(db) as h:
+        found = h.latest_unfinished()
+        assert found is not None
+        game = found[1]
+        assert [p.name for p in game.players] == ["Anna", "Bot"]
+        assert len(game.sheet(0).entries) == 1  # Anna's first box, saved
+    text = _play_in_a_terminal(["--db", str(db), "--resume"], [b"q"], tmp_path)
+    assert "kniffel play --resume" in text

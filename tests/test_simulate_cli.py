@@ -1,0 +1,96 @@
+"""``kniffel simulate``: JSON and table output, determinism, the PNG plot, strategy names."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from kniffel import Game, RuleSet
+from kniffel.cli import main
+from kniffel.game import Action
+from kniffel.strategy import _REGISTRY, register_strategy
+
+ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, ["simulate", *args], env=ENV)
+
+
+def test_simulate_json_is_deterministic_for_a_seed() -> None:
+    first = invoke("--rules", "kniffel", "--strategy", "greedy", "--games", "5", "--seed", "9",
+                   "--json")
+    again = invoke("--rules", "kniffel", "--strategy", "greedy", "--games", "5", "--seed", "9",
+                   "--json")
+    assert first.exit_code == 0, first.output
+    a, b = json.loads(first.stdout), json.loads(again.stdout)
+    for data in (a, b):
+        data.pop("seconds")
+        data.pop("games_per_second")
+    assert a == b
+    assert a["games"] == 5
+    assert len(a["totals"]) == 5
+    assert a["mean"] == sum(a["totals"]) / 5
+    assert set(a["percentiles"]) == {"5", "25", "50", "75", "95"}
+    assert set(a["boxes"]["kniffel"]) == {"mean", "strike_rate"}
+    assert 0 <= a["bonus_rate"] <= 1
+
+
+def test_simulate_table_shows_summary_and_every_box_in_english() -> None:
+    result = invoke("--rules", "extreme", "--strategy", "random", "--games", "3", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    for label in ("Mean", "Standard deviation", "95th percentile", "Bonus rate", "Games/s",
+                  "Super Chance", "Kniffel Extreme"):
+        assert label in result.stdout
+
+
+def test_simulate_table_speaks_german_by_default() -> None:
+    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "2")
+    assert "Mittelwert" in result.stdout
+    assert "Bonusquote" in result.stdout
+
+
+def test_simulate_plot_writes_a_png(tmp_path: Path) -> None:
+    target = tmp_path / "totals.png"
+    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "20", "--plot",
+                    str(target), "--json")
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_plot_into_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "totals.png"
+    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "2", "--plot",
+                    str(target))
+    assert result.exit_code == 2
+    assert "cannot write" in result.stderr
+
+
+def test_simulate_refuses_an_unknown_strategy_naming_the_known_ones() -> None:
+    result = invoke("--strategy", "clever", "--games", "1")
+    assert result.exit_code == 2
+    assert "'clever' is not one of 'random', 'greedy'" in result.stderr
+
+
+class _Lowest:
+    name = "lowest"
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        return game.legal_actions()[-1]
+
+
+def test_a_strategy_registered_later_is_offered_by_simulate() -> None:
+    register_strategy("lowest", _Lowest)
+    try:
+        result = invoke("--rules", "kniffel", "--strategy", "lowest", "--games", "2", "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["strategy"] == "lowest"
+        assert "lowest" in CliRunner().invoke(main, ["simulate", "--help"]).stdout
+    finally:
+        del _REGISTRY["lowest"]

@@ -1,0 +1,360 @@
+"""The terminal game, driven through Textual's test pilot: setup, whole turns by keys and clicks,
+chips, strikes, undo, quit and resume, and whole games with computer players."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Select, Static
+
+from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
+from kniffel.history import History
+from kniffel.rules import preset
+from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen
+
+SIZE = (150, 45)
+
+
+def run(app: KniffelApp, script: Callable[[Pilot[None], KniffelApp], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot, app)
+
+    asyncio.run(main())
+
+
+def screen_of(app: KniffelApp) -> GameScreen:
+    assert isinstance(app.screen, GameScreen)
+    return app.screen
+
+
+async def until(pilot: Pilot[None], done: Callable[[], bool], limit: int = 20000) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        await pilot.pause()
+    raise AssertionError("the condition was not reached")
+
+
+def text_of(screen: GameScreen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def roll_column(screen: GameScreen) -> dict[str, str]:
+    table: DataTable[object] = screen.query_one("#sheet", DataTable)
+    return {box.value: str(table.get_cell(box.value, "roll")) for box in screen.game.rules.boxes}
+
+
+def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        app.screen.query_one("#rules", Select).value = "kniffel"
+        app.screen.query_one("#name-0", Input).value = "Anna"
+        app.screen.query_one("#kind-2", Select).value = "computer:random"
+        app.screen.query_one("#start-player", Select).value = 1
+        await pilot.click("#start")
+        await pilot.pause()
+        screen = screen_of(app)
+        game = screen.game
+        assert game.rules == preset("kniffel")
+        assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
+        assert [p.strategy for p in game.players] == [None, "greedy", "random"]
+        assert game.start_player == 1
+        assert screen.game_id is not None
+
+    run(KniffelApp(lang="en", history=db, speed=5.0), script)
+    [record] = db.games()
+    assert record.players == ("Anna", "Computer 1", "Computer 2")
+    db.close()
+
+
+def test_setup_start_player_counts_only_the_rows_that_play() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        app.screen.query_one("#kind-1", Select).value = "off"
+        app.screen.query_one("#start-player", Select).value = 1
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "player 2 is not playing" in str(
+            app.screen.query_one("#setup-error", Static).render())
+        app.screen.query_one("#start-player", Select).value = 2
+        await pilot.pause(0.3)  # the button ignores clicks while it shows the last one
+        await pilot.click("#start")
+        await pilot.pause()
+        game = screen_of(app).game
+        assert [p.name for p in game.players] == ["Player 1", "Computer 2"]
+        assert game.start_player == 1
+
+    run(KniffelApp(lang="en", speed=5.0), script)
+
+
+def test_setup_refuses_two_players_with_the_same_name() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        app.screen.query_one("#name-1", Input).value = "Spieler 1"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "two players are called 'Spieler 1'" in str(
+            app.screen.query_one("#setup-error", Static).render())
+
+    run(KniffelApp(lang="de"), script)
+
+
+def test_a_human_turn_roll_keep_by_number_and_click_then_score(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        turn = game.turn
+        assert turn is not None
+        assert turn.roll is not None
+        first = turn.roll
+        dice = [d.face for d in screen.query(Die)]
+        assert dice == list(first.values)
+        # every open box shows what it would give for these dice
+        column = roll_column(screen)
+        for c in game.choices():
+            assert column[c.box.value].startswith("strike" if c.strike else str(c.points))
+        await pilot.press("1")
+        await pilot.click("#die-5")  # the d10
+        assert screen.kept == {0, 5}
+        await pilot.click("#die-5")
+        assert screen.kept == {0}
+        await pilot.press("r")
+        assert game.actions[2] == Throw(Keep((first.d6[0],)))
+        assert first.d6[0] in game.actions[3].roll.d6  # type: ignore[union-attr]
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        chosen = game.rules.boxes[table.cursor_row]
+        assert Score(chosen) in game.legal_actions()
+        await pilot.press("enter")
+        assert isinstance(game.actions[-1], Score)
+        assert game.actions[-1].box is chosen
+        assert game.current_player == 1
+        stored = db.latest_unfinished()
+        assert stored is not None
+        assert stored[1].actions == game.actions
+
+    run(KniffelApp(lang="en", history=db, rules=preset("extreme"),
+                   seats=[Seat("Anna"), Seat("Ben")], seed=3, start=0, speed=0), script)
+    db.close()
+
+
+def test_the_d10_is_drawn_differently_from_the_d6() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        dice = list(screen_of(app).query(Die))
+        assert len(dice) == 6
+        assert [d.has_class("d10") for d in dice] == [False] * 5 + [True]
+        assert dice[5].border_title == "W10"
+        assert dice[5].styles.border_top != dice[0].styles.border_top
+
+    run(KniffelApp(seats=[Seat("Anna")], seed=1), script)
+
+
+def test_the_keys_choose_a_box_and_an_unfitting_box_is_refused() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        roll = game.turn.roll if game.turn else None
+        assert roll == Roll((3, 3, 4, 5, 6))
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        # Kniffel does not fit: refused with a message, nothing entered
+        while game.rules.boxes[table.cursor_row] is not Box.KNIFFEL:
+            await pilot.press("down" if table.cursor_row < 11 else "up")
+        await pilot.press("enter")
+        assert "does not fit" in text_of(screen, "#message")
+        assert len(game.actions) == 2
+        # it cannot be struck either while other boxes fit (the strike rule)
+        await pilot.press("s")
+        assert "may not be struck now" in text_of(screen, "#message")
+        assert len(game.actions) == 2
+        await pilot.press("up", "up")  # small straight
+        await pilot.press("enter")
+        assert game.actions[-1] == Score(Box.SMALL_STRAIGHT)
+        assert game.sheet(0).entries[Box.SMALL_STRAIGHT].points == 30
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Anna")], seed=4), script)
+
+
+def test_strike_is_offered_only_when_the_rules_allow_it() -> None:
+    rules = preset("kniffel", free_strike=True)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        while game.rules.boxes[table.cursor_row] is not Box.KNIFFEL:
+            await pilot.press("down" if table.cursor_row < 11 else "up")
+        assert roll_column(screen)["kniffel"] == "strike"
+        await pilot.press("s")
+        assert game.actions[-1] == Strike(Box.KNIFFEL)
+
+    run(KniffelApp(lang="en", rules=rules, seats=[Seat("Anna")], seed=4), script)
+
+
+def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r", "c")
+        assert "No chip possible now" in text_of(screen, "#message")
+        assert "hand in a chip" not in text_of(screen, "#turn")
+        await pilot.press("r", "r")
+        assert "hand in a chip for a 4th throw" in text_of(screen, "#turn")
+        await pilot.press("r")
+        assert "No throws left" in text_of(screen, "#message")
+        await pilot.press("c")
+        assert "hand in a chip" not in text_of(screen, "#turn")
+        assert game.actions[-1] == UseChip()
+        assert game.sheet(0).chips_left == 2
+        assert "chips left: 2" in text_of(screen, "#turn")
+        await pilot.press("r")
+        turn = game.turn
+        assert turn is not None
+        assert turn.rolls_used == 4
+
+    run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
+
+
+def test_undo_takes_back_any_number_of_steps_and_the_history_follows(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r", "enter", "r", "1", "r")
+        assert len(game.actions) == 7
+        first_dice = game.actions[1]
+        await pilot.press("u")
+        assert len(game.actions) == 5  # the re-throw and its dice
+        await pilot.press("u", "u")  # the first throw of turn 2, then the score of turn 1
+        assert len(game.actions) == 2
+        assert game.sheet(0).entries == {}
+        await pilot.press("u", "u")
+        assert game.actions == ()
+        assert "Nothing to undo" in text_of(screen, "#message")
+        stored = db.latest_unfinished()
+        assert stored is not None
+        assert stored[1].actions == ()
+        # the same dice come again: they follow from the seed
+        await pilot.press("r")
+        assert isinstance(first_dice, Outcome)
+        assert game.actions[1] == first_dice
+
+    run(KniffelApp(lang="en", history=db, rules=preset("kniffel"), seats=[Seat("Anna")],
+                   seed=5), script)
+    db.close()
+
+
+def test_undo_in_a_game_with_computers_goes_back_to_the_human_decision() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r", "enter")
+        await until(pilot, lambda: game.current_player == 0 and len(game.actions) > 3)
+        assert game.sheet(1).entries
+        await pilot.press("u")
+        assert len(game.actions) == 2  # the human's score and the bot's whole turn are gone
+        assert game.current_player == 0
+        assert not game.sheet(1).entries
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"),
+                   seats=[Seat("Anna"), Seat("Bot", "greedy")], seed=6, start=0, speed=0),
+        script)
+
+
+def test_quit_keeps_the_game_and_resume_continues_it(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path)
+    played: list[Game] = []
+
+    async def first(pilot: Pilot[None], app: KniffelApp) -> None:
+        await pilot.press("r", "enter", "r")
+        played.append(screen_of(app).game)
+        await pilot.press("q")
+
+    run(KniffelApp(lang="en", history=db, rules=preset("kniffel"), seats=[Seat("Anna")],
+                   seed=7), first)
+    db.close()
+    db = History(path)
+    found = db.latest_unfinished()
+    assert found is not None
+    assert found[1].actions == played[0].actions
+
+    async def second(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        assert screen.game.actions == played[0].actions
+        assert [d.face for d in screen.query(Die)] == list(screen.game.turn.roll.values)  # type: ignore[union-attr]
+        await pilot.press("enter")
+        assert len(screen.game.sheet(0).entries) == 2
+
+    run(KniffelApp(lang="en", history=db, resume=found), second)
+    resumed = db.load(found[0])
+    assert len(resumed.sheet(0).entries) == 2
+    db.close()
+
+
+def test_german_is_spoken_by_default() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        assert "Anna ist dran" in text_of(screen, "#status")
+        assert "Kniffel Extreme" in text_of(screen, "#status")
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        assert str(table.get_cell("three_pairs", "box")) == "Drei Paare"
+
+    run(KniffelApp(seats=[Seat("Anna")], seed=1), script)
+
+
+def test_a_whole_game_of_computer_players_is_played_and_stored(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await until(pilot, screen.game.is_over)
+        await pilot.pause()
+        assert "Game over" in text_of(screen, "#status")
+        ranking = text_of(screen, "#turn")
+        for rank, player, total in screen.game.ranking():
+            assert f"{rank}. {screen.game.players[player].name} {total}" in ranking
+
+    run(KniffelApp(lang="en", history=db, rules=preset("kniffel"),
+                   seats=[Seat("Greedy", "greedy"), Seat("Random", "random"),
+                          Seat("Other", "greedy")], seed=8, speed=0), script)
+    [record] = db.games()
+    assert record.finished
+    game = db.load(record.id)
+    assert record.totals == game.scores()
+    assert all(p.kind is PlayerKind.COMPUTER for p in game.players)
+    db.close()
+
+
+def test_a_whole_extreme_game_against_two_computers(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        while not game.is_over():
+            await until(pilot, lambda: game.is_over() or game.current_player == 0)
+            if game.is_over():
+                break
+            await pilot.press("r", "enter")  # roll once, take the box the cursor offers
+        assert game.sheet(0).is_full
+        assert "Spiel vorbei" in text_of(screen, "#status")
+
+    run(KniffelApp(history=db, seats=[Seat("Anna"), Seat("Bot 1", "greedy"),
+                                      Seat("Bot 2", "greedy")], seed=9, start=0, speed=0),
+        script)
+    [stats] = db.stats("anna")
+    assert stats.games == 1
+    assert stats.rules == "extreme"
+    db.close()
