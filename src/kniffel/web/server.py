@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import webbrowser
@@ -132,13 +133,22 @@ class _Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that drops a connection (reload, closed tab) is no error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def running_server(host: str = "127.0.0.1", port: int = 0) -> Iterator[tuple[str, Path]]:
     """Build the site in a temporary directory and serve it in a background thread; yields the
     address and the site directory, and stops the server on exit."""
     with tempfile.TemporaryDirectory(prefix="kniffel-web-") as tmp:
         build_site(tmp)
-        server = ThreadingHTTPServer((host, port), partial(_Handler, directory=tmp))
+        server = _Server((host, port), partial(_Handler, directory=tmp))
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:

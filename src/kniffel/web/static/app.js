@@ -302,7 +302,8 @@ function draw() {
 
 function drawGame(view) {
   const live = state.ready && !state.busy;
-  const wrap = h("section", { class: "game", "aria-labelledby": "game-title" });
+  const wrap = h("section", { class: "game", "aria-labelledby": "game-title",
+    "data-actions": view.actions, "data-live": live ? "1" : "0" });
   const cur = view.current;
   const curName = cur === null ? null : view.columns[cur].name;
   wrap.append(h("h2", { id: "game-title" }, label(view.rules.title), " · ",
