@@ -15,7 +15,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    FilePayload,
+    Page,
+    Request,
+    Route,
+    sync_playwright,
+)
 
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
 from kniffel.web.server import running_server
@@ -126,7 +134,8 @@ def actions(page: Page) -> int:
 
 
 def dice(page: Page) -> list[int]:
-    values: list[int] = page.eval_on_selector_all(".die", "els => els.map(e => Number(e.textContent))")
+    values: list[int] = page.eval_on_selector_all(
+        ".die", "els => els.map(e => Number(e.textContent))")
     return values
 
 
@@ -322,9 +331,10 @@ def test_corrupt_stored_game_is_kept_as_a_copy_the_user_is_told_and_the_app_star
 def test_stored_game_the_engine_refuses_is_kept_as_a_copy(page: Page) -> None:
     game = Game(preset("extreme"), ["Anna"], mode=Mode.PAD)
     game.apply(Enter(Box.CHANCE, 20))
+    save = game.to_json()
+    save["actions"].append({"type": "enter", "box": "chance", "points": 20})  # filled twice
     record = {"version": 1, "id": "g1", "started": "2026-11-30T00:00:00Z",
-              "game": game.to_json(), "view": game_view(game)}
-    record["game"]["actions"].append({"type": "enter", "box": "chance", "points": 20})
+              "game": save, "view": game_view(game)}
     raw = json.dumps(record)
     page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", raw)
     page.reload()
@@ -336,8 +346,8 @@ def test_stored_game_the_engine_refuses_is_kept_as_a_copy(page: Page) -> None:
 
 
 def import_file(page: Page, name: str, content: bytes) -> None:
-    page.set_input_files("#import-file", files=[
-        {"name": name, "mimeType": "application/json", "buffer": content}])
+    payload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": content}
+    page.set_input_files("#import-file", files=[payload])
 
 
 def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> None:

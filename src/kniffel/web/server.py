@@ -75,6 +75,10 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) 
     if out.exists() and not out.is_dir():
         raise WebSetupError(f"{out} exists and is not a directory")
     pyodide = pyodide_dir or find_pyodide()
+    missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
+    if missing:
+        raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
+                            f"{', '.join(missing)}): run `npm ci`")
     version = json.loads((pyodide / "package.json").read_text(encoding="utf-8"))["version"] \
         if (pyodide / "package.json").is_file() else "unknown"
     out.mkdir(parents=True, exist_ok=True)
