@@ -78,8 +78,11 @@ def requests(site: str) -> Requests:
 @pytest.fixture(scope="module")
 def context(browser: Browser, requests: Requests) -> Iterator[BrowserContext]:
     # Service workers are tested in their own context (test_offline_after_first_visit): here
-    # they would hide requests from Playwright's routing.
-    ctx = browser.new_context(service_workers="block", viewport={"width": 412, "height": 915})
+    # they would hide requests from Playwright's routing. The page's Content-Security-Policy is
+    # bypassed so that the markup test shows the page itself never runs user text as HTML, and
+    # so that Playwright may evaluate its conditions.
+    ctx = browser.new_context(service_workers="block", bypass_csp=True,
+                              viewport={"width": 412, "height": 915})
     ctx.on("request", requests)
     ctx.set_default_timeout(30_000)
     yield ctx

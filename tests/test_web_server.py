@@ -81,6 +81,7 @@ def test_server_serves_the_site_with_the_right_types() -> None:
         kind, body = get("")
         assert kind.startswith("text/html")
         assert b'aria-busy="true"' in body
+        assert b"Content-Security-Policy\" content=\"default-src 'self'" in body
         assert get("pyodide/pyodide.asm.wasm")[0] == "application/wasm"
         assert get("worker.js")[0] == "text/javascript"
         assert get("manifest.webmanifest")[0] == "application/manifest+json"

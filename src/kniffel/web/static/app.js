@@ -43,6 +43,7 @@ const TEXT = {
     plot: "Gesamtpunkte je Spiel", corrupt: (k) => `Gespeicherte Daten (${k}) waren beschädigt oder aus einer unbekannten Version. Eine Kopie wurde aufbewahrt (${k}.corrupt…); es geht mit einem leeren Stand weiter.`,
     refused: "Nicht möglich: ", storage_full: "Der Speicher des Browsers ist voll: ", no_game: "Kein laufendes Spiel.",
     saved_note: "Der Spielstand bleibt in deinem Browser gespeichert – kein Konto, keine Übertragung.",
+    ready_in: (s, snap) => `Engine bereit nach ${s} s${snap ? " (aus dem Snapshot)" : ""}.`,
     dismiss: "Schließen", player_col: (n, c, cur) => `${n}${cur ? " (am Zug)" : ""}, ${c} Chips`,
   },
   en: {
@@ -73,6 +74,7 @@ const TEXT = {
     plot: "Total per game", corrupt: (k) => `Stored data (${k}) was corrupt or from an unknown version. A copy was kept (${k}.corrupt…); starting clean.`,
     refused: "Not possible: ", storage_full: "The browser's storage is full: ", no_game: "No game in progress.",
     saved_note: "The game stays saved in your browser – no account, nothing sent anywhere.",
+    ready_in: (s, snap) => `Engine ready after ${s} s${snap ? " (from the snapshot)" : ""}.`,
     dismiss: "Close", player_col: (n, c, cur) => `${n}${cur ? " (to play)" : ""}, ${c} chips`,
   },
 };
@@ -332,6 +334,10 @@ function drawGame(view) {
   if (!view.over && view.mode === "pad") wrap.append(drawPadTools(view, live));
   wrap.append(drawSheet(view, live));
   wrap.append(h("p", { class: "note" }, tr("saved_note")));
+  if (timing.interactiveMs) {
+    const secs = (timing.interactiveMs / 1000).toLocaleString(state.lang, { maximumFractionDigits: 1 });
+    wrap.append(h("p", { class: "note", id: "timing" }, tr("ready_in", secs, timing.bootPath === "snapshot")));
+  }
   return wrap;
 }
 
@@ -355,7 +361,7 @@ function drawDice(view, live) {
   buttons.append(h("button", {
     type: "button", id: "roll", class: "primary", disabled: !live || !turn.can_throw,
     onclick: () => act({ op: "roll", keep: [...state.keep].sort() }),
-  }, `🎲 ${tr("roll")} (${tr("rolls_left", turn.rolls_left)})`));
+  }, `${tr("roll")} (${tr("rolls_left", turn.rolls_left)})`));
   if (turn.can_chip) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live,
       onclick: () => act({ op: "act", action: { type: "chip" } }) }, tr("chip_4th")));

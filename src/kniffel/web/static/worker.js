@@ -49,11 +49,14 @@ async function bootFresh(cache) {
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
   if (cache) {
     const snapshot = py.makeMemorySnapshot();
-    // Old builds' snapshots go; this one is kept for the next start.
-    for (const req of await cache.keys()) await cache.delete(req);
-    await cache.put(SNAPSHOT_KEY, new Response(snapshot, {
-      headers: { "Content-Type": "application/octet-stream" },
-    }));
+    // Kept for the next start, in the background: the engine is usable now. Old builds'
+    // snapshots go.
+    (async () => {
+      for (const req of await cache.keys()) await cache.delete(req);
+      await cache.put(SNAPSHOT_KEY, new Response(snapshot, {
+        headers: { "Content-Type": "application/octet-stream" },
+      }));
+    })().catch((err) => progress("snapshot-not-saved", String(err)));
   }
   return py;
 }
