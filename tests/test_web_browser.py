@@ -448,3 +448,30 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         assert len(dice(page)) == 6
     finally:
         ctx.close()
+
+
+def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Page) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    pad_enter(page, 0, "sixes", 24)
+    pad_enter(page, 1, "chance", 17)
+    with page.expect_download() as download:
+        page.click("#export-game")
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert Game.from_json(exported).scores() == (24, 17)
+    # A new game replaces the one in progress, which waits in the history, unfinished.
+    start_game(page, ["Carla"], mode="dice")
+    page.click("#nav-history")
+    page.wait_for_selector("#history-list li")
+    assert "Anna 24 · Ben 17" in (page.text_content("#history-list") or "")
+    page.click("#history-list button.link")
+    wait_actions(page, 2)
+    assert total(page, "Anna") == 24
+    # The exported file, imported into an empty browser, continues the same game.
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    wait_ready(page)
+    page.click("#nav-history")
+    import_file(page, "anna-ben.json", json.dumps(exported).encode())
+    wait_actions(page, 2)
+    assert total(page, "Ben") == 17
+    assert "Anna" in (page.text_content("#status") or "")

@@ -15,14 +15,21 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import main
-from kniffel.web.server import WebSetupError, build_site, package_zip, running_server
+from kniffel.web.server import (
+    WebSetupError,
+    build_site,
+    icon_png,
+    package_zip,
+    running_server,
+)
 
 
 def test_export_writes_a_complete_static_site(tmp_path: Path) -> None:
     out = tmp_path / "site"
     result = CliRunner().invoke(main, ["web", "--export", str(out)])
     assert result.exit_code == 0, result.output
-    for name in ("index.html", "app.js", "worker.js", "sw.js", "style.css", "meta.json",
+    for name in ("index.html", "icon-192.png", "icon-512.png",
+                 "app.js", "worker.js", "sw.js", "style.css", "meta.json",
                  "manifest.webmanifest", "icon.svg", "kniffel.zip", "pyodide/pyodide.mjs",
                  "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
         assert (out / name).is_file(), name
@@ -58,6 +65,13 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     done = subprocess.run([sys.executable, "-c", code, str(zipped)], capture_output=True,
                           text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_icons_are_pngs_of_their_size() -> None:
+    for size in (192, 512):
+        png = icon_png(size)
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert png[16:24] == size.to_bytes(4, "big") * 2  # IHDR width, height
 
 
 def test_export_without_pyodide_says_to_run_npm_ci(tmp_path: Path) -> None:

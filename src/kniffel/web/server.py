@@ -11,16 +11,19 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
 import shutil
+import struct
 import sys
 import tempfile
 import threading
 import webbrowser
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from functools import partial
+from functools import cache, partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -34,6 +37,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 #: Modules left out of the browser's copy of the package: they need click, rich or a server.
 BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py")
+ICON_SIZES = (192, 512)
 
 
 class WebSetupError(KniffelError):
@@ -95,7 +99,10 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) 
     build = digest.hexdigest()[:16]
     info = {**meta(), "build": build, "pyodide": version}
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
-    files = ["./", "meta.json", "kniffel.zip", *(f"pyodide/{n}" for n in PYODIDE_FILES)]
+    for size in ICON_SIZES:
+        (out / f"icon-{size}.png").write_bytes(_icon(size))
+    files = ["./", "meta.json", "kniffel.zip", *(f"icon-{n}.png" for n in ICON_SIZES),
+             *(f"pyodide/{n}" for n in PYODIDE_FILES)]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
     for p in statics:
@@ -120,6 +127,46 @@ _MIME = {
     ".svg": "image/svg+xml",
     ".zip": "application/zip",
 }
+
+
+def icon_png(size: int) -> bytes:
+    """The app icon (a five on a die, as icon.svg) as a PNG of ``size`` × ``size`` pixels: the
+    install prompt of some browsers wants bitmap icons."""
+    green, white = bytes((0x1D, 0x5C, 0x3F)), bytes((0xFF, 0xFD, 0xF6))
+    unit = size / 512
+    pips = [(176, 176), (336, 176), (256, 256), (176, 336), (336, 336)]
+
+    def span(center: float, half: float) -> tuple[int, int]:
+        """The pixel columns whose centres lie within ``half`` of ``center`` (icon units)."""
+        return (max(0, math.ceil((center - half) * unit - 0.5)),
+                min(size, math.floor((center + half) * unit - 0.5) + 1))
+
+    rows = []
+    for py in range(size):
+        y = (py + 0.5) / unit
+        row = bytearray(green * size)
+        if 96 <= y <= 416:  # the die: a square from 96 to 416 with corners of radius 56
+            dy = max(0.0, abs(y - 256) - (160 - 56))
+            lo, hi = span(256, 160 - 56 + math.sqrt(max(0.0, 56 ** 2 - dy ** 2)))
+            row[lo * 3:hi * 3] = white * (hi - lo)
+        for cx, cy in pips:
+            if abs(y - cy) <= 30:
+                lo, hi = span(cx, math.sqrt(30 ** 2 - (y - cy) ** 2))
+                row[lo * 3:hi * 3] = green * (hi - lo)
+        rows.append(b"\0" + bytes(row))  # filter type 0
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+@cache
+def _icon(size: int) -> bytes:
+    return icon_png(size)
 
 
 class _Handler(SimpleHTTPRequestHandler):

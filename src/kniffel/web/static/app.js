@@ -297,8 +297,29 @@ function draw() {
   if (state.screen === "history") screen = drawHistory();
   else if (state.screen === "setup" || !state.current) screen = drawSetup();
   else screen = drawGame(state.current.view);
+  const refocus = focusKey();
   $("screen").replaceChildren(screen);
   drawNotices();
+  if (refocus) restoreFocus(refocus);
+}
+
+// Keyboard users keep their place when the screen is drawn anew: the same control if it is
+// still there, else the next useful one.
+function focusKey() {
+  const el = document.activeElement;
+  const inScreen = el && ($("screen").contains(el) || $("picker").contains(el));
+  if (!inScreen || el === document.body) return null;
+  if (el.id && !$("picker").contains(el)) return `#${el.id}`;
+  if (el.dataset.pos !== undefined) return `.die[data-pos="${el.dataset.pos}"]`;
+  if (el.dataset.player !== undefined && el.tagName === "INPUT") return `input[data-player="${el.dataset.player}"]`;
+  return "*";
+}
+
+function restoreFocus(key) {
+  const usable = (sel) => [...document.querySelectorAll(sel)].find((e) => !e.disabled);
+  const el = (key !== "*" && usable(key)) || usable("#roll") || usable("#sheet td.current button")
+    || usable("#rematch") || usable("#screen button");
+  if (el) el.focus();
 }
 
 function drawGame(view) {
