@@ -313,22 +313,26 @@ def corrupt_notice(page: Page) -> str:
     return " ".join(page.locator(".notice.warn").all_text_contents())
 
 
-@pytest.mark.parametrize("raw", [
-    '{"version": 1, "id": "x", "game": {',  # truncated
-    json.dumps({"version": 7, "id": "x", "game": {}, "view": {}}),  # unknown version
+@pytest.mark.parametrize(("key", "raw"), [
+    ("kniffel.v1.current", '{"version": 1, "id": "x", "game": {'),  # truncated
+    ("kniffel.v1.current", json.dumps({"version": 7, "id": "x", "game": {}, "view": {}})),
+    ("kniffel.v1.history", '{"version": 1, "entries": [{"id": 3}]}'),  # not a history
 ])
-def test_corrupt_stored_game_is_kept_as_a_copy_the_user_is_told_and_the_app_starts_clean(
-    page: Page, raw: str
+def test_corrupt_stored_data_is_kept_as_a_copy_the_user_is_told_and_the_app_starts_clean(
+    page: Page, key: str, raw: str
 ) -> None:
-    page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", raw)
+    page.evaluate("([key, raw]) => localStorage.setItem(key, raw)", [key, raw])
     page.reload()
     wait_ready(page)
     assert "beschädigt" in corrupt_notice(page)
     data = stored(page)
-    copies = [k for k in data if k.startswith("kniffel.v1.current.corrupt.")]
+    copies = [k for k in data if k.startswith(f"{key}.corrupt.")]
     assert [data[k] for k in copies] == [raw]
-    assert "kniffel.v1.current" not in data
+    assert key not in data
     assert page.locator("#setup").is_visible()
+    start_game(page, ["Anna"], mode="pad")  # and the clean start works
+    pad_enter(page, 0, "chance", 20)
+    assert total(page, "Anna") == 20
 
 
 def test_stored_game_the_engine_refuses_is_kept_as_a_copy(page: Page) -> None:

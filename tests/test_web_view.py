@@ -339,3 +339,10 @@ def test_every_view_option_is_accepted_by_the_engine(seed: int, steps: int) -> N
             elif not o["strike"]:
                 assert Enter(box, o["points"], o["action"]["extra_kniffel"]) in legal
         game.apply(rng.choice(legal))
+
+
+def test_warm_up_plays_every_rule_set_without_touching_the_page_session() -> None:
+    from kniffel.web import bridge
+
+    bridge.warm_up()
+    assert bridge.SESSION.game is None

@@ -25,7 +25,7 @@ from kniffel.errors import (
     UnsupportedVersionError,
 )
 from kniffel.game import Game, Mode, Player, PlayerKind, Throw, action_from_json
-from kniffel.rules import preset
+from kniffel.rules import PRESETS, preset
 from kniffel.storage import loads_game
 from kniffel.web.view import game_view, history_stats, pad_options_view, summary
 
@@ -260,6 +260,22 @@ def _history_entries(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 SESSION = Session()
+
+
+def warm_up() -> None:
+    """Fill the engine's caches (the points each box can hold, the scores of rolls) by playing a
+    turn of every rule set in both modes, so that a memory snapshot taken afterwards answers the
+    page's first request at once."""
+    for name in PRESETS:
+        for mode in Mode:
+            s = Session()
+            s.handle_json(json.dumps({"op": "new", "rules": name, "mode": mode.value, "seed": 0,
+                                      "players": [{"name": "A"}]}))
+            s.handle_json(json.dumps({"op": "roll"} if mode is Mode.DICE else
+                                     {"op": "pad_choices", "dice": [1, 2, 3, 4, 5, 6][
+                                         :preset(name).dice_count]}))
+            s.handle_json(json.dumps({"op": "undo"}))
+            s.handle_json(json.dumps({"op": "load", "game": s._game().to_json()}))
 
 
 def handle_json(text: str) -> str:

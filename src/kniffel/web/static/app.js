@@ -226,6 +226,7 @@ const engineReady = new Promise((r) => { resolveEngine = r; });
 worker.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "progress") {
+    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now())]);
     const steps = { snapshot: [40, "boot_snapshot"], pyodide: [20, "boot_pyodide"], package: [75, "boot_package"] };
     const [value, key] = steps[msg.step] ?? [50, "booting"];
     $("boot-progress").value = value;
@@ -792,6 +793,30 @@ async function boot() {
   }
   markReady();
 }
+
+// Another tab changed the stored game or history: follow it, so no tab overwrites the other.
+window.addEventListener("storage", async (event) => {
+  if (event.key === KEY.history) {
+    const hist = readStored(KEY.history, validHistory);
+    state.history = hist ? hist.entries : [];
+    state.stats = null;
+    draw();
+  } else if (event.key === KEY.current && state.ready) {
+    const cur = readStored(KEY.current, validCurrent);
+    if (!cur) {
+      state.current = null;
+      draw();
+      return;
+    }
+    const reply = await ask({ op: "load", game: cur.game });
+    if (reply.ok) {
+      state.current = { ...cur, game: reply.game, view: reply.view, summary: reply.summary };
+      state.keep.clear();
+      state.padDice = null;
+      draw();
+    }
+  }
+});
 
 if ("serviceWorker" in navigator && window.isSecureContext && !new URLSearchParams(location.search).has("nosw")) {
   navigator.serviceWorker.register("sw.js").catch(() => {});

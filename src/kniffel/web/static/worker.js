@@ -27,7 +27,9 @@ async function bootFromSnapshot(cache) {
   progress("snapshot");
   try {
     const snapshot = new Uint8Array(await hit.arrayBuffer());
+    progress("snapshot-read", snapshot.length);
     const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    progress("restored");
     py.pyimport("kniffel.web.bridge");
     return py;
   } catch (err) {
@@ -47,6 +49,9 @@ async function bootFresh(cache) {
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
+  // Fill the engine's caches before the snapshot, so a restored engine answers at once.
+  py.runPython("kniffel.web.bridge.warm_up()");
+  progress("warm");
   if (cache) {
     const snapshot = py.makeMemorySnapshot();
     // Kept for the next start, in the background: the engine is usable now. Old builds'
@@ -62,6 +67,7 @@ async function bootFresh(cache) {
 }
 
 const ready = (async () => {
+  progress("worker");
   const cache = await openCache();
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
   const handle = py.pyimport("kniffel.web.bridge").handle_json;
