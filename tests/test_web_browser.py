@@ -479,3 +479,22 @@ def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Pa
     wait_actions(page, 2)
     assert total(page, "Ben") == 17
     assert "Anna" in (page.text_content("#status") or "")
+
+
+def test_a_second_tab_follows_the_game_instead_of_overwriting_it(
+    page: Page, context: BrowserContext, site: str
+) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    other = context.new_page()
+    try:
+        other.goto(site)
+        wait_ready(other)
+        wait_actions(other, 0)
+        pad_enter(page, 0, "fives", 20)
+        wait_actions(other, 1)
+        assert other.text_content("td[data-player='0'][data-box='fives']") == "20"
+        pad_enter(other, 1, "fours", 12)
+        wait_actions(page, 2)
+        assert total(page, "Ben") == 12
+    finally:
+        other.close()
