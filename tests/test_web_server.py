@@ -101,3 +101,18 @@ def test_server_serves_the_site_with_the_right_types() -> None:
         assert get("manifest.webmanifest")[0] == "application/manifest+json"
         with pytest.raises(urllib.error.HTTPError, match="404"):
             get("nothing-here")
+
+
+def test_kniffel_web_prints_its_address_and_serves_until_stopped() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "kniffel", "web", "--port", "0",
+                             "--no-browser"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("kniffel web: http://127.0.0.1:")
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "meta.json", timeout=10) as r:
+            assert json.loads(r.read())["presets"][0]["name"] == "extreme"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
