@@ -171,6 +171,13 @@ def test_starts_busy_and_becomes_interactive_with_aria_busy_false(page: Page) ->
     timing = page.evaluate("window.kniffelTiming")
     assert timing["interactiveMs"] > 0
     assert page.locator("#start").is_enabled()
+    # The engine's memory snapshot is kept, and the next start restores it.
+    page.wait_for_function(
+        "caches.open('kniffel-snapshot').then(c => c.keys()).then(k => k.length === 1)")
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("window.kniffelTiming.bootPath") == "snapshot"
+    assert page.evaluate("window.kniffelTiming.steps.some(s => s[0] === 'restored')")
 
 
 def test_complete_two_player_block_game_entered_box_by_box(page: Page) -> None:
