@@ -114,6 +114,7 @@ def game_view(game: Game) -> dict[str, Any]:
             "bonus": sheet.bonus,
             "bonus_missing": sheet.bonus_missing,
             "bonus_reachable": sheet.bonus_reachable,
+            "upper_complete": all(b in sheet.entries for b in rules.upper_boxes),
             "lower_sum": sheet.lower_sum,
             "extra_bonus": sheet.extra_bonus,
             "total": sheet.total,

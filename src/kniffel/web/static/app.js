@@ -100,6 +100,7 @@ const tr = (key, ...args) => {
   const v = TEXT[state.lang][key];
   return typeof v === "function" ? v(...args) : v;
 };
+const num = (n) => Number(n).toLocaleString(state.lang);
 const label = (texts) => (texts ? texts[state.lang] ?? texts.de : "");
 
 // Build an element; children are nodes or strings (set as text, never as HTML).
@@ -329,8 +330,8 @@ function drawGame(view) {
     "data-actions": view.actions, "data-live": live ? "1" : "0" });
   const cur = view.current;
   const curName = cur === null ? null : view.columns[cur].name;
-  wrap.append(h("h2", { id: "game-title" }, label(view.rules.title), " · ",
-    h("span", { id: "round" }, view.over ? "" : tr("round", view.round, view.rounds))));
+  wrap.append(h("h2", { id: "game-title" }, label(view.rules.title),
+    view.over ? null : h("span", { id: "round" }, ` · ${tr("round", view.round, view.rounds)}`)));
   const status = h("p", { id: "status", class: "status", "aria-live": "polite" });
   if (view.over) {
     const names = view.winners.map((i) => view.columns[i].name).join(", ");
@@ -504,7 +505,7 @@ function drawSheet(view, live) {
   view.rules.boxes.filter((b) => b.upper).forEach(boxRow);
   sumRow("upper", tr("upper_sum"), (c) => String(c.upper_sum));
   sumRow("bonus", `${tr("bonus")} (${view.rules.bonus_points} / ${view.rules.bonus_threshold})`,
-    (c) => (c.bonus ? String(c.bonus)
+    (c) => (c.bonus || c.upper_complete ? String(c.bonus)
       : h("span", { class: "hint" }, c.bonus_reachable ? tr("bonus_missing", c.bonus_missing) : tr("bonus_lost"))));
   view.rules.boxes.filter((b) => !b.upper).forEach(boxRow);
   sumRow("lower", tr("lower_sum"), (c) => String(c.lower_sum));
@@ -613,12 +614,12 @@ function drawHistory() {
   } else if (!stats.games) {
     wrap.append(h("p", {}, tr("no_games")));
   } else {
-    wrap.append(h("p", { id: "stats-summary" }, `${tr("games")}: ${stats.games} · ${tr("best")}: ${stats.best} · ${tr("average")}: ${stats.average}`));
+    wrap.append(h("p", { id: "stats-summary" }, `${tr("games")}: ${num(stats.games)} · ${tr("best")}: ${num(stats.best)} · ${tr("average")}: ${num(stats.average)}`));
     const table = h("table", { class: "stats", id: "stats" },
       h("thead", {}, h("tr", {}, [tr("players"), tr("games"), tr("wins"), tr("best"), tr("average"), tr("bonus_rate")].map((x) => h("th", { scope: "col" }, x)))),
       h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name),
-        h("td", {}, String(p.games)), h("td", {}, String(p.wins)), h("td", {}, String(p.best)),
-        h("td", {}, String(p.average)), h("td", {}, `${Math.round(p.bonus_rate * 100)} %`)))));
+        h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
+        h("td", {}, num(p.average)), h("td", {}, `${num(Math.round(p.bonus_rate * 100))} %`)))));
     wrap.append(h("div", { class: "sheet-wrap" }, table));
     wrap.append(plot(stats));
   }
@@ -646,7 +647,8 @@ function plot(stats) {
   const all = stats.players.flatMap((p) => p.totals);
   const maxX = Math.max(1, ...all.map((t) => t[0]));
   const maxY = Math.max(1, ...all.map((t) => t[1]));
-  const x = (v) => P + (v / maxX) * (W - 2 * P);
+  const LEGEND = 110; // room on the right for the names
+  const x = (v) => P + (v / maxX) * (W - 2 * P - LEGEND);
   const y = (v) => H - P - (v / maxY) * (H - 2 * P);
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -662,7 +664,7 @@ function plot(stats) {
     svg.append(e);
     return e;
   };
-  el("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" });
+  el("line", { x1: P, y1: H - P, x2: W - P - LEGEND, y2: H - P, class: "axis" });
   el("line", { x1: P, y1: P, x2: P, y2: H - P, class: "axis" });
   el("text", { x: 4, y: P, class: "tick" }).textContent = String(maxY);
   el("text", { x: 4, y: H - P, class: "tick" }).textContent = "0";
@@ -670,7 +672,7 @@ function plot(stats) {
     const pts = p.totals.map((t) => `${x(t[0]).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" ");
     el("polyline", { points: pts, fill: "none", stroke: PALETTE[i], "stroke-width": 2 });
     for (const t of p.totals) el("circle", { cx: x(t[0]).toFixed(1), cy: y(t[1]).toFixed(1), r: 3, fill: PALETTE[i] });
-    el("text", { x: W - P + 4 - 80, y: P + 14 * i, fill: PALETTE[i], class: "legend" }).textContent = p.name;
+    el("text", { x: W - LEGEND, y: P + 16 * i, fill: PALETTE[i], class: "legend" }).textContent = p.name;
   });
   const fig = h("figure", {}, svg, h("figcaption", {}, tr("plot")));
   return fig;
