@@ -132,6 +132,7 @@ def test_view_of_a_finished_game_names_the_winners_and_offers_nothing() -> None:
     assert view["options"] == []
     assert view["current"] is None
     assert view["columns"][0]["total"] == 21
+    assert view["columns"][0]["upper_complete"]
 
 
 def test_view_is_plain_json() -> None:

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import shutil
+import socket
 import struct
 import sys
 import tempfile
@@ -210,13 +211,24 @@ def running_server(host: str = "127.0.0.1", port: int = 0) -> Iterator[tuple[str
             server.server_close()
 
 
+def lan_address() -> str:
+    """This machine's address on the local network (the route out; nothing is sent), or a
+    placeholder when there is none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "<this machine's address>"
+
+
 def serve(host: str, port: int, open_browser: bool, echo: Any = print) -> None:
     """Serve the app until interrupted; print the address and open a browser if asked."""
     with running_server(host, port) as (url, _):
         echo(f"kniffel web: {url}  (Strg+C beendet / Ctrl+C stops)")
         if host in ("", "0.0.0.0"):
-            echo("Im lokalen Netz / on the local network: http://<this machine's address>:"
-                 f"{url.rsplit(':', 1)[1]}")
+            port_part = url.rsplit(":", 1)[1]
+            echo(f"Im lokalen Netz / on the local network: http://{lan_address()}:{port_part}")
         if open_browser:
             with suppress(webbrowser.Error):
                 webbrowser.open(url)
