@@ -130,8 +130,9 @@ function keepCorruptCopy(key, raw) {
   const copyKey = `${key}.corrupt.${new Date().toISOString()}`;
   try {
     localStorage.setItem(copyKey, raw);
-  } catch {
-    // no room for the copy: leave the original where it is rather than lose it
+  } catch (err) {
+    // no room for the copy: the original stays where it is, and the user is told
+    notice(tr("corrupt", key) + " " + tr("storage_full") + String(err), "warn");
     return false;
   }
   localStorage.removeItem(key);
@@ -220,7 +221,6 @@ function shelveCurrent() {
 const worker = new Worker(new URL(`./worker.js?b=${BUILD}`, import.meta.url), { type: "module" });
 const waiting = new Map();
 let nextId = 1;
-let engineUp = false;
 let resolveEngine;
 const engineReady = new Promise((r) => { resolveEngine = r; });
 
@@ -229,14 +229,15 @@ worker.onmessage = (event) => {
   if (msg.type === "progress") {
     (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now())]);
     const steps = { snapshot: [40, "boot_snapshot"], pyodide: [20, "boot_pyodide"], package: [75, "boot_package"] };
-    const [value, key] = steps[msg.step] ?? [50, "booting"];
-    $("boot-progress").value = value;
-    $("boot-text").textContent = tr(key);
+    if (steps[msg.step]) {
+      const [value, key] = steps[msg.step];
+      $("boot-progress").value = value;
+      $("boot-text").textContent = tr(key);
+    }
     timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
     if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
   } else if (msg.type === "ready") {
     timing.engineMs = msg.ms;
-    engineUp = true;
     resolveEngine();
   } else if (msg.type === "failed") {
     $("boot-text").textContent = tr("boot_failed") + msg.message;
