@@ -41,7 +41,8 @@ const TEXT = {
     games: "Spiele", wins: "Siege", best: "Bestes", average: "Schnitt", bonus_rate: "Bonus-Quote",
     no_games: "Noch keine beendeten Spiele.", unfinished: "nicht beendet", resume: "Fortsetzen",
     plot: "Gesamtpunkte je Spiel", corrupt: (k) => `Gespeicherte Daten (${k}) waren beschädigt oder aus einer unbekannten Version. Eine Kopie wurde aufbewahrt (${k}.corrupt…); es geht mit einem leeren Stand weiter.`,
-    refused: "Nicht möglich: ", storage_full: "Der Speicher des Browsers ist voll: ", no_game: "Kein laufendes Spiel.",
+    refused: "Nicht möglich: ", storage_full: "Der Speicher des Browsers ist voll: ",
+    storage_off: "Der Speicher des Browsers ist nicht verfügbar, nichts wird gespeichert: ", no_game: "Kein laufendes Spiel.",
     saved_note: "Der Spielstand bleibt in deinem Browser gespeichert – kein Konto, keine Übertragung.",
     ready_in: (s, snap) => `Engine bereit nach ${s} s${snap ? " (aus dem Snapshot)" : ""}.`,
     dismiss: "Schließen", player_col: (n, c, cur) => `${n}${cur ? " (am Zug)" : ""}, ${c} Chips`,
@@ -72,7 +73,8 @@ const TEXT = {
     games: "Games", wins: "Wins", best: "Best", average: "Average", bonus_rate: "Bonus rate",
     no_games: "No finished games yet.", unfinished: "unfinished", resume: "Resume",
     plot: "Total per game", corrupt: (k) => `Stored data (${k}) was corrupt or from an unknown version. A copy was kept (${k}.corrupt…); starting clean.`,
-    refused: "Not possible: ", storage_full: "The browser's storage is full: ", no_game: "No game in progress.",
+    refused: "Not possible: ", storage_full: "The browser's storage is full: ",
+    storage_off: "The browser's storage is not available, nothing is saved: ", no_game: "No game in progress.",
     saved_note: "The game stays saved in your browser – no account, nothing sent anywhere.",
     ready_in: (s, snap) => `Engine ready after ${s} s${snap ? " (from the snapshot)" : ""}.`,
     dismiss: "Close", player_col: (n, c, cur) => `${n}${cur ? " (to play)" : ""}, ${c} chips`,
@@ -142,7 +144,13 @@ function keepCorruptCopy(key, raw) {
 
 // Read a stored record; anything unreadable or of an unknown version is kept aside.
 function readStored(key, valid) {
-  const raw = localStorage.getItem(key);
+  let raw;
+  try {
+    raw = localStorage.getItem(key);
+  } catch (err) {
+    notice(tr("storage_off") + String(err), "warn"); // storage switched off
+    return null;
+  }
   if (raw === null) return null;
   let data;
   try {
