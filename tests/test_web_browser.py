@@ -282,7 +282,10 @@ def test_reload_in_the_middle_of_a_turn_draws_the_saved_sheet_at_once_and_resume
     assert page.get_attribute("#app", "aria-busy") == "true"
     assert page.locator("#roll").is_disabled()
     assert page.locator("#boot").is_visible()
-    page.wait_for_function("1", polling=100)  # let the route handler run
+    for _ in range(100):  # let Playwright hand over the held request
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the worker script was requested"
     held[0].continue_()
     page.unroute(worker_js)
