@@ -9,7 +9,8 @@ Pure Python, no I/O: it runs inside Pyodide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from kniffel import __version__
@@ -21,17 +22,9 @@ VIEW_VERSION = 1
 LANGS: tuple[Lang, ...] = ("de", "en")
 
 
-def _both(rules: RuleSet, what: str, box: Any = None) -> dict[str, str]:
+def _both(text: Callable[[Lang], str]) -> dict[str, str]:
     """A text in German and English."""
-    out: dict[str, str] = {}
-    for lang in LANGS:
-        if what == "title":
-            out[lang] = rules.title(lang)
-        elif what == "name":
-            out[lang] = rules.box_name(box, lang)
-        else:
-            out[lang] = BOX_TEXTS[box].rule(lang)
-    return out
+    return {lang: text(lang) for lang in LANGS}
 
 
 def rules_view(rules: RuleSet) -> dict[str, Any]:
@@ -39,7 +32,7 @@ def rules_view(rules: RuleSet) -> dict[str, Any]:
     bonus, chips and throws."""
     return {
         "name": rules.name,
-        "title": _both(rules, "title"),
+        "title": _both(rules.title),
         "free_strike": rules.free_strike,
         "free_strike_option": preset(rules.name).strike is StrikeRule.FORCED,
         "d10": rules.d10,
@@ -49,8 +42,9 @@ def rules_view(rules: RuleSet) -> dict[str, Any]:
         "bonus_threshold": rules.bonus_threshold,
         "bonus_points": rules.bonus_points,
         "boxes": [
-            {"id": b.value, "upper": b.is_upper, "name": _both(rules, "name", b),
-             "rule": _both(rules, "rule", b), "max": rules.max_points(b)}
+            {"id": b.value, "upper": b.is_upper,
+             "name": _both(partial(rules.box_name, b)), "rule": _both(BOX_TEXTS[b].rule),
+             "max": rules.max_points(b)}
             for b in rules.boxes
         ],
     }
@@ -165,7 +159,7 @@ def summary(game: Game) -> dict[str, Any]:
     got the bonus, who won."""
     return {
         "rules": game.rules.name,
-        "title": _both(game.rules, "title"),
+        "title": _both(game.rules.title),
         "mode": game.mode.value,
         "players": [p.name for p in game.players],
         "totals": list(game.scores()),
