@@ -26,8 +26,11 @@ async function bootFromSnapshot(cache) {
   if (!hit) return null;
   progress("snapshot");
   try {
-    const snapshot = new Uint8Array(await hit.arrayBuffer());
-    progress("snapshot-read", snapshot.length);
+    // Read while Pyodide's own files load: loadPyodide takes the snapshot as a promise.
+    const snapshot = hit.arrayBuffer().then((buf) => {
+      progress("snapshot-read", buf.byteLength);
+      return buf;
+    });
     const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
     progress("restored");
     py.pyimport("kniffel.web.bridge");
