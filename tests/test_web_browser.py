@@ -172,8 +172,11 @@ def test_starts_busy_and_becomes_interactive_with_aria_busy_false(page: Page) ->
     assert timing["interactiveMs"] > 0
     assert page.locator("#start").is_enabled()
     # The engine's memory snapshot is kept, and the next start restores it.
-    page.wait_for_function(
-        "caches.open('kniffel-snapshot').then(c => c.keys()).then(k => k.length === 1)")
+    for _ in range(100):
+        if page.evaluate("caches.open('kniffel-snapshot').then(c => c.keys())"
+                         ".then(k => k.length)") == 1:
+            break
+        page.wait_for_timeout(100)
     page.reload()
     wait_ready(page)
     assert page.evaluate("window.kniffelTiming.bootPath") == "snapshot"
@@ -448,7 +451,8 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         page.wait_for_function("navigator.serviceWorker.controller !== null",
                                timeout=BOOT_TIMEOUT_MS)
         page.evaluate("navigator.serviceWorker.ready")
-        page.wait_for_function(
+        # the worker is active only once it has stored every file of the site
+        assert page.evaluate(
             "caches.keys().then(k => k.some(n => n.startsWith('kniffel-site-')))")
         manifest: dict[str, Any] = page.evaluate(
             "fetch('manifest.webmanifest').then(r => r.json())")
