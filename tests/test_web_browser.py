@@ -195,7 +195,10 @@ def test_complete_two_player_block_game_entered_box_by_box(page: Page) -> None:
         "#pad-options button", "els => els.map(e => [e.dataset.box, Number(e.dataset.points)])")
     assert ["two_triples", 45] in offered
     assert ["super_chance", 66] in offered
-    page.click("#pad-options button[data-box='two_triples']")
+    # The sheet shows each open box's points for that roll; boxes it does not fit offer nothing.
+    assert page.text_content("td[data-player='0'][data-box='super_chance'] button") == "66"
+    assert page.locator("td[data-player='0'][data-box='ones'] button").count() == 0
+    page.click("td[data-player='0'][data-box='two_triples'] button.option")
     wait_actions(page, 1)
     # Ben hands in a chip (on the pad a chip is just counted).
     page.click("#chip")

@@ -33,7 +33,8 @@ const TEXT = {
     pick_box: "Wähle ein Feld.", roll_first: "Würfle zuerst.", undo: "Rückgängig",
     strike: "Streichen", struck: "gestrichen", enter_for: (b, n) => `${b} für ${n}`,
     points: (p) => `${p} Punkte`, enter_dice: "Würfel eingeben", show_boxes: "Felder zeigen",
-    d6: (i) => `Würfel ${i}`, d10: "Zehner", cancel: "Abbrechen", leader: "führt",
+    d6: (i) => `Würfel ${i}`, d10: "Zehner", pad_clear: "Würfel löschen",
+    pad_pick: (d) => `Wurf ${d}: jedes offene Feld zeigt seine Punkte.`, cancel: "Abbrechen", leader: "führt",
     winner: (names, pts) => `Gewonnen: ${names} mit ${pts} Punkten!`, rematch: "Revanche",
     new_game: "Neues Spiel", export_game: "Spiel exportieren", export_history: "Verlauf exportieren",
     import: "Importieren", imported_game: "Spiel importiert.", imported_history: (n) => `${n} Spiele importiert.`,
@@ -65,7 +66,8 @@ const TEXT = {
     pick_box: "Pick a box.", roll_first: "Roll the dice first.", undo: "Undo",
     strike: "Strike", struck: "struck", enter_for: (b, n) => `${b} for ${n}`,
     points: (p) => `${p} points`, enter_dice: "Enter dice", show_boxes: "Show boxes",
-    d6: (i) => `Die ${i}`, d10: "d10", cancel: "Cancel", leader: "leads",
+    d6: (i) => `Die ${i}`, d10: "d10", pad_clear: "Clear dice",
+    pad_pick: (d) => `Roll ${d}: every open box shows its points.`, cancel: "Cancel", leader: "leads",
     winner: (names, pts) => `Winner: ${names} with ${pts} points!`, rematch: "Rematch",
     new_game: "New game", export_game: "Export game", export_history: "Export history",
     import: "Import", imported_game: "Game imported.", imported_history: (n) => `${n} games imported.`,
@@ -439,6 +441,10 @@ function drawPadTools(view, live) {
   form.append(fs);
   panel.append(form);
   if (state.padDice) {
+    // The sheet shows what every open box gets for these dice; the same choices as a list here.
+    panel.append(h("p", { class: "hint" }, tr("pad_pick", state.padDice.dice.join(" ")), " ",
+      h("button", { type: "button", class: "link", id: "pad-clear",
+        onclick: () => { state.padDice = null; draw(); } }, tr("pad_clear"))));
     panel.append(h("div", { class: "options", id: "pad-options" }, state.padDice.options.map((o) => optionButton(view, o, live, true))));
   }
   return panel;
@@ -483,7 +489,8 @@ function drawSheet(view, live) {
   table.append(h("thead", {}, head));
   const body = h("tbody");
   const byBox = new Map();
-  for (const o of view.options) {
+  const shown = view.mode === "pad" && state.padDice ? state.padDice.options : view.options;
+  for (const o of shown) {
     if (!byBox.has(o.box)) byBox.set(o.box, []);
     byBox.get(o.box).push(o);
   }
@@ -500,7 +507,7 @@ function drawSheet(view, live) {
           : h("span", { class: "points" }, String(cell.points)));
       } else if (i === cur && byBox.has(b.id)) {
         const opts = byBox.get(b.id);
-        if (view.mode === "pad") {
+        if (view.mode === "pad" && !state.padDice) {
           td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
             "aria-label": `${label(b.name)}: ${c.name}`, onclick: () => openPicker(view, b.id) }, "✎"));
         } else {
