@@ -183,11 +183,12 @@ class Session:
         op = _OPS.get(request["op"])
         if op is None:
             return _error(IllegalMoveError(f"unknown request {request['op']!r}"))
-        before = self.game.copy() if self.game is not None else None
+        # Every request leaves the game as it was when it fails: Game.apply and Game.undo change
+        # nothing when they refuse, a throw whose dice fail is taken back, and a new or loaded
+        # game replaces the old one only once it is complete.
         try:
             return {"ok": True, **op(self, request)}
         except KniffelError as e:
-            self.game = before
             return _error(e)
 
     def handle_json(self, text: str) -> str:
