@@ -165,7 +165,9 @@ def total(page: Page, name: str) -> int:
 # --- tests -----------------------------------------------------------------------------------
 
 
-def test_starts_busy_and_becomes_interactive_with_aria_busy_false(page: Page) -> None:
+def test_becomes_interactive_with_aria_busy_false_and_restarts_from_the_snapshot(
+    page: Page,
+) -> None:
     assert page.get_attribute("#app", "aria-busy") == "false"
     assert page.locator("#boot").is_hidden()
     timing = page.evaluate("window.kniffelTiming")
