@@ -85,8 +85,8 @@ def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: boo
         cold.append(_timing(page)["interactiveMs"])
         _start_dice_game(page)
         if sw:
-            page.wait_for_function("navigator.serviceWorker.controller !== null",
-                                   timeout=60_000)
+            while not page.evaluate("navigator.serviceWorker.controller !== null"):
+                page.wait_for_timeout(100)
         for _ in range(reloads):
             page.reload()
             t = _timing(page)

@@ -132,6 +132,15 @@ def wait_actions(page: Page, n: int) -> None:
     page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
 
 
+def wait_until(page: Page, condition: str, seconds: float = 60) -> None:
+    """Poll the page until the JavaScript expression ``condition`` is true."""
+    for _ in range(int(seconds * 10)):
+        if page.evaluate(condition):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true after {seconds} s: {condition}")
+
+
 def actions(page: Page) -> int:
     return int(page.get_attribute("section.game", "data-actions") or "-1")
 
@@ -284,7 +293,7 @@ def test_reload_in_the_middle_of_a_turn_draws_the_saved_sheet_at_once_and_resume
     page.route(worker_js, lambda route: held.append(route))
     page.reload(wait_until="domcontentloaded")
     # The engine is held back: the stored view is drawn, the controls wait.
-    page.wait_for_function("document.querySelectorAll('.die').length === 6")
+    wait_until(page, "document.querySelectorAll('.die').length === 6")
     assert dice(page) == before
     assert page.text_content("#roll") == roll_label
     assert page.get_attribute("#app", "aria-busy") == "true"
@@ -391,7 +400,7 @@ def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> N
     ]
     for n, (name, content) in enumerate(bad_files, start=1):
         import_file(page, name, content)
-        page.wait_for_function(f"document.querySelectorAll('.notice.warn').length === {n}")
+        wait_until(page, f"document.querySelectorAll('.notice.warn').length === {n}")
         assert stored(page) == before, name
     text = " ".join(page.locator(".notice.warn").all_text_contents())
     assert "Import abgelehnt" in text
@@ -453,8 +462,8 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         page = ctx.new_page()
         page.goto(site)
         wait_ready(page)
-        page.wait_for_function("navigator.serviceWorker.controller !== null",
-                               timeout=BOOT_TIMEOUT_MS)
+        # The page's CSP forbids Playwright's wait_for_function here: poll with evaluate.
+        wait_until(page, "navigator.serviceWorker.controller !== null")
         page.evaluate("navigator.serviceWorker.ready")
         # the worker is active only once it has stored every file of the site
         assert page.evaluate(

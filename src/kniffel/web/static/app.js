@@ -778,6 +778,11 @@ function markReady() {
   timing.interactiveMs = performance.now(); // since the navigation started
   document.documentElement.dataset.ready = "1";
   draw();
+  // Offline copy of the site: registered once the engine runs, so that storing the files does
+  // not compete with the first start (they come from the HTTP cache by then).
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
 }
 
 async function boot() {
@@ -836,7 +841,4 @@ window.addEventListener("storage", async (event) => {
   }
 });
 
-if ("serviceWorker" in navigator && window.isSecureContext && !new URLSearchParams(location.search).has("nosw")) {
-  navigator.serviceWorker.register("sw.js").catch(() => {});
-}
 boot();
