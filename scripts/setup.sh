@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create (or update) the project's virtual environment in .venv and install kniffel into it.
-# Usage: scripts/setup.sh [--dev]    (--dev adds the test and lint tools)
+# Usage: scripts/setup.sh [--dev]    (--dev adds the test and lint tools and Chromium)
+# Also installs Pyodide for the browser app from npm (package-lock.json pins it) into node_modules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -19,4 +20,22 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extra}"
     touch "$stamp"
+fi
+
+# Pyodide for the browser app (`kniffel web`), from the npm package pinned in package-lock.json.
+if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    if ! command -v npm >/dev/null; then
+        echo "kniffel web needs Pyodide from npm, but npm is missing (Debian: apt-get install npm)" >&2
+        exit 1
+    fi
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+# The browser tests drive Debian's Chromium headless (Playwright cannot download browsers here).
+if [ "${1:-}" = "--dev" ] && [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "the browser tests need /usr/bin/chromium: run as root, or apt-get install chromium" >&2
+        exit 1
+    fi
+    apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >&2
 fi

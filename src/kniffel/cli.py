@@ -820,3 +820,31 @@ def _action_json(action: Any) -> Any:
     from kniffel.game import action_to_json
 
     return action_to_json(action)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Adresse / address (0.0.0.0: für Handys im selben Netz / for phones on the "
+                   "same network)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port (0: ein freier / any free one)")
+@click.option("--no-browser", is_flag=True, help="keinen Browser öffnen / do not open a browser")
+@click.option("--export", "export_dir", type=click.Path(file_okay=False),
+              help="statische Seite in DIR schreiben statt zu starten / write the static site "
+                   "to DIR instead of serving it")
+def web(host: str, port: int, no_browser: bool, export_dir: str | None) -> None:
+    """Die Browser-App: Block und Würfelspiel / the browser app: score pad and dice game."""
+    from kniffel.web.server import build_site, serve
+
+    try:
+        if export_dir is not None:
+            info = build_site(export_dir)
+            click.echo(f"kniffel web: {len(info['files'])} Dateien / files in {export_dir} "
+                       f"(build {info['build']}, pyodide {info['pyodide']})")
+            return
+        serve(host, port, open_browser=not no_browser, echo=click.echo)
+    except (KniffelError, OSError) as e:
+        _console(err=True).print(f"kniffel web: {e}", markup=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        pass

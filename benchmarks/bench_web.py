@@ -1,0 +1,127 @@
+"""Benchmark of the browser app in headless Chromium: cold start, warm reload, action latency.
+
+Run: ``.venv/bin/python benchmarks/bench_web.py`` (``--help`` for options). It serves a fresh
+build of the site on loopback and drives Debian's Chromium with Playwright:
+
+* cold start: a new browser profile (empty caches, no engine snapshot), from navigation until
+  the app is interactive (engine booted, saved game loaded, ``aria-busy="false"``);
+* warm reload: reloading that page with a game in progress (engine from the memory snapshot,
+  files from the service worker), until interactive; and until the saved sheet is first drawn;
+* action latency: tap a box (or Roll) until the sheet shows the new state, measured in the page
+  from the click to the next animation frame after the update.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from kniffel.web.server import running_server
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+READY = "html[data-ready='1']"
+
+# Click ``sel`` and resolve with the milliseconds until the sheet holds one more action and
+# the next frame has been drawn.
+CLICK_AND_TIME = """
+async (sel) => {
+  const section = () => document.querySelector("section.game");
+  const want = Number(section().dataset.actions) + (sel === "#roll" ? 2 : 1);
+  const t = performance.now();
+  document.querySelector(sel).click();
+  await new Promise((resolve) => {
+    const done = () => {
+      const s = section();
+      if (s && Number(s.dataset.actions) === want && s.dataset.live === "1") {
+        requestAnimationFrame(() => resolve());
+        return true;
+      }
+      return false;
+    };
+    if (done()) return;
+    const obs = new MutationObserver(() => { if (done()) obs.disconnect(); });
+    obs.observe(document.getElementById("screen"),
+                { childList: true, subtree: true, attributes: true });
+  });
+  return performance.now() - t;
+}
+"""
+
+
+def _timing(page: Page) -> dict[str, Any]:
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    timing: dict[str, Any] = page.evaluate("window.kniffelTiming")
+    return timing
+
+
+def _start_dice_game(page: Page) -> None:
+    page.check("#mode-dice")
+    page.click("#start")
+    page.wait_for_selector("section.game[data-actions='0'][data-live='1']", state="attached")
+
+
+def _summary(values: list[float]) -> str:
+    values = sorted(values)
+    return (f"median {statistics.median(values):7.0f} ms   min {values[0]:7.0f}   "
+            f"max {values[-1]:7.0f}   (n={len(values)})")
+
+
+def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: bool) -> None:
+    cold: list[float] = []
+    warm: list[float] = []
+    warm_draw: list[float] = []
+    roll: list[float] = []
+    score: list[float] = []
+    paths: set[str] = set()
+    for _ in range(runs):
+        ctx = browser.new_context(service_workers="allow" if sw else "block")
+        page = ctx.new_page()
+        page.goto(url)
+        cold.append(_timing(page)["interactiveMs"])
+        _start_dice_game(page)
+        if sw:
+            while not page.evaluate("navigator.serviceWorker.controller !== null"):
+                page.wait_for_timeout(100)
+        for _ in range(reloads):
+            page.reload()
+            t = _timing(page)
+            warm.append(t["interactiveMs"])
+            warm_draw.append(t["firstDrawMs"])
+            paths.add(t.get("bootPath", "?"))
+        for _ in range(turns):
+            roll.append(page.evaluate(CLICK_AND_TIME, "#roll"))
+            option = "td.current button.option:not(.strike), td.current button.option"
+            score.append(page.evaluate(CLICK_AND_TIME, option))
+        ctx.close()
+    print(f"-- service worker {'on (as installed)' if sw else 'blocked (HTTP cache only)'}")
+    print(f"cold start to interactive:        {_summary(cold)}")
+    print(f"warm reload, saved sheet drawn:   {_summary(warm_draw)}")
+    print(f"warm reload to interactive:       {_summary(warm)}   boot: {', '.join(sorted(paths))}")
+    print(f"action: Roll -> dice shown:       {_summary(roll)}")
+    print(f"action: tap a box -> sheet:       {_summary(score)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="cold starts (fresh profiles)")
+    parser.add_argument("--reloads", type=int, default=5, help="warm reloads per cold start")
+    parser.add_argument("--turns", type=int, default=10, help="turns timed per cold start")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with running_server() as (url, _), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
+        print(f"{browser.version=}  site {url}")
+        for sw in (True, False):
+            run(browser, url, args.runs, args.reloads, args.turns, sw)
+        browser.close()
+    print(f"({time.perf_counter() - started:.0f} s in all)")
+
+
+if __name__ == "__main__":
+    main()

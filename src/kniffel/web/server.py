@@ -1,0 +1,238 @@
+"""``kniffel web``: build the browser app's static site and serve it from this machine.
+
+The site holds the page (``static/``), Pyodide from the npm package ``pyodide`` (installed by
+``npm ci`` into ``node_modules``), and this package as ``kniffel.zip``, so every request stays on
+the same origin. :func:`build_site` writes it (``kniffel web --export DIR``); :func:`serve` serves
+a freshly built copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import shutil
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import webbrowser
+import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from functools import cache, partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from kniffel.errors import KniffelError
+from kniffel.web.view import meta
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+#: Modules left out of the browser's copy of the package: they need click, rich, a server, a
+#: terminal, numpy or numba, none of which the browser has.
+BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
+                    "strategy.py", "simulate.py", "solver/")
+ICON_SIZES = (192, 512)
+
+
+class WebSetupError(KniffelError):
+    """The web app cannot be built: Pyodide is not installed, or the target is unusable."""
+
+
+def find_pyodide() -> Path:
+    """The directory of the npm package ``pyodide``: ``$KNIFFEL_PYODIDE_DIR``, else
+    ``node_modules/pyodide`` in the current directory or above the package's source."""
+    env = os.environ.get("KNIFFEL_PYODIDE_DIR")
+    candidates = [Path(env)] if env else []
+    for base in (Path.cwd(), *PACKAGE_DIR.parents):
+        candidates.append(base / "node_modules" / "pyodide")
+    for c in candidates:
+        if (c / "pyodide.mjs").is_file():
+            return c
+    raise WebSetupError("Pyodide is not installed: run `npm ci` in the project directory "
+                        "(or set KNIFFEL_PYODIDE_DIR to the npm package's directory)")
+
+
+def package_zip() -> bytes:
+    """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(PACKAGE_DIR.rglob("*.py")):
+            rel = path.relative_to(PACKAGE_DIR).as_posix()
+            if (rel in BROWSER_EXCLUDES or rel.startswith(BROWSER_EXCLUDES)
+                    or "__pycache__" in rel):
+                continue
+            info = zipfile.ZipInfo(f"kniffel/{rel}", date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, path.read_bytes())
+    return buf.getvalue()
+
+
+def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) -> dict[str, Any]:
+    """Write the static site to ``target`` (created if missing; our files are replaced, others
+    kept) and return its build facts: build id, Pyodide version, the files."""
+    out = Path(target)
+    if out.exists() and not out.is_dir():
+        raise WebSetupError(f"{out} exists and is not a directory")
+    pyodide = pyodide_dir or find_pyodide()
+    missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
+    if missing:
+        raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
+                            f"{', '.join(missing)}): run `npm ci`")
+    version = json.loads((pyodide / "package.json").read_text(encoding="utf-8"))["version"] \
+        if (pyodide / "package.json").is_file() else "unknown"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "pyodide").mkdir(exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copyfile(pyodide / name, out / "pyodide" / name)
+    zipped = package_zip()
+    (out / "kniffel.zip").write_bytes(zipped)
+    digest = hashlib.sha256(zipped)
+    statics = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
+    for p in statics:
+        digest.update(p.read_bytes())
+    digest.update(version.encode())
+    build = digest.hexdigest()[:16]
+    info = {**meta(), "build": build, "pyodide": version}
+    (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
+    for size in ICON_SIZES:
+        (out / f"icon-{size}.png").write_bytes(_icon(size))
+    files = ["./", "meta.json", "kniffel.zip", *(f"icon-{n}.png" for n in ICON_SIZES),
+             *(f"pyodide/{n}" for n in PYODIDE_FILES)]
+    for p in statics:
+        files.append(p.relative_to(STATIC_DIR).as_posix())
+    for p in statics:
+        rel = p.relative_to(STATIC_DIR).as_posix()
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        if p.suffix in (".html", ".js", ".css", ".webmanifest"):
+            # The service worker lists every file; every file knows the build id.
+            text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
+            (out / rel).write_text(text.replace("__ASSETS__", json.dumps(files)),
+                                   encoding="utf-8")
+        else:
+            shutil.copyfile(p, out / rel)
+    return {"build": build, "pyodide": version, "files": files}
+
+
+_MIME = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".zip": "application/zip",
+}
+
+
+def icon_png(size: int) -> bytes:
+    """The app icon (a five on a die, as icon.svg) as a PNG of ``size`` × ``size`` pixels: the
+    install prompt of some browsers wants bitmap icons."""
+    green, white = bytes((0x1D, 0x5C, 0x3F)), bytes((0xFF, 0xFD, 0xF6))
+    unit = size / 512
+    pips = [(176, 176), (336, 176), (256, 256), (176, 336), (336, 336)]
+
+    def span(center: float, half: float) -> tuple[int, int]:
+        """The pixel columns whose centres lie within ``half`` of ``center`` (icon units)."""
+        return (max(0, math.ceil((center - half) * unit - 0.5)),
+                min(size, math.floor((center + half) * unit - 0.5) + 1))
+
+    rows = []
+    for py in range(size):
+        y = (py + 0.5) / unit
+        row = bytearray(green * size)
+        if 96 <= y <= 416:  # the die: a square from 96 to 416 with corners of radius 56
+            dy = max(0.0, abs(y - 256) - (160 - 56))
+            lo, hi = span(256, 160 - 56 + math.sqrt(max(0.0, 56 ** 2 - dy ** 2)))
+            row[lo * 3:hi * 3] = white * (hi - lo)
+        for cx, cy in pips:
+            if abs(y - cy) <= 30:
+                lo, hi = span(cx, math.sqrt(30 ** 2 - (y - cy) ** 2))
+                row[lo * 3:hi * 3] = green * (hi - lo)
+        rows.append(b"\0" + bytes(row))  # filter type 0
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+@cache
+def _icon(size: int) -> bytes:
+    return icon_png(size)
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        return _MIME.get(Path(path).suffix.lower()) or super().guess_type(path)
+
+    def end_headers(self) -> None:
+        # Revalidate every file (cheap 304s): a new build shows at the next reload.
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if os.environ.get("KNIFFEL_WEB_LOG"):
+            super().log_message(format, *args)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that drops a connection (reload, closed tab) is no error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@contextmanager
+def running_server(host: str = "127.0.0.1", port: int = 0) -> Iterator[tuple[str, Path]]:
+    """Build the site in a temporary directory and serve it in a background thread; yields the
+    address and the site directory, and stops the server on exit."""
+    with tempfile.TemporaryDirectory(prefix="kniffel-web-") as tmp:
+        build_site(tmp)
+        server = _Server((host, port), partial(_Handler, directory=tmp))
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
+            yield f"http://{shown}:{server.server_address[1]}/", Path(tmp)
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the route out; nothing is sent), or a
+    placeholder when there is none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "<this machine's address>"
+
+
+def serve(host: str, port: int, open_browser: bool, echo: Any = print) -> None:
+    """Serve the app until interrupted; print the address and open a browser if asked."""
+    with running_server(host, port) as (url, _):
+        echo(f"kniffel web: {url}  (Strg+C beendet / Ctrl+C stops)")
+        if host in ("", "0.0.0.0"):
+            port_part = url.rsplit(":", 1)[1]
+            echo(f"Im lokalen Netz / on the local network: http://{lan_address()}:{port_part}")
+        if open_browser:
+            with suppress(webbrowser.Error):
+                webbrowser.open(url)
+        threading.Event().wait()

@@ -1,0 +1,844 @@
+// The page: draws the engine's view and forwards what the user taps as actions.
+// No rule lives here: every point, sum, legal choice and check comes from the Python engine
+// (kniffel.web.bridge in Pyodide, in worker.js). User text is only ever set with textContent.
+
+const BUILD = "__BUILD__";
+const KEY = {
+  current: "kniffel.v1.current",
+  history: "kniffel.v1.history",
+  settings: "kniffel.v1.settings",
+};
+const STORE_VERSION = 1;
+const MAX_PLAYERS = 8;
+export const timing = { build: BUILD };
+window.kniffelTiming = timing;
+
+// ---------------------------------------------------------------------------------- texts
+const TEXT = {
+  de: {
+    nav_game: "Spiel", nav_history: "Verlauf", booting: "Die Spiel-Engine startet …",
+    boot_snapshot: "Engine wird aus dem Speicher geladen …", boot_pyodide: "Python wird gestartet …",
+    boot_package: "Regeln werden geladen …", boot_failed: "Die Engine konnte nicht starten: ",
+    setup: "Neues Spiel", rules: "Regelwerk", free_strike: "Freies Streichen (Hausregel)",
+    mode: "Modus", mode_pad: "Block (echte Würfel)", mode_dice: "Spiel (virtuelle Würfel)",
+    players: "Spieler", player_n: (n) => `Spieler ${n}`, add_player: "Spieler hinzufügen",
+    up: (n) => `${n} nach oben`, down: (n) => `${n} nach unten`, remove: (n) => `${n} entfernen`,
+    name_of: (n) => `Name von Spieler ${n}`, human: "Mensch", start: "Spiel starten",
+    box: "Feld", upper_sum: "Summe oben", bonus: "Bonus", bonus_missing: (n) => `noch ${n}`,
+    bonus_lost: "nicht mehr erreichbar", lower_sum: "Summe unten", extra: "Extra-Kniffel",
+    total: "Gesamt", turn_of: (n) => `${n} ist dran`, round: (r, m) => `Runde ${r} von ${m}`,
+    chips: "Chips", chips_left: (n, c) => `${n}: ${c} Chips übrig`, use_chip: "Chip abgeben",
+    chip_4th: "Chip für einen 4. Wurf", roll: "Würfeln", rolls_left: (n) => `noch ${n}`,
+    keep: "halten", kept: "gehalten", die: (i, v, d10) => `${d10 ? "Zehner-Würfel" : `Würfel ${i}`}: ${v}`,
+    pick_box: "Wähle ein Feld.", roll_first: "Würfle zuerst.", undo: "Rückgängig",
+    strike: "Streichen", struck: "gestrichen", enter_for: (b, n) => `${b} für ${n}`,
+    points: (p) => `${p} Punkte`, enter_dice: "Würfel eingeben", show_boxes: "Felder zeigen",
+    d6: (i) => `Würfel ${i}`, d10: "Zehner", pad_clear: "Würfel löschen",
+    pad_pick: (d) => `Wurf ${d}: jedes offene Feld zeigt seine Punkte.`, cancel: "Abbrechen", leader: "führt",
+    winner: (names, pts) => `Gewonnen: ${names} mit ${pts} Punkten!`, rematch: "Revanche",
+    new_game: "Neues Spiel", export_game: "Spiel exportieren", export_history: "Verlauf exportieren",
+    import: "Importieren", imported_game: "Spiel importiert.", imported_history: (n) => `${n} Spiele importiert.`,
+    import_bad: "Import abgelehnt, nichts wurde geändert: ", history: "Verlauf", stats: "Statistik",
+    games: "Spiele", wins: "Siege", best: "Bestes", average: "Schnitt", bonus_rate: "Bonus-Quote",
+    no_games: "Noch keine beendeten Spiele.", unfinished: "nicht beendet", resume: "Fortsetzen",
+    plot: "Gesamtpunkte je Spiel", corrupt: (k) => `Gespeicherte Daten (${k}) waren beschädigt oder aus einer unbekannten Version. Eine Kopie wurde aufbewahrt (${k}.corrupt…); es geht mit einem leeren Stand weiter.`,
+    refused: "Nicht möglich: ", storage_full: "Der Speicher des Browsers ist voll: ",
+    storage_off: "Der Speicher des Browsers ist nicht verfügbar, nichts wird gespeichert: ", no_game: "Kein laufendes Spiel.",
+    saved_note: "Der Spielstand bleibt in deinem Browser gespeichert – kein Konto, keine Übertragung.",
+    ready_in: (s, snap) => `Engine bereit nach ${s} s${snap ? " (aus dem Snapshot)" : ""}.`,
+    dismiss: "Schließen", player_col: (n, c, cur) => `${n}${cur ? " (am Zug)" : ""}, ${c} Chips`,
+  },
+  en: {
+    nav_game: "Game", nav_history: "History", booting: "The game engine is starting …",
+    boot_snapshot: "Loading the engine from storage …", boot_pyodide: "Starting Python …",
+    boot_package: "Loading the rules …", boot_failed: "The engine could not start: ",
+    setup: "New game", rules: "Rule set", free_strike: "Free strike (house rule)",
+    mode: "Mode", mode_pad: "Score pad (real dice)", mode_dice: "Game (virtual dice)",
+    players: "Players", player_n: (n) => `Player ${n}`, add_player: "Add player",
+    up: (n) => `Move ${n} up`, down: (n) => `Move ${n} down`, remove: (n) => `Remove ${n}`,
+    name_of: (n) => `Name of player ${n}`, human: "Human", start: "Start game",
+    box: "Box", upper_sum: "Upper sum", bonus: "Bonus", bonus_missing: (n) => `${n} to go`,
+    bonus_lost: "out of reach", lower_sum: "Lower sum", extra: "Extra Kniffel",
+    total: "Total", turn_of: (n) => `${n}'s turn`, round: (r, m) => `Round ${r} of ${m}`,
+    chips: "Chips", chips_left: (n, c) => `${n}: ${c} chips left`, use_chip: "Hand in a chip",
+    chip_4th: "Chip for a 4th throw", roll: "Roll", rolls_left: (n) => `${n} left`,
+    keep: "keep", kept: "kept", die: (i, v, d10) => `${d10 ? "d10" : `Die ${i}`}: ${v}`,
+    pick_box: "Pick a box.", roll_first: "Roll the dice first.", undo: "Undo",
+    strike: "Strike", struck: "struck", enter_for: (b, n) => `${b} for ${n}`,
+    points: (p) => `${p} points`, enter_dice: "Enter dice", show_boxes: "Show boxes",
+    d6: (i) => `Die ${i}`, d10: "d10", pad_clear: "Clear dice",
+    pad_pick: (d) => `Roll ${d}: every open box shows its points.`, cancel: "Cancel", leader: "leads",
+    winner: (names, pts) => `Winner: ${names} with ${pts} points!`, rematch: "Rematch",
+    new_game: "New game", export_game: "Export game", export_history: "Export history",
+    import: "Import", imported_game: "Game imported.", imported_history: (n) => `${n} games imported.`,
+    import_bad: "Import refused, nothing was changed: ", history: "History", stats: "Statistics",
+    games: "Games", wins: "Wins", best: "Best", average: "Average", bonus_rate: "Bonus rate",
+    no_games: "No finished games yet.", unfinished: "unfinished", resume: "Resume",
+    plot: "Total per game", corrupt: (k) => `Stored data (${k}) was corrupt or from an unknown version. A copy was kept (${k}.corrupt…); starting clean.`,
+    refused: "Not possible: ", storage_full: "The browser's storage is full: ",
+    storage_off: "The browser's storage is not available, nothing is saved: ", no_game: "No game in progress.",
+    saved_note: "The game stays saved in your browser – no account, nothing sent anywhere.",
+    ready_in: (s, snap) => `Engine ready after ${s} s${snap ? " (from the snapshot)" : ""}.`,
+    dismiss: "Close", player_col: (n, c, cur) => `${n}${cur ? " (to play)" : ""}, ${c} chips`,
+  },
+};
+
+// ---------------------------------------------------------------------------------- state
+const state = {
+  lang: "de",
+  screen: "game", // "game" | "setup" | "history"
+  ready: false, // the engine is up and holds the current game
+  busy: false,
+  current: null, // {version, id, started, game, view, summary}
+  history: [], // [{id, finished, game, summary}]
+  meta: null,
+  setup: null, // {rules, free_strike, mode, players: [{name, kind}]}
+  keep: new Set(), // dice positions the player wants to keep
+  padDice: null, // {dice, options} after "enter dice"
+  stats: null,
+  notices: [],
+};
+
+const $ = (id) => document.getElementById(id);
+const tr = (key, ...args) => {
+  const v = TEXT[state.lang][key];
+  return typeof v === "function" ? v(...args) : v;
+};
+const num = (n) => Number(n).toLocaleString(state.lang);
+const label = (texts) => (texts ? texts[state.lang] ?? texts.de : "");
+
+// Build an element; children are nodes or strings (set as text, never as HTML).
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// ---------------------------------------------------------------------------------- storage
+function notice(text, kind = "info") {
+  state.notices.push({ text, kind });
+  drawNotices();
+}
+
+function keepCorruptCopy(key, raw) {
+  const copyKey = `${key}.corrupt.${new Date().toISOString()}`;
+  try {
+    localStorage.setItem(copyKey, raw);
+  } catch (err) {
+    // no room for the copy: the original stays where it is, and the user is told
+    notice(tr("corrupt", key) + " " + tr("storage_full") + String(err), "warn");
+    return false;
+  }
+  localStorage.removeItem(key);
+  notice(tr("corrupt", key), "warn");
+  return true;
+}
+
+// Read a stored record; anything unreadable or of an unknown version is kept aside.
+function readStored(key, valid) {
+  let raw;
+  try {
+    raw = localStorage.getItem(key);
+  } catch (err) {
+    notice(tr("storage_off") + String(err), "warn"); // storage switched off
+    return null;
+  }
+  if (raw === null) return null;
+  let data;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    data = undefined;
+  }
+  if (data && typeof data === "object" && data.version === STORE_VERSION && valid(data)) return data;
+  keepCorruptCopy(key, raw);
+  return null;
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch (err) {
+    notice(tr("storage_full") + String(err), "warn");
+    return false;
+  }
+}
+
+const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+const validCurrent = (d) => isObj(d.game) && isObj(d.view) && d.view.format === "kniffel-view"
+  && d.view.version === 1 && Array.isArray(d.view.columns) && typeof d.id === "string";
+const validHistory = (d) => Array.isArray(d.entries) && d.entries.every(
+  (e) => isObj(e) && isObj(e.game) && isObj(e.summary) && typeof e.id === "string");
+
+function saveCurrent() {
+  if (state.current) write(KEY.current, state.current);
+  else localStorage.removeItem(KEY.current);
+}
+function saveHistory() {
+  write(KEY.history, { version: STORE_VERSION, entries: state.history });
+}
+function saveSettings() {
+  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup });
+}
+
+function newId() {
+  const a = new Uint32Array(2);
+  crypto.getRandomValues(a);
+  return `${Date.now().toString(36)}-${a[0].toString(36)}${a[1].toString(36)}`;
+}
+
+// Keep the history in step with the current game: a finished game is in it, an unfinished
+// (undone) one is not.
+function syncHistory() {
+  const cur = state.current;
+  if (!cur) return;
+  const i = state.history.findIndex((e) => e.id === cur.id);
+  if (cur.view.over) {
+    const entry = { id: cur.id, finished: new Date().toISOString(), game: cur.game, summary: cur.summary };
+    if (i >= 0) state.history[i] = { ...entry, finished: state.history[i].finished };
+    else state.history.push(entry);
+    saveHistory();
+    state.stats = null;
+  } else if (i >= 0) {
+    state.history.splice(i, 1);
+    saveHistory();
+    state.stats = null;
+  }
+}
+
+// A game in progress that gets replaced goes into the history, unfinished, never lost.
+function shelveCurrent() {
+  const cur = state.current;
+  if (!cur || cur.view.over || !cur.view.actions) return;
+  if (!state.history.some((e) => e.id === cur.id)) {
+    state.history.push({ id: cur.id, finished: new Date().toISOString(), game: cur.game, summary: cur.summary });
+    saveHistory();
+  }
+}
+
+// ---------------------------------------------------------------------------------- engine
+const worker = new Worker(new URL(`./worker.js?b=${BUILD}`, import.meta.url), { type: "module" });
+const waiting = new Map();
+let nextId = 1;
+let resolveEngine;
+const engineReady = new Promise((r) => { resolveEngine = r; });
+
+worker.onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type === "progress") {
+    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now())]);
+    const steps = { snapshot: [40, "boot_snapshot"], pyodide: [20, "boot_pyodide"], package: [75, "boot_package"] };
+    if (steps[msg.step]) {
+      const [value, key] = steps[msg.step];
+      $("boot-progress").value = value;
+      $("boot-text").textContent = tr(key);
+    }
+    timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
+    if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
+  } else if (msg.type === "ready") {
+    timing.engineMs = msg.ms;
+    resolveEngine();
+  } else if (msg.type === "failed") {
+    $("boot-text").textContent = tr("boot_failed") + msg.message;
+    $("boot-progress").removeAttribute("value");
+  } else if (msg.type === "reply") {
+    const done = waiting.get(msg.id);
+    waiting.delete(msg.id);
+    if (done) done(msg.reply);
+  }
+};
+
+function ask(request) {
+  return new Promise((resolve) => {
+    const id = nextId++;
+    waiting.set(id, resolve);
+    worker.postMessage({ id, request });
+  });
+}
+
+// Send a request about the current game; store and draw what comes back.
+async function act(request) {
+  if (!state.ready || state.busy) return null;
+  state.busy = true;
+  const started = performance.now();
+  const reply = await ask(request);
+  state.busy = false;
+  if (!reply.ok) {
+    notice(tr("refused") + reply.error.message, "warn");
+    return reply;
+  }
+  if (reply.view) {
+    state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
+    state.keep.clear();
+    state.padDice = null;
+    saveCurrent();
+    syncHistory();
+    draw();
+    timing.lastActionMs = performance.now() - started;
+  }
+  return reply;
+}
+
+// ---------------------------------------------------------------------------------- drawing
+function drawNotices() {
+  const box = $("notices");
+  box.replaceChildren(...state.notices.map((n, i) => h("p", { class: `notice ${n.kind}` },
+    h("span", { text: n.text }), " ",
+    h("button", { type: "button", class: "link", onclick: () => { state.notices.splice(i, 1); drawNotices(); } }, tr("dismiss")))));
+}
+
+function draw() {
+  document.documentElement.lang = state.lang;
+  $("lang").textContent = state.lang === "de" ? "EN" : "DE";
+  $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
+  $("lang").setAttribute("aria-label", state.lang === "de" ? "English" : "Deutsch");
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
+  $("nav-game").setAttribute("aria-current", state.screen !== "history" ? "page" : "false");
+  $("nav-history").setAttribute("aria-current", state.screen === "history" ? "page" : "false");
+  let screen;
+  if (state.screen === "history") screen = drawHistory();
+  else if (state.screen === "setup" || !state.current) screen = drawSetup();
+  else screen = drawGame(state.current.view);
+  const refocus = focusKey();
+  $("screen").replaceChildren(screen);
+  drawNotices();
+  if (refocus) restoreFocus(refocus);
+}
+
+// Keyboard users keep their place when the screen is drawn anew: the same control if it is
+// still there, else the next useful one.
+function focusKey() {
+  const el = document.activeElement;
+  const inScreen = el && ($("screen").contains(el) || $("picker").contains(el));
+  if (!inScreen || el === document.body) return null;
+  if (el.id && !$("picker").contains(el)) return `#${el.id}`;
+  if (el.dataset.pos !== undefined) return `.die[data-pos="${el.dataset.pos}"]`;
+  if (el.dataset.player !== undefined && el.tagName === "INPUT") return `input[data-player="${el.dataset.player}"]`;
+  return "*";
+}
+
+function restoreFocus(key) {
+  const usable = (sel) => [...document.querySelectorAll(sel)].find((e) => !e.disabled);
+  const el = (key !== "*" && usable(key)) || usable("#roll") || usable("#sheet td.current button")
+    || usable("#rematch") || usable("#screen button");
+  if (el) el.focus();
+}
+
+function drawGame(view) {
+  const live = state.ready && !state.busy;
+  const wrap = h("section", { class: "game", "aria-labelledby": "game-title",
+    "data-actions": view.actions, "data-live": live ? "1" : "0" });
+  const cur = view.current;
+  const curName = cur === null ? null : view.columns[cur].name;
+  wrap.append(h("h2", { id: "game-title" }, label(view.rules.title),
+    view.over ? null : h("span", { id: "round" }, ` · ${tr("round", view.round, view.rounds)}`)));
+  const status = h("p", { id: "status", class: "status", "aria-live": "polite" });
+  if (view.over) {
+    const names = view.winners.map((i) => view.columns[i].name).join(", ");
+    status.textContent = tr("winner", names, view.columns[view.winners[0]].total);
+    status.classList.add("winner");
+  } else {
+    status.textContent = tr("turn_of", curName);
+  }
+  wrap.append(status);
+
+  const controls = h("div", { class: "controls" });
+  controls.append(h("button", { type: "button", id: "undo", disabled: !live || !view.can_undo,
+    onclick: () => act({ op: "undo" }) }, "↶ ", tr("undo")));
+  if (view.over) {
+    controls.append(h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready,
+      onclick: rematch }, tr("rematch")));
+  }
+  controls.append(h("button", { type: "button", id: "new-game", onclick: () => { state.screen = "setup"; draw(); } }, tr("new_game")));
+  controls.append(h("button", { type: "button", id: "export-game", onclick: exportGame }, tr("export_game")));
+  wrap.append(controls);
+
+  if (!view.over && view.mode === "dice") wrap.append(drawDice(view, live));
+  if (!view.over && view.mode === "pad") wrap.append(drawPadTools(view, live));
+  wrap.append(drawSheet(view, live));
+  wrap.append(h("p", { class: "note" }, tr("saved_note")));
+  if (timing.interactiveMs) {
+    const secs = (timing.interactiveMs / 1000).toLocaleString(state.lang, { maximumFractionDigits: 1 });
+    wrap.append(h("p", { class: "note", id: "timing" }, tr("ready_in", secs, timing.bootPath === "snapshot")));
+  }
+  return wrap;
+}
+
+function drawDice(view, live) {
+  const turn = view.turn;
+  const panel = h("div", { class: "dice-panel", role: "group", "aria-label": tr("roll") });
+  const row = h("div", { class: "dice" });
+  if (turn.dice) {
+    turn.dice.forEach((d, i) => {
+      const kept = state.keep.has(i);
+      row.append(h("button", {
+        type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}`, "data-pos": i,
+        "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
+        "aria-label": `${tr("die", i + 1, d.value, d.d10)}${kept ? `, ${tr("kept")}` : ""}`,
+        onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); draw(); focusSel(`[data-pos="${i}"]`); },
+      }, String(d.value)));
+    });
+  }
+  panel.append(row);
+  const buttons = h("div", { class: "controls" });
+  buttons.append(h("button", {
+    type: "button", id: "roll", class: "primary", disabled: !live || !turn.can_throw,
+    onclick: () => act({ op: "roll", keep: [...state.keep].sort() }),
+  }, `${tr("roll")} (${tr("rolls_left", turn.rolls_left)})`));
+  if (turn.can_chip) {
+    buttons.append(h("button", { type: "button", id: "chip", disabled: !live,
+      onclick: () => act({ op: "act", action: { type: "chip" } }) }, tr("chip_4th")));
+  }
+  panel.append(buttons);
+  panel.append(h("p", { class: "hint" }, turn.dice ? tr("pick_box") : tr("roll_first")));
+  return panel;
+}
+
+function drawPadTools(view, live) {
+  const turn = view.turn;
+  const panel = h("div", { class: "pad-tools" });
+  const buttons = h("div", { class: "controls" });
+  if (view.rules.chips) {
+    buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,
+      onclick: () => act({ op: "act", action: { type: "chip" } }) },
+    `${tr("use_chip")} (${view.columns[turn.player].chips_left})`));
+  }
+  panel.append(buttons);
+  const form = h("form", { id: "pad-dice", class: "pad-dice", onsubmit: (e) => {
+    e.preventDefault();
+    const dice = [...form.querySelectorAll("input")].map((i) => Number(i.value));
+    if (!state.ready || state.busy) return;
+    state.busy = true;
+    ask({ op: "pad_choices", dice }).then((reply) => {
+      state.busy = false;
+      if (!reply.ok) { notice(tr("refused") + reply.error.message, "warn"); return; }
+      state.padDice = reply;
+      draw();
+    });
+  } });
+  const fs = h("fieldset", {}, h("legend", {}, tr("enter_dice")));
+  const n = view.rules.dice;
+  const prev = state.padDice ? state.padDice.dice : [];
+  for (let i = 0; i < n; i++) {
+    const isD10 = view.rules.d10 && i === n - 1;
+    fs.append(h("label", {}, h("span", { class: "sr" }, isD10 ? tr("d10") : tr("d6", i + 1)),
+      h("input", { type: "number", inputmode: "numeric", min: isD10 ? 0 : 1, max: isD10 ? 9 : 6,
+        required: true, class: isD10 ? "d10" : "", "data-die": i, value: prev[i] ?? "",
+        "aria-label": isD10 ? tr("d10") : tr("d6", i + 1) })));
+  }
+  fs.append(h("button", { type: "submit", id: "show-boxes", disabled: !live }, tr("show_boxes")));
+  form.append(fs);
+  panel.append(form);
+  if (state.padDice) {
+    // The sheet shows what every open box gets for these dice; the same choices as a list here.
+    panel.append(h("p", { class: "hint" }, tr("pad_pick", state.padDice.dice.join(" ")), " ",
+      h("button", { type: "button", class: "link", id: "pad-clear",
+        onclick: () => { state.padDice = null; draw(); } }, tr("pad_clear"))));
+    panel.append(h("div", { class: "options", id: "pad-options" }, state.padDice.options.map((o) => optionButton(view, o, live, true))));
+  }
+  return panel;
+}
+
+function boxName(view, id) {
+  const b = view.rules.boxes.find((x) => x.id === id);
+  return b ? label(b.name) : id;
+}
+
+function optionButton(view, o, live, withName) {
+  const name = boxName(view, o.box);
+  const text = o.strike ? tr("strike") : (o.bonus ? `${o.points} +${o.bonus}` : String(o.points));
+  return h("button", {
+    type: "button", class: `option${o.strike ? " strike" : ""}`, disabled: !live,
+    "data-box": o.box, "data-points": o.points, "data-strike": o.strike ? "1" : "0",
+    "aria-label": o.strike ? `${name}: ${tr("strike")}` : tr("enter_for", name, tr("points", o.points)),
+    onclick: () => { $("picker").open && $("picker").close(); act({ op: "act", action: o.action }); },
+  }, withName ? `${name}: ${text}` : text);
+}
+
+function openPicker(view, boxId) {
+  const opts = view.options.filter((o) => o.box === boxId);
+  $("picker-title").textContent = boxName(view, boxId);
+  $("picker-options").replaceChildren(...opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
+  $("picker-cancel").textContent = tr("cancel");
+  $("picker").showModal();
+}
+
+function drawSheet(view, live) {
+  const table = h("table", { class: "sheet", id: "sheet" });
+  const cur = view.current;
+  table.append(h("caption", { class: "sr" }, label(view.rules.title)));
+  const head = h("tr", {}, h("th", { scope: "col" }, tr("box")));
+  view.columns.forEach((c, i) => {
+    head.append(h("th", { scope: "col", class: i === cur ? "current" : "", "data-player": i,
+      "aria-label": tr("player_col", c.name, c.chips_left, i === cur) },
+    h("span", { class: "pname" }, c.name),
+    c.leader && !view.over ? h("span", { class: "badge", title: tr("leader") }, " ★") : null,
+    view.rules.chips ? h("span", { class: "chips", "aria-hidden": "true" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null));
+  });
+  table.append(h("thead", {}, head));
+  const body = h("tbody");
+  const byBox = new Map();
+  const shown = view.mode === "pad" && state.padDice ? state.padDice.options : view.options;
+  for (const o of shown) {
+    if (!byBox.has(o.box)) byBox.set(o.box, []);
+    byBox.get(o.box).push(o);
+  }
+  const sumRow = (cls, title, cell) => body.append(h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
+    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c)))));
+  const boxRow = (b) => {
+    const row = h("tr", { "data-row": b.id }, h("th", { scope: "row", title: label(b.rule) }, label(b.name)));
+    view.columns.forEach((c, i) => {
+      const cell = c.cells[b.id];
+      const td = h("td", { class: i === cur ? "current" : "", "data-player": i, "data-box": b.id });
+      if (cell) {
+        td.append(cell.struck
+          ? h("span", { class: "struck", "aria-label": tr("struck") }, "—")
+          : h("span", { class: "points" }, String(cell.points)));
+      } else if (i === cur && byBox.has(b.id)) {
+        const opts = byBox.get(b.id);
+        if (view.mode === "pad" && !state.padDice) {
+          td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
+            "aria-label": `${label(b.name)}: ${c.name}`, onclick: () => openPicker(view, b.id) }, "✎"));
+        } else {
+          td.append(...opts.map((o) => optionButton(view, o, live, false)));
+        }
+      }
+      row.append(td);
+    });
+    body.append(row);
+  };
+  view.rules.boxes.filter((b) => b.upper).forEach(boxRow);
+  sumRow("upper", tr("upper_sum"), (c) => String(c.upper_sum));
+  sumRow("bonus", `${tr("bonus")} (${view.rules.bonus_points} / ${view.rules.bonus_threshold})`,
+    (c) => (c.bonus || c.upper_complete ? String(c.bonus)
+      : h("span", { class: "hint" }, c.bonus_reachable ? tr("bonus_missing", c.bonus_missing) : tr("bonus_lost"))));
+  view.rules.boxes.filter((b) => !b.upper).forEach(boxRow);
+  sumRow("lower", tr("lower_sum"), (c) => String(c.lower_sum));
+  if (view.columns.some((c) => c.extra_bonus)) sumRow("extra", tr("extra"), (c) => String(c.extra_bonus));
+  sumRow("total", tr("total"), (c) => h("strong", { "data-total": c.name }, String(c.total)));
+  table.append(body);
+  return h("div", { class: "sheet-wrap" }, table);
+}
+
+function focusSel(sel) {
+  const el = document.querySelector(sel);
+  if (el) el.focus();
+}
+
+// ---------------------------------------------------------------------------------- setup
+function defaultSetup() {
+  return { rules: "extreme", free_strike: false, mode: "pad",
+    players: [{ name: tr("player_n", 1), kind: "human" }, { name: tr("player_n", 2), kind: "human" }] };
+}
+
+function drawSetup() {
+  const s = state.setup;
+  const presets = state.meta ? state.meta.presets : [];
+  const form = h("form", { id: "setup", class: "setup", onsubmit: (e) => { e.preventDefault(); startGame(); } });
+  form.append(h("h2", {}, tr("setup")));
+  const select = h("select", { id: "rules", onchange: (e) => { s.rules = e.target.value; saveSettings(); draw(); } },
+    presets.map((p) => h("option", { value: p.name, selected: p.name === s.rules }, label(p.title))));
+  form.append(h("label", { class: "field" }, h("span", {}, tr("rules")), select));
+  const preset = presets.find((p) => p.name === s.rules);
+  if (preset && preset.free_strike_option) {
+    form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "free-strike", checked: s.free_strike,
+      onchange: (e) => { s.free_strike = e.target.checked; saveSettings(); } }), tr("free_strike")));
+  }
+  const modes = h("fieldset", {}, h("legend", {}, tr("mode")));
+  for (const m of ["pad", "dice"]) {
+    modes.append(h("label", { class: "check" }, h("input", { type: "radio", name: "mode", value: m, id: `mode-${m}`,
+      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); } }), tr(`mode_${m}`)));
+  }
+  form.append(modes);
+  const players = h("fieldset", { id: "players" }, h("legend", {}, tr("players")));
+  s.players.forEach((p, i) => {
+    const name = p.name || tr("player_n", i + 1);
+    players.append(h("div", { class: "player-row" },
+      h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("name_of", i + 1),
+        "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); } }),
+      h("button", { type: "button", disabled: i === 0, "aria-label": tr("up", name),
+        onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↑"),
+      h("button", { type: "button", disabled: i === s.players.length - 1, "aria-label": tr("down", name),
+        onclick: () => { s.players.splice(i + 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↓"),
+      h("button", { type: "button", disabled: s.players.length === 1, "aria-label": tr("remove", name),
+        onclick: () => { s.players.splice(i, 1); saveSettings(); draw(); } }, "✕")));
+  });
+  players.append(h("button", { type: "button", id: "add-player", disabled: s.players.length >= MAX_PLAYERS,
+    onclick: () => { s.players.push({ name: tr("player_n", s.players.length + 1), kind: "human" }); saveSettings(); draw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("add_player")));
+  form.append(players);
+  form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("start")));
+  return form;
+}
+
+async function begin(request) {
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  const reply = await ask(request);
+  state.busy = false;
+  if (!reply.ok) {
+    notice(tr("refused") + reply.error.message, "warn");
+    draw();
+    return;
+  }
+  shelveCurrent();
+  state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(),
+    game: reply.game, view: reply.view, summary: reply.summary };
+  state.keep.clear();
+  state.padDice = null;
+  state.screen = "game";
+  saveCurrent();
+  draw();
+}
+
+function startGame() {
+  const s = state.setup;
+  return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,
+    players: s.players.map((p) => ({ name: p.name, kind: p.kind })) });
+}
+
+function rematch() {
+  const g = state.current.game;
+  return begin({ op: "new", rules: g.rules.name, free_strike: g.rules.free_strike, mode: g.mode,
+    players: g.players });
+}
+
+// ---------------------------------------------------------------------------------- history
+function drawHistory() {
+  const wrap = h("section", { class: "history", "aria-labelledby": "history-title" });
+  wrap.append(h("h2", { id: "history-title" }, tr("history")));
+  const tools = h("div", { class: "controls" });
+  tools.append(h("button", { type: "button", id: "export-history", onclick: exportHistory, disabled: !state.ready }, tr("export_history")));
+  const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
+    onchange: (e) => importFile(e.target) });
+  tools.append(h("label", { class: "button", for: "import-file" }, tr("import")), file);
+  wrap.append(tools);
+  wrap.append(h("h3", {}, tr("stats")));
+  const stats = state.stats;
+  if (!stats) {
+    if (state.ready) loadStats();
+  } else if (!stats.games) {
+    wrap.append(h("p", {}, tr("no_games")));
+  } else {
+    wrap.append(h("p", { id: "stats-summary" }, `${tr("games")}: ${num(stats.games)} · ${tr("best")}: ${num(stats.best)} · ${tr("average")}: ${num(stats.average)}`));
+    const table = h("table", { class: "stats", id: "stats" },
+      h("thead", {}, h("tr", {}, [tr("players"), tr("games"), tr("wins"), tr("best"), tr("average"), tr("bonus_rate")].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name),
+        h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
+        h("td", {}, num(p.average)), h("td", {}, `${num(Math.round(p.bonus_rate * 100))} %`)))));
+    wrap.append(h("div", { class: "sheet-wrap" }, table));
+    wrap.append(plot(stats));
+  }
+  const list = h("ol", { class: "games", reversed: true, id: "history-list" });
+  for (const e of [...state.history].reverse()) {
+    const s = e.summary;
+    const when = new Date(e.finished);
+    const names = s.players.map((n, i) => `${n} ${s.totals[i]}`).join(" · ");
+    list.append(h("li", {}, h("span", { class: "when" }, isNaN(when) ? "" : when.toLocaleString(state.lang)), " ",
+      h("span", {}, label(s.title)), " – ", h("span", { class: "names" }, names),
+      s.over ? null : h("span", { class: "badge" }, ` (${tr("unfinished")}) `),
+      s.over ? null : h("button", { type: "button", class: "link", disabled: !state.ready,
+        onclick: () => resume(e) }, tr("resume"))));
+  }
+  wrap.append(list);
+  return wrap;
+}
+
+const PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#1f78b4"];
+
+// The plot of each player's totals over the games (numbers from the engine's statistics).
+function plot(stats) {
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 600, H = 240, P = 36;
+  const all = stats.players.flatMap((p) => p.totals);
+  const maxX = Math.max(1, ...all.map((t) => t[0]));
+  const maxY = Math.max(1, ...all.map((t) => t[1]));
+  const LEGEND = 110; // room on the right for the names
+  const x = (v) => P + (v / maxX) * (W - 2 * P - LEGEND);
+  const y = (v) => H - P - (v / maxY) * (H - 2 * P);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("class", "plot");
+  svg.setAttribute("id", "plot");
+  const title = document.createElementNS(NS, "title");
+  title.textContent = tr("plot");
+  svg.append(title);
+  const el = (tag, attrs) => {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    svg.append(e);
+    return e;
+  };
+  el("line", { x1: P, y1: H - P, x2: W - P - LEGEND, y2: H - P, class: "axis" });
+  el("line", { x1: P, y1: P, x2: P, y2: H - P, class: "axis" });
+  el("text", { x: 4, y: P, class: "tick" }).textContent = String(maxY);
+  el("text", { x: 4, y: H - P, class: "tick" }).textContent = "0";
+  stats.players.slice(0, PALETTE.length).forEach((p, i) => {
+    const pts = p.totals.map((t) => `${x(t[0]).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" ");
+    el("polyline", { points: pts, fill: "none", stroke: PALETTE[i], "stroke-width": 2 });
+    for (const t of p.totals) el("circle", { cx: x(t[0]).toFixed(1), cy: y(t[1]).toFixed(1), r: 3, fill: PALETTE[i] });
+    el("text", { x: W - LEGEND, y: P + 16 * i, fill: PALETTE[i], class: "legend" }).textContent = p.name;
+  });
+  const fig = h("figure", {}, svg, h("figcaption", {}, tr("plot")));
+  return fig;
+}
+
+async function loadStats() {
+  const reply = await ask({ op: "stats", summaries: state.history.map((e) => e.summary) });
+  if (reply.ok) {
+    state.stats = reply.stats;
+    if (state.screen === "history") draw();
+  }
+}
+
+async function resume(entry) {
+  const reply = await ask({ op: "load", game: entry.game });
+  if (!reply.ok) { notice(tr("refused") + reply.error.message, "warn"); return; }
+  shelveCurrent();
+  state.history = state.history.filter((e) => e.id !== entry.id);
+  saveHistory();
+  state.current = { version: STORE_VERSION, id: entry.id, started: entry.finished, game: reply.game, view: reply.view, summary: reply.summary };
+  saveCurrent();
+  state.screen = "game";
+  draw();
+}
+
+function download(name, data) {
+  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function exportGame() {
+  if (state.current) download(`kniffel-${state.current.id}.json`, state.current.game);
+}
+
+async function exportHistory() {
+  const reply = await ask({ op: "export_history", entries: state.history });
+  if (reply.ok) download("kniffel-verlauf.json", reply.file);
+}
+
+async function importFile(input) {
+  const file = input.files && input.files[0];
+  input.value = "";
+  if (!file || !state.ready) return;
+  const text = await file.text();
+  const reply = await ask({ op: "import", text });
+  if (!reply.ok) {
+    notice(tr("import_bad") + reply.error.message, "warn");
+    return;
+  }
+  if (reply.kind === "history") {
+    const known = new Set(state.history.map((e) => JSON.stringify(e.game)));
+    let added = 0;
+    for (const e of reply.entries) {
+      if (known.has(JSON.stringify(e.game))) continue;
+      state.history.push({ id: newId(), finished: e.finished ?? new Date().toISOString(), game: e.game, summary: e.summary });
+      added++;
+    }
+    saveHistory();
+    notice(tr("imported_history", added));
+  } else if (reply.view.over) {
+    state.history.push({ id: newId(), finished: new Date().toISOString(), game: reply.game, summary: reply.summary });
+    saveHistory();
+    notice(tr("imported_game"));
+  } else {
+    // an unfinished game continues here; the one in progress goes to the history
+    const loaded = await ask({ op: "load", game: reply.game });
+    if (!loaded.ok) { notice(tr("import_bad") + loaded.error.message, "warn"); return; }
+    shelveCurrent();
+    state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(), game: loaded.game, view: loaded.view, summary: loaded.summary };
+    saveCurrent();
+    notice(tr("imported_game"));
+    state.screen = "game";
+  }
+  state.stats = null;
+  draw();
+}
+
+// ---------------------------------------------------------------------------------- start
+function markReady() {
+  state.ready = true;
+  $("app").setAttribute("aria-busy", "false");
+  $("boot").hidden = true;
+  timing.interactiveMs = performance.now(); // since the navigation started
+  document.documentElement.dataset.ready = "1";
+  draw();
+  // Offline copy of the site: registered once the engine runs, so that storing the files does
+  // not compete with the first start (they come from the HTTP cache by then).
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+}
+
+async function boot() {
+  const settings = readStored(KEY.settings, (d) => typeof d.lang === "string");
+  state.lang = settings && TEXT[settings.lang] ? settings.lang : "de";
+  state.setup = settings && isObj(settings.setup) && Array.isArray(settings.setup.players) ? settings.setup : defaultSetup();
+  const hist = readStored(KEY.history, validHistory);
+  state.history = hist ? hist.entries : [];
+  state.current = readStored(KEY.current, validCurrent);
+  state.screen = state.current ? "game" : "setup";
+  $("boot-text").textContent = tr("booting");
+  $("lang").onclick = () => { state.lang = state.lang === "de" ? "en" : "de"; saveSettings(); draw(); };
+  $("nav-game").onclick = () => { state.screen = state.current ? "game" : "setup"; draw(); };
+  $("nav-history").onclick = () => { state.screen = "history"; draw(); };
+  draw(); // the stored sheet at once; controls wait for the engine
+  timing.firstDrawMs = performance.now();
+  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; if (state.screen === "setup") draw(); });
+  await engineReady;
+  if (state.current) {
+    const reply = await ask({ op: "load", game: state.current.game });
+    if (reply.ok) {
+      state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
+      saveCurrent();
+    } else {
+      // the engine refuses the stored game: keep it aside, say so, start clean
+      keepCorruptCopy(KEY.current, localStorage.getItem(KEY.current) ?? "");
+      notice(reply.error.message, "warn");
+      state.current = null;
+      state.screen = "setup";
+    }
+  }
+  markReady();
+}
+
+// Another tab changed the stored game or history: follow it, so no tab overwrites the other.
+window.addEventListener("storage", async (event) => {
+  if (event.key === KEY.history) {
+    const hist = readStored(KEY.history, validHistory);
+    state.history = hist ? hist.entries : [];
+    state.stats = null;
+    draw();
+  } else if (event.key === KEY.current && state.ready) {
+    const cur = readStored(KEY.current, validCurrent);
+    if (!cur) {
+      state.current = null;
+      draw();
+      return;
+    }
+    const reply = await ask({ op: "load", game: cur.game });
+    if (reply.ok) {
+      state.current = { ...cur, game: reply.game, view: reply.view, summary: reply.summary };
+      state.keep.clear();
+      state.padDice = null;
+      draw();
+    }
+  }
+});
+
+boot();

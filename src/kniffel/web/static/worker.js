@@ -1,0 +1,101 @@
+// The engine: Pyodide running the kniffel package, in a Web Worker.
+// The page posts {id, request}; the worker answers {id, reply} with the JSON reply of
+// kniffel.web.bridge. Nothing here knows a rule: every answer comes from Python.
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const BUILD = "__BUILD__";
+const SNAPSHOT_CACHE = "kniffel-snapshot";
+const SNAPSHOT_KEY = `./snapshot-${BUILD}.bin`;
+const indexURL = new URL("./pyodide/", import.meta.url).href;
+const t0 = performance.now();
+
+function progress(step, detail) {
+  postMessage({ type: "progress", step, detail, ms: Math.round(performance.now() - t0) });
+}
+
+async function openCache() {
+  try {
+    return self.caches ? await caches.open(SNAPSHOT_CACHE) : null;
+  } catch {
+    return null; // no cache storage (not a secure context): boot without a snapshot
+  }
+}
+
+async function bootFromSnapshot(cache) {
+  const hit = cache && (await cache.match(SNAPSHOT_KEY));
+  if (!hit) return null;
+  progress("snapshot");
+  try {
+    // Read while Pyodide's own files load: loadPyodide takes the snapshot as a promise.
+    const snapshot = hit.arrayBuffer().then((buf) => {
+      progress("snapshot-read", buf.byteLength);
+      return buf;
+    });
+    const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    progress("restored");
+    py.pyimport("kniffel.web.bridge");
+    return py;
+  } catch (err) {
+    await cache.delete(SNAPSHOT_KEY); // a broken snapshot is made again below
+    progress("snapshot-failed", String(err));
+    return null;
+  }
+}
+
+async function bootFresh(cache) {
+  progress("pyodide");
+  const zip = fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+  const py = await loadPyodide({ indexURL, _makeSnapshot: Boolean(cache) });
+  progress("package");
+  py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
+  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
+  // Fill the engine's caches before the snapshot, so a restored engine answers at once.
+  py.runPython("kniffel.web.bridge.warm_up()");
+  progress("warm");
+  if (cache) {
+    const snapshot = py.makeMemorySnapshot();
+    // Kept for the next start, in the background: the engine is usable now. Old builds'
+    // snapshots go.
+    (async () => {
+      for (const req of await cache.keys()) await cache.delete(req);
+      await cache.put(SNAPSHOT_KEY, new Response(snapshot, {
+        headers: { "Content-Type": "application/octet-stream" },
+      }));
+    })().catch((err) => progress("snapshot-not-saved", String(err)));
+  }
+  return py;
+}
+
+const ready = (async () => {
+  progress("worker");
+  const cache = await openCache();
+  const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
+  const handle = py.pyimport("kniffel.web.bridge").handle_json;
+  return handle;
+})();
+
+ready.then(
+  () => postMessage({ type: "ready", ms: Math.round(performance.now() - t0) }),
+  (err) => postMessage({ type: "failed", message: String(err && err.stack || err) }),
+);
+
+onmessage = async (event) => {
+  const { id, request } = event.data;
+  let handle;
+  try {
+    handle = await ready;
+  } catch (err) {
+    postMessage({ type: "reply", id, reply: { ok: false, error: { type: "EngineError", message: String(err) } } });
+    return;
+  }
+  let reply;
+  try {
+    reply = JSON.parse(handle(JSON.stringify(request)));
+  } catch (err) {
+    reply = { ok: false, error: { type: "EngineError", message: String(err) } };
+  }
+  postMessage({ type: "reply", id, reply });
+};

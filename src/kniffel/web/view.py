@@ -1,0 +1,223 @@
+"""The complete view of a game that the browser page draws: every number, label and legal choice.
+
+The page stores this view with the game, so a reload draws the sheet at once from storage while
+the engine boots; only the controls wait for the engine. The page computes nothing itself: every
+point, sum, bonus, leader and legal choice here comes from :class:`kniffel.game.Game`.
+
+Pure Python, no I/O: it runs inside Pyodide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from kniffel import __version__
+from kniffel.game import Enter, Game, Mode, Score, Strike, Throw, UseChip, action_to_json
+from kniffel.rules import BOX_TEXTS, PRESETS, Lang, RuleSet, StrikeRule, preset
+
+VIEW_FORMAT = "kniffel-view"
+VIEW_VERSION = 1
+LANGS: tuple[Lang, ...] = ("de", "en")
+
+
+def _both(text: Callable[[Lang], str]) -> dict[str, str]:
+    """A text in German and English."""
+    return {lang: text(lang) for lang in LANGS}
+
+
+def rules_view(rules: RuleSet) -> dict[str, Any]:
+    """The facts of a rule set the page shows: title, boxes with names and conditions, dice,
+    bonus, chips and throws."""
+    return {
+        "name": rules.name,
+        "title": _both(rules.title),
+        "free_strike": rules.free_strike,
+        "free_strike_option": preset(rules.name).strike is StrikeRule.FORCED,
+        "d10": rules.d10,
+        "dice": rules.dice_count,
+        "rolls": rules.rolls,
+        "chips": rules.chips,
+        "bonus_threshold": rules.bonus_threshold,
+        "bonus_points": rules.bonus_points,
+        "boxes": [
+            {"id": b.value, "upper": b.is_upper,
+             "name": _both(partial(rules.box_name, b)), "rule": _both(BOX_TEXTS[b].rule),
+             "max": rules.max_points(b)}
+            for b in rules.boxes
+        ],
+    }
+
+
+def _option(action: Score | Strike | Enter, points: int, bonus: int) -> dict[str, Any]:
+    return {
+        "box": action.box.value,
+        "points": points,
+        "strike": isinstance(action, Strike),
+        "bonus": bonus,
+        "action": action_to_json(action),
+    }
+
+
+def options_view(game: Game) -> list[dict[str, Any]]:
+    """The ways the player whose turn it is may fill a box now, in sheet order, strikes last.
+
+    Dice mode: the choices for the dice on the table (none before the first throw). Score pad:
+    every number of points each open box can hold, extra-Kniffel entries, and striking.
+    """
+    if game.is_over() or game.is_chance_node():
+        return []
+    if game.mode is Mode.DICE:
+        return [_option(Strike(c.box) if c.strike else Score(c.box), c.points, c.bonus)
+                for c in game.choices()]
+    bonus = game.rules.extra_kniffel_bonus
+    out = []
+    for a in game.legal_actions():
+        if isinstance(a, Enter):
+            out.append(_option(a, a.points, bonus if a.extra_kniffel else 0))
+        elif isinstance(a, Strike):
+            out.append(_option(a, 0, 0))
+    return out
+
+
+def pad_options_view(game: Game, actions: Sequence[Enter | Strike]) -> list[dict[str, Any]]:
+    """``game.pad_choices(roll)`` as options: the boxes a roll typed in from real dice may go
+    in, with their points."""
+    bonus = game.rules.extra_kniffel_bonus
+    return [_option(a, a.points if isinstance(a, Enter) else 0,
+                    bonus if isinstance(a, Enter) and a.extra_kniffel else 0) for a in actions]
+
+
+def game_view(game: Game) -> dict[str, Any]:
+    """Everything the page draws for ``game``: the sheet of every player with sums, bonus and
+    chips, whose turn it is, the dice, the legal choices, the leader, the winners."""
+    rules = game.rules
+    totals = game.scores()
+    best = max(totals)
+    ranks = {player: rank for rank, player, _ in game.ranking()}
+    columns = []
+    for i, player in enumerate(game.players):
+        sheet = game.sheet(i)
+        columns.append({
+            "name": player.name,
+            "kind": player.kind.value,
+            "cells": {b.value: {"points": e.points, "struck": e.struck}
+                      for b, e in sheet.entries.items()},
+            "upper_sum": sheet.upper_sum,
+            "bonus": sheet.bonus,
+            "bonus_missing": sheet.bonus_missing,
+            "bonus_reachable": sheet.bonus_reachable,
+            "upper_complete": all(b in sheet.entries for b in rules.upper_boxes),
+            "lower_sum": sheet.lower_sum,
+            "extra_bonus": sheet.extra_bonus,
+            "total": sheet.total,
+            "chips_left": sheet.chips_left,
+            "rank": ranks[i],
+            "leader": totals[i] == best and any(totals),
+        })
+    turn = game.turn
+    turn_view: dict[str, Any] | None = None
+    if turn is not None:
+        legal = [] if game.is_chance_node() else game.legal_actions()
+        dice = None
+        if turn.roll is not None:
+            dice = [{"value": v, "d10": i >= 5} for i, v in enumerate(turn.roll.values)]
+        turn_view = {
+            "player": turn.player,
+            "rolls_used": turn.rolls_used,
+            "rolls_allowed": turn.rolls_allowed,
+            "rolls_left": turn.rolls_left,
+            "chip_used": turn.chip_used,
+            "dice": dice,
+            "can_throw": game.mode is Mode.DICE and any(
+                isinstance(a, Throw) for a in legal),
+            "can_chip": UseChip() in legal,
+        }
+    return {
+        "format": VIEW_FORMAT,
+        "version": VIEW_VERSION,
+        "engine": __version__,
+        "rules": rules_view(rules),
+        "mode": game.mode.value,
+        "players": [{"name": p.name, "kind": p.kind.value} for p in game.players],
+        "columns": columns,
+        "round": game.round,
+        "rounds": len(rules.boxes),
+        "current": game.current_player,
+        "turn": turn_view,
+        "options": options_view(game),
+        "over": game.is_over(),
+        "winners": list(game.winners()),
+        "actions": len(game.actions),
+        "can_undo": bool(game.actions),
+    }
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """What the history keeps of a game besides its save: rule set, mode, players, totals, who
+    got the bonus, who won."""
+    return {
+        "rules": game.rules.name,
+        "title": _both(game.rules.title),
+        "mode": game.mode.value,
+        "players": [p.name for p in game.players],
+        "totals": list(game.scores()),
+        "bonus": [game.sheet(i).bonus > 0 for i in range(len(game.players))],
+        "winners": list(game.winners()),
+        "over": game.is_over(),
+    }
+
+
+def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Statistics over finished games' summaries (oldest first): games, and per player name the
+    games, wins, best and average total and bonus rate; plus each player's totals in order for
+    the plot. Unfinished or malformed summaries are skipped and counted."""
+    players: dict[str, dict[str, Any]] = {}
+    finished = skipped = 0
+    best_total: int | None = None
+    all_totals: list[int] = []
+    for index, s in enumerate(summaries):
+        names, totals = s.get("players"), s.get("totals")
+        bonus, winners = s.get("bonus"), s.get("winners")
+        if not (s.get("over") is True and isinstance(names, list) and isinstance(totals, list)
+                and isinstance(bonus, list) and isinstance(winners, list)
+                and len(names) == len(totals) == len(bonus) and names
+                and all(isinstance(n, str) for n in names)
+                and all(isinstance(t, int) and not isinstance(t, bool) for t in totals)):
+            skipped += 1
+            continue
+        finished += 1
+        for i, (name, total) in enumerate(zip(names, totals, strict=True)):
+            p = players.setdefault(name, {"name": name, "games": 0, "wins": 0, "best": total,
+                                          "sum": 0, "bonus": 0, "totals": []})
+            p["games"] += 1
+            p["wins"] += i in winners
+            p["best"] = max(p["best"], total)
+            p["sum"] += total
+            p["bonus"] += bool(bonus[i])
+            p["totals"].append([index, total])
+            all_totals.append(total)
+            best_total = total if best_total is None else max(best_total, total)
+    rows = []
+    for p in sorted(players.values(), key=lambda p: (-p["wins"], -p["best"], p["name"])):
+        games = p.pop("games")
+        total_sum = p.pop("sum")
+        rows.append({**p, "games": games, "average": round(total_sum / games, 1),
+                     "bonus_rate": round(p["bonus"] / games, 3)})
+    return {
+        "games": finished,
+        "skipped": skipped,
+        "best": best_total,
+        "average": round(sum(all_totals) / len(all_totals), 1) if all_totals else None,
+        "players": rows,
+    }
+
+
+def meta() -> dict[str, Any]:
+    """What the start screen needs before the engine runs: the rule sets, written into the
+    served site."""
+    return {
+        "engine": __version__,
+        "presets": [rules_view(preset(name)) for name in PRESETS],
+    }

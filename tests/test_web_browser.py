@@ -1,0 +1,528 @@
+"""The browser app in a real browser: Debian's Chromium headless, driven by Playwright.
+
+One server and one browser serve the whole module; every test gets a fresh page with empty
+storage. The engine's memory snapshot is kept in the shared browser context, so only the first
+test pays for a cold Pyodide start.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    FilePayload,
+    Page,
+    Request,
+    Route,
+    sync_playwright,
+)
+
+from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel.web.server import running_server
+from kniffel.web.view import game_view
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+READY = "html[data-ready='1']"
+BOOT_TIMEOUT_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Requests:
+    """Every request the browser context made, split by origin."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.same: list[str] = []
+        self.foreign: list[str] = []
+
+    def __call__(self, request: Request) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("data", "blob"):
+            return
+        if f"{parts.scheme}://{parts.netloc}" == self.origin:
+            self.same.append(request.url)
+        else:
+            self.foreign.append(request.url)
+
+
+@pytest.fixture(scope="module")
+def requests(site: str) -> Requests:
+    return Requests(site.rstrip("/"))
+
+
+@pytest.fixture(scope="module")
+def context(browser: Browser, requests: Requests) -> Iterator[BrowserContext]:
+    # Service workers are tested in their own context (test_offline_after_first_visit): here
+    # they would hide requests from Playwright's routing. The page's Content-Security-Policy is
+    # bypassed so that the markup test shows the page itself never runs user text as HTML, and
+    # so that Playwright may evaluate its conditions.
+    ctx = browser.new_context(service_workers="block", bypass_csp=True,
+                              viewport={"width": 412, "height": 915})
+    ctx.on("request", requests)
+    ctx.set_default_timeout(30_000)
+    yield ctx
+    ctx.close()
+
+
+def wait_ready(page: Page) -> None:
+    page.wait_for_selector(READY, state="attached", timeout=BOOT_TIMEOUT_MS)
+
+
+@pytest.fixture
+def page(context: BrowserContext, site: str, requests: Requests) -> Iterator[Page]:
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(site)
+    p.evaluate("localStorage.clear()")
+    p.reload()
+    wait_ready(p)
+    yield p
+    p.close()
+    assert errors == []
+    assert requests.foreign == []
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme") -> None:
+    """Fill in the start screen and start."""
+    if not page.locator("#setup").count():
+        page.click("#new-game")
+    page.select_option("#rules", rules)
+    page.check(f"#mode-{mode}")
+    while page.locator("#players .player-row").count() < len(names):
+        page.click("#add-player")
+    while page.locator("#players .player-row").count() > len(names):
+        page.locator("#players .player-row button").last.click()
+    for i, name in enumerate(names):
+        page.fill(f"input[data-player='{i}']", name)
+    page.click("#start")
+    wait_actions(page, 0)
+
+
+def wait_actions(page: Page, n: int) -> None:
+    """Wait until the sheet shows the game after ``n`` actions, controls live."""
+    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
+
+
+def wait_until(page: Page, condition: str, seconds: float = 60) -> None:
+    """Poll the page until the JavaScript expression ``condition`` is true."""
+    for _ in range(int(seconds * 10)):
+        if page.evaluate(condition):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true after {seconds} s: {condition}")
+
+
+def actions(page: Page) -> int:
+    return int(page.get_attribute("section.game", "data-actions") or "-1")
+
+
+def dice(page: Page) -> list[int]:
+    values: list[int] = page.eval_on_selector_all(
+        ".die", "els => els.map(e => Number(e.textContent))")
+    return values
+
+
+def stored(page: Page) -> dict[str, str]:
+    data: dict[str, str] = page.evaluate(
+        "Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
+    return data
+
+
+def pad_enter(page: Page, player: int, box: str, pts: int | None) -> None:
+    """Score pad: tap the player's box, then the points (None: strike)."""
+    n = actions(page)
+    page.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
+    option = ("#picker-options button[data-strike='1']" if pts is None
+              else f"#picker-options button[data-strike='0'][data-points='{pts}']")
+    page.click(option)
+    wait_actions(page, n + 1)
+
+
+def total(page: Page, name: str) -> int:
+    return int(page.text_content(f"[data-total='{name}']") or "-1")
+
+
+# --- tests -----------------------------------------------------------------------------------
+
+
+def test_becomes_interactive_with_aria_busy_false_and_restarts_from_the_snapshot(
+    page: Page,
+) -> None:
+    assert page.get_attribute("#app", "aria-busy") == "false"
+    assert page.locator("#boot").is_hidden()
+    timing = page.evaluate("window.kniffelTiming")
+    assert timing["interactiveMs"] > 0
+    assert page.locator("#start").is_enabled()
+    # The engine's memory snapshot is kept, and the next start restores it.
+    for _ in range(100):
+        if page.evaluate("caches.open('kniffel-snapshot').then(c => c.keys())"
+                         ".then(k => k.length)") == 1:
+            break
+        page.wait_for_timeout(100)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("window.kniffelTiming.bootPath") == "snapshot"
+    assert page.evaluate("window.kniffelTiming.steps.some(s => s[0] === 'restored')")
+
+
+def test_complete_two_player_block_game_entered_box_by_box(page: Page) -> None:
+    rules = preset("extreme")
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    # Anna's first roll is typed in from real dice; the engine lists where it may go.
+    for i, v in enumerate([5, 5, 5, 6, 6, 6]):
+        page.fill(f"input[data-die='{i}']", str(v))
+    page.click("#show-boxes")
+    page.wait_for_selector("#pad-options")
+    offered = page.eval_on_selector_all(
+        "#pad-options button", "els => els.map(e => [e.dataset.box, Number(e.dataset.points)])")
+    assert ["two_triples", 45] in offered
+    assert ["super_chance", 66] in offered
+    # The sheet shows each open box's points for that roll; boxes it does not fit offer nothing.
+    assert page.text_content("td[data-player='0'][data-box='super_chance'] button") == "66"
+    assert page.locator("td[data-player='0'][data-box='ones'] button").count() == 0
+    page.click("td[data-player='0'][data-box='two_triples'] button.option")
+    wait_actions(page, 1)
+    # Ben hands in a chip (on the pad a chip is just counted).
+    page.click("#chip")
+    wait_actions(page, 2)
+    assert page.text_content("th[data-player='1'] .chips") == "●●○"
+    # Then box by box in sheet order: Ben, Anna, Ben, …
+    ben_boxes = list(rules.boxes)
+    anna_boxes = [b for b in rules.boxes if b is not Box.TWO_TRIPLES]
+    while ben_boxes or anna_boxes:
+        b = ben_boxes.pop(0)
+        if b.is_upper:
+            pad_enter(page, 1, b.value, b.face)
+        elif b is Box.SUPER_CHANCE:
+            pad_enter(page, 1, b.value, 30)
+        else:
+            pad_enter(page, 1, b.value, None)
+        if anna_boxes:
+            a = anna_boxes.pop(0)
+            pad_enter(page, 0, a.value, 4 * (a.face or 0) if a.is_upper else rules.max_points(a))
+    # Anna: 4+8+…+24 = 84 above, bonus 45, every lower box at its maximum (707): 836.
+    # Ben: 1+2+…+6 = 21 above, no bonus, super chance 30, the rest struck: 51.
+    assert total(page, "Anna") == 836
+    assert total(page, "Ben") == 51
+    assert "Anna" in (page.text_content("#status") or "")
+    assert page.locator("#rematch").is_visible()
+    history = json.loads(stored(page)["kniffel.v1.history"])
+    assert [e["summary"]["totals"] for e in history["entries"]] == [[836, 51]]
+    page.click("#rematch")
+    wait_actions(page, 0)
+    assert total(page, "Anna") == 0
+
+
+def test_virtual_dice_turn_with_keeps_a_chip_and_a_score(page: Page) -> None:
+    start_game(page, ["Solo"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    first = dice(page)
+    page.click(".die[data-pos='0']")
+    page.click(".die[data-pos='1']")
+    assert page.get_attribute(".die[data-pos='0']", "aria-pressed") == "true"
+    page.click("#roll")
+    wait_actions(page, 4)
+    second = dice(page)
+    rest = second[:5]
+    for v in first[:2]:
+        rest.remove(v)  # the kept dice are still there
+    page.click("#roll")
+    wait_actions(page, 6)
+    assert page.locator("#roll").is_disabled()  # three throws used
+    page.click("#chip")
+    wait_actions(page, 7)
+    assert page.text_content("th[data-player='0'] .chips") == "●●○"
+    third = dice(page)
+    page.click(".die[data-pos='5']")  # keep the d10
+    page.click("#roll")
+    wait_actions(page, 9)
+    fourth = dice(page)
+    assert fourth[5] == third[5]
+    assert page.locator("#roll").is_disabled()
+    roll = Roll(fourth[:5], d10=fourth[5])
+    page.click("td[data-box='chance'] button[data-strike='0']")
+    wait_actions(page, 10)
+    assert page.text_content("td[data-box='chance']") == str(points(Box.CHANCE, roll))
+    assert total(page, "Solo") == roll.total
+    assert dice(page) == []
+
+
+def test_reload_in_the_middle_of_a_turn_draws_the_saved_sheet_at_once_and_resumes(
+    page: Page, context: BrowserContext
+) -> None:
+    start_game(page, ["Anna", "Ben"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click(".die[data-pos='2']")
+    page.click("#roll")
+    wait_actions(page, 4)
+    before = dice(page)
+    roll_label = page.text_content("#roll")
+    held: list[Route] = []
+    worker_js = re.compile(r".*/worker\.js.*")
+    page.route(worker_js, lambda route: held.append(route))
+    page.reload(wait_until="domcontentloaded")
+    # The engine is held back: the stored view is drawn, the controls wait.
+    wait_until(page, "document.querySelectorAll('.die').length === 6")
+    assert dice(page) == before
+    assert page.text_content("#roll") == roll_label
+    assert page.get_attribute("#app", "aria-busy") == "true"
+    assert page.locator("#roll").is_disabled()
+    assert page.locator("#boot").is_visible()
+    for _ in range(100):  # let Playwright hand over the held request
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the worker script was requested"
+    held[0].continue_()
+    page.unroute(worker_js)
+    wait_ready(page)
+    wait_actions(page, 4)
+    assert dice(page) == before
+    page.click("#roll")
+    wait_actions(page, 6)
+    assert page.locator("#roll").is_disabled()
+
+
+def test_undo_takes_back_entries_and_throws(page: Page) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    assert page.locator("#undo").is_disabled()
+    pad_enter(page, 0, "threes", 9)
+    assert page.text_content("td[data-player='0'][data-box='threes']") == "9"
+    page.click("#undo")
+    wait_actions(page, 0)
+    assert page.locator("td[data-player='0'][data-box='threes'] button.open").count() == 1
+    assert "Anna" in (page.text_content("#status") or "")
+    start_game(page, ["Solo"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    thrown = dice(page)
+    page.click("#undo")
+    wait_actions(page, 0)
+    assert dice(page) == []
+    page.click("#roll")
+    wait_actions(page, 2)
+    assert dice(page) == thrown  # the game's seed throws the same dice again
+
+
+def corrupt_notice(page: Page) -> str:
+    page.wait_for_selector(".notice.warn")
+    return " ".join(page.locator(".notice.warn").all_text_contents())
+
+
+@pytest.mark.parametrize(("key", "raw"), [
+    ("kniffel.v1.current", '{"version": 1, "id": "x", "game": {'),  # truncated
+    ("kniffel.v1.current", json.dumps({"version": 7, "id": "x", "game": {}, "view": {}})),
+    ("kniffel.v1.history", '{"version": 1, "entries": [{"id": 3}]}'),  # not a history
+])
+def test_corrupt_stored_data_is_kept_as_a_copy_the_user_is_told_and_the_app_starts_clean(
+    page: Page, key: str, raw: str
+) -> None:
+    page.evaluate("([key, raw]) => localStorage.setItem(key, raw)", [key, raw])
+    page.reload()
+    wait_ready(page)
+    assert "beschädigt" in corrupt_notice(page)
+    data = stored(page)
+    copies = [k for k in data if k.startswith(f"{key}.corrupt.")]
+    assert [data[k] for k in copies] == [raw]
+    assert key not in data
+    assert page.locator("#setup").is_visible()
+    start_game(page, ["Anna"], mode="pad")  # and the clean start works
+    pad_enter(page, 0, "chance", 20)
+    assert total(page, "Anna") == 20
+
+
+def test_stored_game_the_engine_refuses_is_kept_as_a_copy(page: Page) -> None:
+    game = Game(preset("extreme"), ["Anna"], mode=Mode.PAD)
+    game.apply(Enter(Box.CHANCE, 20))
+    save = game.to_json()
+    save["actions"].append({"type": "enter", "box": "chance", "points": 20})  # filled twice
+    record = {"version": 1, "id": "g1", "started": "2026-11-30T00:00:00Z",
+              "game": save, "view": game_view(game)}
+    raw = json.dumps(record)
+    page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", raw)
+    page.reload()
+    wait_ready(page)
+    assert "already filled" in corrupt_notice(page)
+    data = stored(page)
+    assert [v for k, v in data.items() if k.startswith("kniffel.v1.current.corrupt.")] == [raw]
+    assert page.locator("#setup").is_visible()
+
+
+def import_file(page: Page, name: str, content: bytes) -> None:
+    payload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": content}
+    page.set_input_files("#import-file", files=[payload])
+
+
+def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    pad_enter(page, 0, "chance", 20)
+    page.click("#nav-history")
+    before = stored(page)
+    illegal = Game(preset("extreme"), ["X"], mode=Mode.PAD).to_json()
+    illegal["actions"] = [{"type": "enter", "box": "fives", "points": 17}]
+    bad_files: list[tuple[str, bytes]] = [
+        ("broken.json", b'{"format": "kniffel-game", "version": 1, "players": ['),
+        ("illegal.json", json.dumps(illegal).encode()),
+        ("history.json", json.dumps({"format": "kniffel-history", "version": 1,
+                                     "games": [{"game": illegal}]}).encode()),
+        ("binary.json", bytes(range(256))),
+    ]
+    for n, (name, content) in enumerate(bad_files, start=1):
+        import_file(page, name, content)
+        wait_until(page, f"document.querySelectorAll('.notice.warn').length === {n}")
+        assert stored(page) == before, name
+    text = " ".join(page.locator(".notice.warn").all_text_contents())
+    assert "Import abgelehnt" in text
+    assert "cannot hold 17" in text
+    # A good file is taken: the finished game goes to the history.
+    done = Game(preset("kniffel"), ["Carla"], mode=Mode.PAD)
+    for box in done.rules.boxes:
+        done.apply(Enter(box, done.rules.max_points(box)))
+    import_file(page, "good.json", json.dumps(done.to_json()).encode())
+    page.wait_for_selector("#history-list li")
+    entries = json.loads(stored(page)["kniffel.v1.history"])["entries"]
+    assert [e["summary"]["players"] for e in entries] == [["Carla"]]
+    page.wait_for_selector("#plot")
+    assert "Carla" in (page.text_content("#stats") or "")
+
+
+def test_names_with_markup_are_shown_as_text(page: Page) -> None:
+    names = ["<script>window.pwned=1</script>", "<img src=x onerror=window.pwned=2>"]
+    start_game(page, names, mode="pad")
+    shown = page.locator("#sheet thead .pname").all_text_contents()
+    assert shown == names
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("#sheet img, #sheet script, #screen img").count() == 0
+    page.reload()
+    wait_ready(page)
+    assert page.locator("#sheet thead .pname").all_text_contents() == names
+    assert page.evaluate("window.pwned") is None
+
+
+def test_english_switch_and_keyboard_operation(page: Page) -> None:
+    start_game(page, ["Anna"], mode="pad")
+    page.click("#lang")
+    assert page.text_content("#sheet tr.total th") == "Total"
+    assert page.get_attribute("html", "lang") == "en"
+    # keyboard: focus the first open box, open it with Enter, pick the first option
+    page.focus("td[data-box='ones'] button.open")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#picker[open]")
+    page.keyboard.press("Enter")  # the first option has the focus in the dialog
+    wait_actions(page, 1)
+    assert page.text_content("td[data-player='0'][data-box='ones']") == "1"
+    label = page.get_attribute("td[data-box='twos'] button.open", "aria-label")
+    assert label == "Twos: Anna"
+
+
+def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Requests) -> None:
+    start_game(page, ["Anna"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("#nav-history")
+    assert any(u.endswith("/pyodide/pyodide.asm.wasm") for u in requests.same)
+    assert any("/worker.js" in u for u in requests.same)
+    assert requests.foreign == []
+
+
+def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(site)
+        wait_ready(page)
+        # The page's CSP forbids Playwright's wait_for_function here: poll with evaluate.
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+        page.evaluate("navigator.serviceWorker.ready")
+        # the worker is active only once it has stored every file of the site
+        assert page.evaluate(
+            "caches.keys().then(k => k.some(n => n.startsWith('kniffel-site-')))")
+        manifest: dict[str, Any] = page.evaluate(
+            "fetch('manifest.webmanifest').then(r => r.json())")
+        assert manifest["display"] == "standalone"
+        ctx.set_offline(True)
+        page.reload()
+        wait_ready(page)
+        start_game(page, ["Offline"], mode="dice")
+        page.click("#roll")
+        wait_actions(page, 2)
+        assert len(dice(page)) == 6
+    finally:
+        ctx.close()
+
+
+def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Page) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    pad_enter(page, 0, "sixes", 24)
+    pad_enter(page, 1, "chance", 17)
+    with page.expect_download() as download:
+        page.click("#export-game")
+    exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert Game.from_json(exported).scores() == (24, 17)
+    # A new game replaces the one in progress, which waits in the history, unfinished.
+    start_game(page, ["Carla"], mode="dice")
+    page.click("#nav-history")
+    page.wait_for_selector("#history-list li")
+    assert "Anna 24 · Ben 17" in (page.text_content("#history-list") or "")
+    page.click("#history-list button.link")
+    wait_actions(page, 2)
+    assert total(page, "Anna") == 24
+    # The exported file, imported into an empty browser, continues the same game.
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    wait_ready(page)
+    page.click("#nav-history")
+    import_file(page, "anna-ben.json", json.dumps(exported).encode())
+    wait_actions(page, 2)
+    assert total(page, "Ben") == 17
+    assert "Anna" in (page.text_content("#status") or "")
+
+
+def test_a_second_tab_follows_the_game_instead_of_overwriting_it(
+    page: Page, context: BrowserContext, site: str
+) -> None:
+    start_game(page, ["Anna", "Ben"], mode="pad")
+    other = context.new_page()
+    try:
+        other.goto(site)
+        wait_ready(other)
+        wait_actions(other, 0)
+        pad_enter(page, 0, "fives", 20)
+        wait_actions(other, 1)
+        assert other.text_content("td[data-player='0'][data-box='fives']") == "20"
+        pad_enter(other, 1, "fours", 12)
+        wait_actions(page, 2)
+        assert total(page, "Ben") == 12
+    finally:
+        other.close()

@@ -1,0 +1,120 @@
+"""`kniffel web`: the static site (export) and the local server."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kniffel.cli import main
+from kniffel.web.server import (
+    WebSetupError,
+    build_site,
+    icon_png,
+    package_zip,
+    running_server,
+)
+
+
+def test_export_writes_a_complete_static_site(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["web", "--export", str(out)])
+    assert result.exit_code == 0, result.output
+    for name in ("index.html", "icon-192.png", "icon-512.png",
+                 "app.js", "worker.js", "sw.js", "style.css", "meta.json",
+                 "manifest.webmanifest", "icon.svg", "kniffel.zip", "pyodide/pyodide.mjs",
+                 "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
+        assert (out / name).is_file(), name
+    meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    assert meta["presets"][0]["name"] == "extreme"
+    assert meta["build"] in (out / "worker.js").read_text(encoding="utf-8")
+    assert "__BUILD__" not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_service_worker_lists_every_file_of_the_site(tmp_path: Path) -> None:
+    info = build_site(tmp_path)
+    sw = (tmp_path / "sw.js").read_text(encoding="utf-8")
+    listed = json.loads(sw.split("const ASSETS = ", 1)[1].split(";\n", 1)[0])
+    assert listed == info["files"]
+    for name in listed:
+        assert name == "./" or (tmp_path / name).is_file(), name
+    on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
+    assert on_disk <= {*listed}
+
+
+def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Path) -> None:
+    names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
+    assert "kniffel/rules.py" in names
+    assert "kniffel/web/bridge.py" in names
+    assert "kniffel/cli.py" not in names
+    assert "kniffel/web/server.py" not in names
+    for desktop in ("tui.py", "history.py", "strategy.py", "simulate.py", "solver/kernel.py"):
+        assert f"kniffel/{desktop}" not in names, "numpy, numba and textual are not in the browser"
+    assert package_zip() == package_zip()  # reproducible: the build id follows the content
+    zipped = tmp_path / "kniffel.zip"
+    zipped.write_bytes(package_zip())
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import kniffel.web.bridge as b; "
+            "assert b.__file__.startswith(sys.argv[1]), b.__file__; "
+            "assert not {'click', 'rich', 'numpy', 'numba'} & set(sys.modules); print('ok')")
+    done = subprocess.run([sys.executable, "-c", code, str(zipped)], capture_output=True,
+                          text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_icons_are_pngs_of_their_size() -> None:
+    for size in (192, 512):
+        png = icon_png(size)
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert png[16:24] == size.to_bytes(4, "big") * 2  # IHDR width, height
+
+
+def test_export_without_pyodide_says_to_run_npm_ci(tmp_path: Path) -> None:
+    with pytest.raises(WebSetupError, match="npm ci"):
+        build_site(tmp_path / "site", pyodide_dir=tmp_path)
+
+
+def test_export_into_a_file_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(main, ["web", "--export", str(target)])
+    assert result.exit_code == 2
+    assert "is a file" in result.output
+
+
+def test_server_serves_the_site_with_the_right_types() -> None:
+    with running_server() as (url, _):
+        def get(path: str) -> tuple[str, bytes]:
+            with urllib.request.urlopen(url + path, timeout=10) as r:
+                return r.headers["Content-Type"], r.read()
+        kind, body = get("")
+        assert kind.startswith("text/html")
+        assert b'aria-busy="true"' in body
+        assert b"Content-Security-Policy\" content=\"default-src 'self'" in body
+        assert get("pyodide/pyodide.asm.wasm")[0] == "application/wasm"
+        assert get("worker.js")[0] == "text/javascript"
+        assert get("manifest.webmanifest")[0] == "application/manifest+json"
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            get("nothing-here")
+
+
+def test_kniffel_web_prints_its_address_and_serves_until_stopped() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "kniffel", "web", "--port", "0",
+                             "--no-browser"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("kniffel web: http://127.0.0.1:")
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "meta.json", timeout=10) as r:
+            assert json.loads(r.read())["presets"][0]["name"] == "extreme"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -1,0 +1,349 @@
+"""The browser app's Python side: the view the page draws, and the worker's requests."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kniffel import Box, Enter, Game, Keep, Mode, Roll, Score, Strike, Throw, UseChip, preset
+from kniffel.game import Outcome, action_to_json
+from kniffel.web.bridge import Session, handle_json
+from kniffel.web.view import game_view, history_stats, meta, summary
+
+
+def pad_game(players: tuple[str, ...] = ("Anna", "Ben")) -> Game:
+    return Game(preset("extreme"), list(players), mode=Mode.PAD, seed=3)
+
+
+def options_by_box(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for o in view["options"]:
+        out.setdefault(o["box"], []).append(o)
+    return out
+
+
+def new(session: Session, mode: str = "pad", **extra: Any) -> dict[str, Any]:
+    reply = session.handle({"op": "new", "mode": mode, "seed": 11,
+                            "players": [{"name": "Anna"}, {"name": "Ben"}], **extra})
+    assert reply["ok"], reply
+    return reply
+
+
+# --- view ------------------------------------------------------------------------------------
+
+
+def test_view_lists_the_22_extreme_boxes_in_sheet_order_with_german_and_english_names() -> None:
+    view = game_view(pad_game())
+    boxes = view["rules"]["boxes"]
+    assert [b["id"] for b in boxes] == [b.value for b in preset("extreme").boxes]
+    assert len(boxes) == 22
+    fives = boxes[4]
+    assert fives["name"] == {"de": "Fünfer", "en": "Fives"}
+    assert fives["upper"] is True
+    assert fives["max"] == 30
+    assert view["rules"]["bonus_threshold"] == 73
+    assert view["rules"]["bonus_points"] == 45
+
+
+def test_pad_view_offers_exactly_the_points_each_box_can_hold_and_strike() -> None:
+    view = game_view(pad_game())
+    by_box = options_by_box(view)
+    fives = [(o["points"], o["strike"]) for o in by_box["fives"]]
+    assert fives == [(5, False), (10, False), (15, False), (20, False), (25, False), (30, False),
+                     (0, True)]
+    assert [(o["points"], o["strike"]) for o in by_box["full_house"]] == [(25, False), (0, True)]
+    assert by_box["fives"][2]["action"] == {"type": "enter", "box": "fives", "points": 15,
+                                           "extra_kniffel": False}
+
+
+def test_view_sums_bonus_and_leader_follow_the_engine() -> None:
+    game = pad_game()
+    for box, pts in [(Box.SIXES, 30), (Box.ONES, 1), (Box.FIVES, 25), (Box.TWOS, 2),
+                     (Box.FOURS, 20)]:
+        game.apply(Enter(box, pts))
+    view = game_view(game)
+    anna, ben = view["columns"]
+    assert anna["upper_sum"] == 75
+    assert anna["bonus"] == 45
+    assert anna["bonus_missing"] == 0
+    assert anna["total"] == game.sheet(0).total == 120
+    assert ben["upper_sum"] == 3
+    assert ben["bonus_missing"] == 70
+    assert ben["bonus_reachable"]
+    assert anna["leader"]
+    assert not ben["leader"]
+    assert view["current"] == 1
+    assert view["round"] == 3
+    assert anna["cells"]["sixes"] == {"points": 30, "struck": False}
+
+
+def test_dice_view_options_are_the_engine_choices_for_the_dice_on_the_table() -> None:
+    game = Game(preset("extreme"), ["Solo"], mode=Mode.DICE, seed=1)
+    view = game_view(game)
+    assert view["options"] == []
+    assert view["turn"]["can_throw"]
+    assert view["turn"]["dice"] is None
+    game.apply(Throw())
+    game.apply(Outcome(Roll((5, 5, 5, 6, 6), d10=6)))
+    view = game_view(game)
+    assert [d["value"] for d in view["turn"]["dice"]] == [5, 5, 5, 6, 6, 6]
+    assert [d["d10"] for d in view["turn"]["dice"]] == [False] * 5 + [True]
+    got = {(o["box"], o["points"]) for o in view["options"]}
+    assert got == {(c.box.value, c.points) for c in game.choices()}
+    assert ("two_triples", 45) in got
+    assert ("super_chance", 66) in got
+    assert all(not o["strike"] for o in view["options"])
+
+
+def test_dice_view_offers_a_chip_after_the_third_throw_only() -> None:
+    game = Game(preset("extreme"), ["Solo"], mode=Mode.DICE, seed=1)
+    rng = random.Random(1)
+    for throw in range(3):
+        assert not game_view(game)["turn"]["can_chip"], throw
+        game.roll(rng, Keep() if throw == 0 else None)
+    view = game_view(game)
+    assert view["turn"]["can_chip"]
+    assert not view["turn"]["can_throw"]
+    game.apply(UseChip())
+    view = game_view(game)
+    assert view["turn"]["can_throw"]
+    assert view["turn"]["rolls_left"] == 1
+    assert view["columns"][0]["chips_left"] == 2
+
+
+def test_view_of_a_finished_game_names_the_winners_and_offers_nothing() -> None:
+    game = Game(preset("kniffel"), ["A", "B"], mode=Mode.PAD)
+    for _ in range(13):
+        for player in (0, 1):
+            box = game.sheet(player).open_boxes[0]
+            if player == 0 and box.is_upper:
+                game.apply(Enter(box, box.face or 0))
+            else:
+                game.apply(Strike(box))
+    view = game_view(game)
+    assert view["over"]
+    assert view["winners"] == [0]
+    assert view["turn"] is None
+    assert view["options"] == []
+    assert view["current"] is None
+    assert view["columns"][0]["total"] == 21
+    assert view["columns"][0]["upper_complete"]
+
+
+def test_view_is_plain_json() -> None:
+    view = game_view(pad_game())
+    assert json.loads(json.dumps(view)) == view
+
+
+def test_meta_lists_every_preset_with_titles_for_the_start_screen() -> None:
+    names = [p["name"] for p in meta()["presets"]]
+    assert names == ["extreme", "kniffel", "kniffel-championship", "yahtzee"]
+    extreme = meta()["presets"][0]
+    assert extreme["title"]["de"] == "Kniffel Extreme"
+    assert extreme["free_strike_option"]
+    assert not meta()["presets"][2]["free_strike_option"]  # championship: strikes are free
+
+
+# --- bridge ----------------------------------------------------------------------------------
+
+
+def test_new_game_request_builds_the_game_and_its_view() -> None:
+    s = Session()
+    reply = new(s, rules="kniffel", free_strike=True)
+    assert reply["game"]["rules"] == {"name": "kniffel", "free_strike": True}
+    assert reply["view"]["players"] == [{"name": "Anna", "kind": "human"},
+                                        {"name": "Ben", "kind": "human"}]
+    assert Game.from_json(reply["game"]).players[1].name == "Ben"
+
+
+@pytest.mark.parametrize(("players", "problem"), [
+    ([{"name": "Anna"}, {"name": "anna"}], "two players"),
+    ([], "1–8 players"),
+    ([{"name": ""}], "empty"),
+    ([{"name": "X", "kind": "robot"}], "unknown player kind"),
+])
+def test_new_game_with_bad_players_is_refused_with_the_reason(
+    players: list[dict[str, str]], problem: str
+) -> None:
+    reply = Session().handle({"op": "new", "players": players})
+    assert not reply["ok"]
+    assert problem in reply["error"]["message"]
+
+
+def test_act_applies_the_action_from_the_view_and_an_illegal_one_changes_nothing() -> None:
+    s = Session()
+    view = new(s)["view"]
+    fives15 = next(o for o in view["options"] if o["box"] == "fives" and o["points"] == 15)
+    reply = s.handle({"op": "act", "action": fives15["action"]})
+    assert reply["ok"]
+    assert reply["view"]["columns"][0]["cells"]["fives"]["points"] == 15
+    before = s.game.to_json() if s.game else None
+    bad = s.handle({"op": "act", "action": {"type": "enter", "box": "fives", "points": 17}})
+    assert not bad["ok"]
+    assert bad["error"]["type"] == "IllegalMoveError"
+    assert "cannot hold 17" in bad["error"]["message"]
+    assert s.game is not None
+    assert s.game.to_json() == before
+
+
+def test_roll_keeps_the_chosen_dice_and_undo_takes_back_throw_and_dice_together() -> None:
+    s = Session()
+    new(s, mode="dice")
+    first = s.handle({"op": "roll"})["view"]["turn"]["dice"]
+    kept = [first[0]["value"], first[1]["value"]]
+    second = s.handle({"op": "roll", "keep": [0, 1]})
+    assert second["ok"], second
+    values = [d["value"] for d in second["view"]["turn"]["dice"]][:5]
+    for v in kept:
+        assert v in values
+        values.remove(v)
+    assert second["view"]["turn"]["rolls_used"] == 2
+    undone = s.handle({"op": "undo"})
+    assert undone["view"]["turn"]["rolls_used"] == 1
+    assert undone["view"]["turn"]["dice"] == first
+    again = s.handle({"op": "roll", "keep": [0, 1]})
+    assert again["view"]["turn"]["dice"] == second["view"]["turn"]["dice"]  # seeded dice
+
+
+def test_roll_refusals_name_the_problem_and_change_nothing() -> None:
+    s = Session()
+    new(s, mode="dice")
+    assert "first throw" in s.handle({"op": "roll", "keep": [0]})["error"]["message"]
+    s.handle({"op": "roll"})
+    before = s.game.to_json() if s.game else None
+    everything = s.handle({"op": "roll", "keep": [0, 1, 2, 3, 4, 5]})
+    assert "throws nothing" in everything["error"]["message"]
+    assert "no die #8" in s.handle({"op": "roll", "keep": [7]})["error"]["message"]
+    assert s.game is not None
+    assert s.game.to_json() == before
+    throw = s.handle({"op": "act", "action": {"type": "throw", "keep": []}})
+    assert not throw["ok"]
+
+
+def test_load_replays_a_save_and_throws_a_pending_throw_from_the_seed() -> None:
+    game = Game(preset("extreme"), ["A"], mode=Mode.DICE, seed=5)
+    game.apply(Throw())
+    s = Session()
+    reply = s.handle({"op": "load", "game": game.to_json()})
+    assert reply["ok"]
+    assert reply["view"]["turn"]["dice"] is not None
+    assert reply["game"]["actions"][-1]["type"] == "outcome"
+
+
+@pytest.mark.parametrize("game", [
+    "not an object", {"format": "kniffel-game", "version": 99},
+    {"format": "other"}, None,
+])
+def test_load_refuses_a_bad_save_and_keeps_the_game_it_had(game: object) -> None:
+    s = Session()
+    new(s)
+    before = s.game.to_json() if s.game else None
+    reply = s.handle({"op": "load", "game": game})
+    assert not reply["ok"]
+    assert reply["error"]["type"] in ("CorruptSaveError", "UnsupportedVersionError")
+    assert s.game is not None
+    assert s.game.to_json() == before
+
+
+def test_pad_choices_turn_typed_dice_into_boxes_with_points() -> None:
+    s = Session()
+    new(s)
+    reply = s.handle({"op": "pad_choices", "dice": [5, 5, 5, 6, 6, 6]})
+    got = {o["box"]: o["points"] for o in reply["options"]}
+    assert got == {"fives": 15, "sixes": 18, "three_of_a_kind": 33, "two_pairs": 33,
+                   "two_triples": 45, "full_house": 25, "thirty_three_or_more": 40,
+                   "chance": 33, "super_chance": 66}
+    bad = s.handle({"op": "pad_choices", "dice": [5, 5, 5, 6, 7, 6]})
+    assert not bad["ok"]
+    assert "d6 #5" in bad["error"]["message"]
+    assert not s.handle({"op": "pad_choices", "dice": [1, 2, 3]})["ok"]
+
+
+def test_requests_that_are_not_requests_get_an_error_not_an_exception() -> None:
+    assert json.loads(handle_json("{oops"))["ok"] is False
+    assert json.loads(handle_json('{"op": "explode"}'))["error"]["message"] == \
+        "unknown request 'explode'"
+    assert json.loads(handle_json("[1]"))["ok"] is False
+    assert Session().handle({"op": "undo"})["error"]["message"].startswith("no game")
+
+
+def test_import_accepts_a_game_or_a_history_and_refuses_anything_invalid() -> None:
+    s = Session()
+    game = pad_game()
+    game.apply(Enter(Box.CHANCE, 20))
+    one = s.handle({"op": "import", "text": json.dumps(game.to_json())})
+    assert one["ok"]
+    assert one["kind"] == "game"
+    assert one["summary"]["totals"] == [20, 0]
+    exported = s.handle({"op": "export_history", "entries": [
+        {"finished": "2026-11-30T01:00:00Z", "game": game.to_json()}]})["file"]
+    back = s.handle({"op": "import", "text": json.dumps(exported)})
+    assert back["ok"]
+    assert back["kind"] == "history"
+    assert len(back["entries"]) == 1
+    illegal = game.to_json()
+    illegal["actions"].append(action_to_json(Enter(Box.CHANCE, 20)))  # Ben's chance: fine
+    illegal["actions"].append(action_to_json(Enter(Box.CHANCE, 20)))  # Anna's again: illegal
+    for text in ["{", "[]", json.dumps(illegal), json.dumps({"format": "kniffel-history",
+                                                              "version": 1, "games": [1]})]:
+        reply = s.handle({"op": "import", "text": text})
+        assert not reply["ok"], text
+        assert reply["error"]["message"]
+    assert s.game is None  # an import never replaces the session's game
+
+
+def test_summary_and_history_stats_count_games_wins_best_average_and_bonus() -> None:
+    games = []
+    for anna_sixes, ben_sixes in [(30, 6), (6, 24)]:
+        g = Game(preset("kniffel"), ["Anna", "Ben"], mode=Mode.PAD)
+        for _ in range(13):
+            for player, sixes in ((0, anna_sixes), (1, ben_sixes)):
+                box = g.sheet(player).open_boxes[0]
+                g.apply(Enter(box, box.face * 5 if box.face and box.face < 6 else sixes)
+                        if box.is_upper else Strike(box))
+        games.append(summary(g))
+    stats = history_stats([*games, {"over": False}, {"junk": 1}])
+    assert stats["games"] == 2
+    assert stats["skipped"] == 2
+    anna = next(p for p in stats["players"] if p["name"] == "Anna")
+    # upper 5+10+15+20+25 = 75 plus sixes; 63 reached every time: +35
+    assert anna["totals"] == [[0, 75 + 30 + 35], [1, 75 + 6 + 35]]
+    assert anna["wins"] == 1
+    assert anna["best"] == 140
+    assert anna["average"] == 128.0
+    assert anna["bonus_rate"] == 1.0
+    assert stats["best"] == 140
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 60))
+def test_every_view_option_is_accepted_by_the_engine(seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    game = Game(preset("extreme"), ["A", "B"], mode=rng.choice([Mode.DICE, Mode.PAD]), seed=seed)
+    for _ in range(steps):
+        if game.is_over():
+            break
+        if game.is_chance_node():
+            game.apply(game.sample_outcome(rng))
+            continue
+        view = game_view(game)
+        legal = game.legal_actions()
+        for o in view["options"]:
+            box = Box(o["box"])
+            if game.mode is Mode.DICE:
+                assert (Strike(box) if o["strike"] else Score(box)) in legal
+            elif not o["strike"]:
+                assert Enter(box, o["points"], o["action"]["extra_kniffel"]) in legal
+        game.apply(rng.choice(legal))
+
+
+def test_warm_up_plays_every_rule_set_without_touching_the_page_session() -> None:
+    from kniffel.web import bridge
+
+    bridge.warm_up()
+    assert bridge.SESSION.game is None
