@@ -75,10 +75,11 @@ def bench_extreme(max_open: int) -> None:
     for layer, (sec, n) in sorted(per_layer.items()):
         if n and sec > 0:
             print(f"  layer {layer:2d} open: {n:>10,} states {n / sec:>10,.0f} states/s")
-    # Project the full solve: seconds per state grows with the open boxes (scoring work);
-    # fit a line through the measured layers and apply it to every layer of the full table.
+    # Project the full solve: seconds per state grows with the open boxes (scoring work); fit a
+    # line through the three deepest measured layers (the shallow ones are too small to keep
+    # both cores busy) and apply it to every layer of the full table.
     full = solve_layout_sizes()
-    xs = [o for o, (sec, n) in per_layer.items() if n and o >= 1]
+    xs = [o for o, (sec, n) in per_layer.items() if n and o >= max(1, max_open - 2)]
     ys = [per_layer[o][0] / per_layer[o][1] for o in xs]
     slope, icept = np.polyfit(xs, ys, 1) if len(xs) > 1 else (0.0, ys[0])
     projected = sum(n * max(icept + slope * o, min(ys)) for o, n in full.items())
