@@ -86,7 +86,7 @@ def _keep_best(H: Any, w: int, K: Any, B: Any, best: Any, ms_add: Any, ms_sub: A
 
 
 @njit(cache=True)
-def _successors(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, n_u: Any,
+def _successors(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any,
                 trans_k: Any, trans_gain: Any, UV: Any, SV: Any, SV50: Any,
                 Z: Any) -> None:  # pragma: no cover - compiled
     """Values of entering each open box: UV (6, maxc+1, w) upper, SV (nb, w) lower, Z strike."""
@@ -125,7 +125,6 @@ def _successors(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any
                     SV[b, lane] = V[b2 + L]
                 if SV[b, lane] > Z[lane]:
                     Z[lane] = SV[b, lane]
-    _ = n_u
 
 
 @njit(cache=True)
@@ -135,10 +134,8 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, cntu: Any, k
     """S[h, l]: the value of the best legal entry of hand h (points, bonuses, successor)."""
     nb = params[0]
     nh = params[2]
-    maxc = params[4]
     strike = params[6]
     extra = params[7]
-    extra_bonus = params[8]
     kn_box = params[9]
     chips = params[10]
     yflag = extra != 0 and chips == 0 and kn_box >= 0
@@ -179,8 +176,6 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, cntu: Any, k
                 y = (l0 + lane) % xf
                 S[h, lane] = _further_kniffel(F, h, lane, y, face, params, pts, box_kind,
                                               box_max, UV, SV, Z, S[h, lane])
-    _ = maxc
-    _ = extra_bonus
 
 
 @njit(cache=True)
@@ -257,7 +252,7 @@ def _further_kniffel(F: int, h: int, lane: int, y: int, face: int, params: Any, 
 
 @njit(cache=True)
 def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms_add: Any,
-            ms_sub: Any, hand_ms: Any, p0: Any, pts: Any, cntu: Any, kn_face: Any, n_u: Any,
+            ms_sub: Any, hand_ms: Any, p0: Any, pts: Any, cntu: Any, kn_face: Any,
             trans_k: Any, trans_gain: Any, box_kind: Any, box_max: Any, out: Any,
             scratch: tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any],
             record: bool, rec_K: Any, rec_S: Any) -> None:  # pragma: no cover - compiled
@@ -268,7 +263,7 @@ def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms
     chips = params[10]
     rolls = params[11]
     UV, SV, SV50, Z, S, H, T, best, K, B = scratch
-    _successors(F, l0, w, xf, V, base, params, n_u, trans_k, trans_gain, UV, SV, SV50, Z)
+    _successors(F, l0, w, xf, V, base, params, trans_k, trans_gain, UV, SV, SV50, Z)
     _score(F, l0, w, xf, params, pts, cntu, kn_face, box_kind, box_max, UV, SV, SV50, Z, S)
     if record:
         for h in range(nh):
@@ -363,7 +358,7 @@ def solve_masks(masks: Any, V: Any, base: Any, params: Any, ms_add: Any, ms_sub:
             for l0 in range(0, nl, step):
                 w = min(step, nl - l0)
                 _widget(F, l0, w, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, cntu,
-                        kn_face, n_u, trans_k, trans_gain, box_kind, box_max, out, scratch, False,
+                        kn_face, trans_k, trans_gain, box_kind, box_max, out, scratch, False,
                         dummy_K, dummy_S)
                 b0 = base[F] + l0
                 for lane in range(w):
@@ -386,5 +381,5 @@ def detail(F: int, k: int, V: Any, base: Any, params: Any, ms_add: Any, ms_sub: 
     out = np.zeros(xf)
     scratch = _scratch(V, params, ms_add.shape[0], xf)
     _widget(F, k * xf, xf, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, cntu, kn_face,
-            n_u, trans_k, trans_gain, box_kind, box_max, out, scratch, True, rec_K, rec_S)
+            trans_k, trans_gain, box_kind, box_max, out, scratch, True, rec_K, rec_S)
     return out, rec_K, rec_S
