@@ -202,6 +202,7 @@ def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
     rules = preset("kniffel")
     greedy = get_strategy("greedy", rules)
-    assert isinstance(greedy, GreedyStrategy) and not greedy.use_numpy
+    assert isinstance(greedy, GreedyStrategy)
+    assert not greedy.use_numpy
     game = _after_roll(rules, Roll((6, 6, 6, 6, 6)))
     assert greedy.choose(game, random.Random(0)) == Score(Box.KNIFFEL)
