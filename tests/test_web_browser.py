@@ -111,8 +111,10 @@ def page(context: BrowserContext, site: str, requests: Requests) -> Iterator[Pag
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme") -> None:
-    """Fill in the start screen and start."""
+def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme",
+               kinds: dict[int, str] | None = None) -> None:
+    """Fill in the start screen and start; ``kinds`` makes players computers
+    (``{1: "computer:greedy"}``)."""
     if not page.locator("#setup").count():
         page.click("#new-game")
     page.select_option("#rules", rules)
@@ -123,6 +125,8 @@ def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "ex
         page.locator("#players .player-row button").last.click()
     for i, name in enumerate(names):
         page.fill(f"input[data-player='{i}']", name)
+    for i, kind in (kinds or {}).items():
+        page.select_option(f"select[data-kind='{i}']", kind)
     page.click("#start")
     wait_actions(page, 0)
 
@@ -526,3 +530,89 @@ def test_a_second_tab_follows_the_game_instead_of_overwriting_it(
         assert total(page, "Ben") == 12
     finally:
         other.close()
+
+
+def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None:
+    page.check("#mode-pad")
+    assert page.locator("select[data-kind]").count() == 0
+    assert "nur im Spiel mit virtuellen Würfeln" in (page.text_content("#computers-note") or "")
+    page.check("#mode-dice")
+    assert page.locator("#computers-note").count() == 0
+    kind = page.locator("select[data-kind='1']")
+    assert kind.get_attribute("aria-label") == "Wer spielt Spieler 2?"
+    options = kind.locator("option").all_text_contents()
+    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)"]
+    kind.focus()
+    page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
+    assert kind.input_value() == "computer:greedy"
+    page.click("#lang")
+    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Spieler 2?"
+    settings = json.loads(stored(page)["kniffel.v1.settings"])
+    assert settings["setup"]["players"][1] == {"name": "Spieler 2", "kind": "computer",
+                                               "strategy": "greedy"}
+
+
+# Records, every few milliseconds, what the page shows during a computer's turn.
+WATCH = """() => {
+  window.watched = { says: [], liveDuringComputer: 0, keptDuringComputer: 0 };
+  setInterval(() => {
+    const game = document.querySelector("section.game");
+    if (!game) return;
+    const say = document.querySelector("#computer-say").textContent;
+    const says = window.watched.says;
+    if (say && says[says.length - 1] !== say) says.push(say);
+    if (game.dataset.computer === "1") {
+      const roll = document.querySelector("#roll");
+      if (game.dataset.live === "1" || (roll && !roll.disabled)) window.watched.liveDuringComputer++;
+      if (document.querySelector(".die.kept")) window.watched.keptDuringComputer++;
+    }
+  }, 5);
+}"""
+
+COMPUTER_DONE = ("document.querySelector('section.game').dataset.computer === '0' && "
+                 "document.querySelector('section.game').dataset.live === '1'")
+
+
+def bot_cells(page: Page) -> dict[str, str]:
+    cells: dict[str, str] = page.eval_on_selector_all(
+        "td[data-player='1'][data-box]",
+        "els => Object.fromEntries(els.filter(e => e.textContent).map(e => [e.dataset.box, "
+        "e.textContent]))")
+    return cells
+
+
+def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
+    page.evaluate("window.kniffelPace = 40")
+    start_game(page, ["Anna", "Bot"], mode="dice", kinds={1: "computer:greedy"})
+    assert page.text_content("th[data-player='1'] .pkind") == "Computer"
+    page.evaluate(WATCH)
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("td.current button[data-strike='0']")  # Anna enters her dice in a box
+    # the computer's turn plays itself: throws, kept dice shown, a box, then Anna again
+    wait_until(page, COMPUTER_DONE, seconds=90)
+    watched: dict[str, Any] = page.evaluate("window.watched")
+    assert watched["liveDuringComputer"] == 0  # the human controls waited
+    says = watched["says"]
+    assert says[0] == "Bot würfelt."
+    assert re.fullmatch(r"Bot (trägt \d+ Punkte bei .+ ein|streicht .+)\.", says[-1]), says
+    if any("hält" in t for t in says):
+        assert watched["keptDuringComputer"] > 0
+    assert page.text_content("#status") == "Anna ist dran"
+    assert page.text_content("#round") == " · Runde 2 von 22"
+    first_turn = bot_cells(page)
+    assert len(first_turn) == 1  # the computer's box is on the sheet
+    n = actions(page)
+    assert n > 3
+    stored_game = json.loads(stored(page)["kniffel.v1.current"])["game"]
+    assert stored_game["players"][1] == {"name": "Bot", "kind": "computer", "strategy": "greedy"}
+    assert len(stored_game["actions"]) == n
+    # undo goes back to Anna's last decision: her box, with her dice, before the computer
+    page.click("#undo")
+    wait_actions(page, 2)
+    assert bot_cells(page) == {}
+    assert page.text_content("#status") == "Anna ist dran"
+    page.click("td.current button[data-strike='0']")
+    wait_until(page, COMPUTER_DONE + f" && Number(document.querySelector('section.game')"
+               f".dataset.actions) === {n}", seconds=90)
+    assert bot_cells(page) == first_turn  # the same dice from the game's seed: the same move
