@@ -26,6 +26,7 @@ from playwright.sync_api import (
 )
 
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel.web.bridge import Session
 from kniffel.web.server import running_server
 from kniffel.web.view import game_view
 
@@ -128,7 +129,10 @@ def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "ex
     for i, kind in (kinds or {}).items():
         page.select_option(f"select[data-kind='{i}']", kind)
     page.click("#start")
-    wait_actions(page, 0)
+    if kinds and 0 in kinds:  # a computer begins: its turn plays at once
+        page.wait_for_selector("section.game", state="attached")
+    else:
+        wait_actions(page, 0)
 
 
 def wait_actions(page: Page, n: int) -> None:
@@ -563,7 +567,8 @@ WATCH = """() => {
     if (say && says[says.length - 1] !== say) says.push(say);
     if (game.dataset.computer === "1") {
       const roll = document.querySelector("#roll");
-      if (game.dataset.live === "1" || (roll && !roll.disabled)) window.watched.liveDuringComputer++;
+      const live = game.dataset.live === "1" || (roll && !roll.disabled);
+      if (live) window.watched.liveDuringComputer++;
       if (document.querySelector(".die.kept")) window.watched.keptDuringComputer++;
     }
   }, 5);
@@ -590,7 +595,8 @@ def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
     wait_actions(page, 2)
     page.click("td.current button[data-strike='0']")  # Anna enters her dice in a box
     # the computer's turn plays itself: throws, kept dice shown, a box, then Anna again
-    wait_until(page, COMPUTER_DONE, seconds=90)
+    wait_until(page, COMPUTER_DONE + " && document.querySelector('section.game')"
+               ".dataset.actions > 3", seconds=90)
     watched: dict[str, Any] = page.evaluate("window.watched")
     assert watched["liveDuringComputer"] == 0  # the human controls waited
     says = watched["says"]
@@ -616,3 +622,26 @@ def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
     wait_until(page, COMPUTER_DONE + f" && Number(document.querySelector('section.game')"
                f".dataset.actions) === {n}", seconds=90)
     assert bot_cells(page) == first_turn  # the same dice from the game's seed: the same move
+
+
+def test_a_computer_turn_goes_on_after_a_reload_and_plays_like_the_desktop_engine(
+    page: Page,
+) -> None:
+    page.add_init_script("window.kniffelPace = 250")  # also after the reload
+    page.evaluate("window.kniffelPace = 250")
+    start_game(page, ["Bot", "Anna"], mode="dice", kinds={0: "computer:greedy"})
+    wait_until(page, "Number(document.querySelector('section.game').dataset.actions) >= 2")
+    assert page.get_attribute("section.game", "data-computer") == "1"
+    page.reload()
+    wait_ready(page)
+    wait_until(page, COMPUTER_DONE, seconds=90)
+    played = Game.from_json(json.loads(stored(page)["kniffel.v1.current"])["game"])
+    # the same game on the desktop (numpy): the same seed brings the same dice and moves
+    desktop = Session()
+    desktop.handle({"op": "new", "mode": "dice", "seed": played.seed, "players": [
+        {"name": "Bot", "kind": "computer", "strategy": "greedy"}, {"name": "Anna"}]})
+    while desktop.handle({"op": "computer_move"})["ok"]:
+        pass
+    assert desktop.game is not None
+    assert played.actions == desktop.game.actions
+    assert played.current_player == 1

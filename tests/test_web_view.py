@@ -487,3 +487,9 @@ def test_a_computer_without_a_strategy_plays_greedy() -> None:
     reply = s.handle({"op": "new", "mode": "dice", "rules": "kniffel", "seed": 1,
                       "players": [{"name": "Bot", "kind": "computer"}]})
     assert reply["view"]["players"][0]["strategy"] == "greedy"
+
+
+def test_a_random_seed_survives_javascript_numbers() -> None:
+    for _ in range(20):
+        reply = Session().handle({"op": "new", "players": [{"name": "A"}]})
+        assert 0 <= reply["game"]["seed"] < 2**53  # exact as a JavaScript number
