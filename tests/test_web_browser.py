@@ -600,7 +600,7 @@ def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
     watched: dict[str, Any] = page.evaluate("window.watched")
     assert watched["liveDuringComputer"] == 0  # the human controls waited
     says = watched["says"]
-    assert says[0] == "Bot würfelt."
+    assert says[:2] == ["Bot überlegt …", "Bot würfelt."]
     assert re.fullmatch(r"Bot (trägt \d+ Punkte bei .+ ein|streicht .+)\.", says[-1]), says
     if any("hält" in t for t in says):
         assert watched["keptDuringComputer"] > 0

@@ -594,6 +594,11 @@ async function runComputer() {
       if (!on()) break;
       const before = state.current.view;
       const name = before.players[before.current].name;
+      if (!before.turn.dice) {
+        // a new turn; the first one in a session builds the player's tables (seconds in Extreme)
+        state.computerSay = tr("c_thinking", name);
+        draw();
+      }
       state.busy = true;
       const plan = await ask({ op: "computer_plan" });
       state.busy = false;
