@@ -12,7 +12,8 @@ valued, less what filling a box forgoes), and keeps the dice that maximise the e
 the end of the turn, handing in a chip when the expected gain of a 4th throw is worth more than the
 chip. Everything it knows about scoring and legality comes from the rules engine
 (:func:`kniffel.rules.evaluate`, :func:`kniffel.dice.outcomes`, :meth:`Game.choices`,
-:meth:`Game.legal_actions`).
+:meth:`Game.legal_actions`). It computes with numpy where numpy is installed and in pure Python
+where it is not (the browser's Pyodide), with the same decisions either way.
 """
 
 from __future__ import annotations

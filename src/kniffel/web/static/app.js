@@ -584,8 +584,9 @@ async function runComputer() {
   const epoch = state.epoch;
   if (computerEpoch === epoch) return; // already playing this game
   computerEpoch = epoch;
-  const on = () => state.ready && state.epoch === epoch && state.screen === "game" && state.current
-    && computerTurn(state.current.view);
+  // a hidden tab leaves the turn to the visible one (both would play the same moves)
+  const on = () => state.ready && !document.hidden && state.epoch === epoch && state.screen === "game"
+    && state.current && computerTurn(state.current.view);
   const idle = async () => { while (state.busy) await sleep(20); };
   try {
     while (on()) {
@@ -925,6 +926,11 @@ async function boot() {
   }
   markReady();
 }
+
+// A computer's turn paused in a hidden tab goes on when the tab is shown again.
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && state.ready && state.screen === "game") draw();
+});
 
 // Another tab changed the stored game or history: follow it, so no tab overwrites the other.
 window.addEventListener("storage", async (event) => {
