@@ -749,6 +749,10 @@ class Game:
         the dice) that a human player made, or None when no human has decided anything yet.
         Undoing back to it takes back that decision and every computer move and dice after it:
         "undo" for a game with computer players."""
+        if all(p.kind is PlayerKind.HUMAN for p in self._players):
+            # every decision is a human's: no need to replay who made which
+            return next((i for i in range(len(self._actions) - 1, -1, -1)
+                         if not isinstance(self._actions[i], Outcome)), None)
         replay = Game(self._rules, self._players, mode=self._mode, seed=self._seed,
                       start_player=self._start)
         last = None
