@@ -1112,3 +1112,60 @@ def test_roll_off_of_one_player_is_one_round() -> None:
 def test_roll_off_needs_one_to_eight_players(players: int) -> None:
     with pytest.raises(InvalidGameError):
         roll_off(preset("extreme"), players, random.Random(0))
+
+
+# --- undo to the last human decision ---------------------------------------------------------
+
+
+def _last_human_by_undoing(game: Game) -> int | None:
+    """The definition: undo until the undone action was a human's decision (not dice)."""
+    from kniffel.game import PlayerKind
+
+    trial = game.copy()
+    while trial.actions:
+        undone = trial.undo()
+        actor = trial.current_player
+        if (not isinstance(undone, Outcome) and actor is not None
+                and game.players[actor].kind is PlayerKind.HUMAN):
+            return len(trial.actions)
+    return None
+
+
+def test_last_human_decision_skips_dice_and_computer_moves() -> None:
+    from kniffel.game import Player, PlayerKind
+
+    rules = preset("kniffel")
+    bot = Player("Bot", PlayerKind.COMPUTER, "greedy")
+    game = Game(rules, [Player("Anna"), bot], seed=1)
+    assert game.last_human_decision() is None
+    game.apply(Throw())
+    game.apply(game.sample_outcome(seeded_rng(1, 1)))
+    assert game.last_human_decision() == 0  # the throw, not its dice
+    game.apply(Score(Box.CHANCE))
+    game.apply(Throw())
+    game.apply(game.sample_outcome(seeded_rng(1, 4)))
+    game.apply(next(a for a in game.legal_actions()
+                    if isinstance(a, Score)))  # the computer's moves do not count
+    assert game.last_human_decision() == 2
+    solo = Game(rules, [bot], seed=1)
+    solo.apply(Throw())
+    assert solo.last_human_decision() is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), kinds=st.lists(st.booleans(), min_size=1, max_size=4),
+       steps=st.integers(0, 80))
+def test_last_human_decision_is_where_undoing_stops(seed: int, kinds: list[bool],
+                                                    steps: int) -> None:
+    from kniffel.game import Player, PlayerKind
+
+    players = [Player(f"P{i}", PlayerKind.COMPUTER if c else PlayerKind.HUMAN,
+                      "random" if c else None) for i, c in enumerate(kinds)]
+    game = Game(preset("extreme"), players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_chance_node():
+            game.apply(game.sample_outcome(seeded_rng(seed, len(game.actions))))
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+    assert game.last_human_decision() == _last_human_by_undoing(game)

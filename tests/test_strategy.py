@@ -159,3 +159,50 @@ def test_greedy_never_chooses_at_random() -> None:
     greedy = GreedyStrategy(rules)
     picks = {greedy.choose(game, random.Random(s)) for s in range(5)}
     assert len(picks) == 1
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_greedy_pure_python_decides_exactly_like_numpy_in_every_position(name: str) -> None:
+    """The browser has no numpy: the pure-Python arithmetic must make the very same decisions.
+    Positions come from games played half greedily, half at random (so odd sheets occur too),
+    with the free-strike house rule in every other game."""
+    games = 3 if name == "extreme" else 8
+    decisions = 0
+    for seed in range(games):
+        rules = preset(name, free_strike=seed % 2 == 1) if name == "extreme" else preset(name)
+        fast = GreedyStrategy(rules, use_numpy=True)
+        pure = GreedyStrategy(rules, use_numpy=False)
+        other = RandomStrategy(rules)
+        game = Game(rules, ["A", "B"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            if game.is_chance_node():
+                game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
+                continue
+            action = fast.choose(game, rng)
+            assert pure.choose(game, rng) == action, game.to_json()
+            decisions += 1
+            game.apply(other.choose(game, rng) if rng.random() < 0.4 else action)
+    assert decisions > 40 * games
+
+
+def test_greedy_pure_python_tables_equal_the_numpy_ones() -> None:
+    rules = preset("kniffel")
+    fast = GreedyStrategy(rules, use_numpy=True)
+    pure = GreedyStrategy(rules, use_numpy=False)
+    assert fast._worth == pure._worth
+    game = _after_roll(rules, Roll((1, 2, 2, 4, 6)))
+    for key, vector in fast._stages(game, 0).items():
+        assert list(vector) == pure._stages(game, 0)[key], key
+
+
+def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
+    rules = preset("kniffel")
+    greedy = get_strategy("greedy", rules)
+    assert isinstance(greedy, GreedyStrategy)
+    assert not greedy.use_numpy
+    game = _after_roll(rules, Roll((6, 6, 6, 6, 6)))
+    assert greedy.choose(game, random.Random(0)) == Score(Box.KNIFFEL)

@@ -26,6 +26,7 @@ from playwright.sync_api import (
 )
 
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel.web.bridge import Session
 from kniffel.web.server import running_server
 from kniffel.web.view import game_view
 
@@ -111,8 +112,10 @@ def page(context: BrowserContext, site: str, requests: Requests) -> Iterator[Pag
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme") -> None:
-    """Fill in the start screen and start."""
+def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme",
+               kinds: dict[int, str] | None = None) -> None:
+    """Fill in the start screen and start; ``kinds`` makes players computers
+    (``{1: "computer:greedy"}``)."""
     if not page.locator("#setup").count():
         page.click("#new-game")
     page.select_option("#rules", rules)
@@ -123,8 +126,13 @@ def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "ex
         page.locator("#players .player-row button").last.click()
     for i, name in enumerate(names):
         page.fill(f"input[data-player='{i}']", name)
+    for i, kind in (kinds or {}).items():
+        page.select_option(f"select[data-kind='{i}']", kind)
     page.click("#start")
-    wait_actions(page, 0)
+    if kinds and 0 in kinds:  # a computer begins: its turn plays at once
+        page.wait_for_selector("section.game", state="attached")
+    else:
+        wait_actions(page, 0)
 
 
 def wait_actions(page: Page, n: int) -> None:
@@ -526,3 +534,114 @@ def test_a_second_tab_follows_the_game_instead_of_overwriting_it(
         assert total(page, "Ben") == 12
     finally:
         other.close()
+
+
+def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None:
+    page.check("#mode-pad")
+    assert page.locator("select[data-kind]").count() == 0
+    assert "nur im Spiel mit virtuellen Würfeln" in (page.text_content("#computers-note") or "")
+    page.check("#mode-dice")
+    assert page.locator("#computers-note").count() == 0
+    kind = page.locator("select[data-kind='1']")
+    assert kind.get_attribute("aria-label") == "Wer spielt Spieler 2?"
+    options = kind.locator("option").all_text_contents()
+    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)"]
+    kind.focus()
+    page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
+    assert kind.input_value() == "computer:greedy"
+    page.click("#lang")
+    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Spieler 2?"
+    settings = json.loads(stored(page)["kniffel.v1.settings"])
+    assert settings["setup"]["players"][1] == {"name": "Spieler 2", "kind": "computer",
+                                               "strategy": "greedy"}
+
+
+# Records, every few milliseconds, what the page shows during a computer's turn.
+WATCH = """() => {
+  window.watched = { says: [], liveDuringComputer: 0, keptDuringComputer: 0 };
+  setInterval(() => {
+    const game = document.querySelector("section.game");
+    if (!game) return;
+    const say = document.querySelector("#computer-say").textContent;
+    const says = window.watched.says;
+    if (say && says[says.length - 1] !== say) says.push(say);
+    if (game.dataset.computer === "1") {
+      const roll = document.querySelector("#roll");
+      const live = game.dataset.live === "1" || (roll && !roll.disabled);
+      if (live) window.watched.liveDuringComputer++;
+      if (document.querySelector(".die.kept")) window.watched.keptDuringComputer++;
+    }
+  }, 5);
+}"""
+
+COMPUTER_DONE = ("document.querySelector('section.game').dataset.computer === '0' && "
+                 "document.querySelector('section.game').dataset.live === '1'")
+
+
+def bot_cells(page: Page) -> dict[str, str]:
+    cells: dict[str, str] = page.eval_on_selector_all(
+        "td[data-player='1'][data-box]",
+        "els => Object.fromEntries(els.filter(e => e.textContent).map(e => [e.dataset.box, "
+        "e.textContent]))")
+    return cells
+
+
+def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
+    page.evaluate("window.kniffelPace = 40")
+    start_game(page, ["Anna", "Bot"], mode="dice", kinds={1: "computer:greedy"})
+    assert page.text_content("th[data-player='1'] .pkind") == "Computer"
+    page.evaluate(WATCH)
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("td.current button[data-strike='0']")  # Anna enters her dice in a box
+    # the computer's turn plays itself: throws, kept dice shown, a box, then Anna again
+    wait_until(page, COMPUTER_DONE + " && document.querySelector('section.game')"
+               ".dataset.actions > 3", seconds=90)
+    watched: dict[str, Any] = page.evaluate("window.watched")
+    assert watched["liveDuringComputer"] == 0  # the human controls waited
+    says = watched["says"]
+    assert says[:2] == ["Bot überlegt …", "Bot würfelt."]
+    assert re.fullmatch(r"Bot (trägt \d+ Punkte bei .+ ein|streicht .+)\.", says[-1]), says
+    if any("hält" in t for t in says):
+        assert watched["keptDuringComputer"] > 0
+    assert page.text_content("#status") == "Anna ist dran"
+    assert page.text_content("#round") == " · Runde 2 von 22"
+    first_turn = bot_cells(page)
+    assert len(first_turn) == 1  # the computer's box is on the sheet
+    n = actions(page)
+    assert n > 3
+    stored_game = json.loads(stored(page)["kniffel.v1.current"])["game"]
+    assert stored_game["players"][1] == {"name": "Bot", "kind": "computer", "strategy": "greedy"}
+    assert len(stored_game["actions"]) == n
+    # undo goes back to Anna's last decision: her box, with her dice, before the computer
+    page.click("#undo")
+    wait_actions(page, 2)
+    assert bot_cells(page) == {}
+    assert page.text_content("#status") == "Anna ist dran"
+    page.click("td.current button[data-strike='0']")
+    wait_until(page, COMPUTER_DONE + f" && Number(document.querySelector('section.game')"
+               f".dataset.actions) === {n}", seconds=90)
+    assert bot_cells(page) == first_turn  # the same dice from the game's seed: the same move
+
+
+def test_a_computer_turn_goes_on_after_a_reload_and_plays_like_the_desktop_engine(
+    page: Page,
+) -> None:
+    page.add_init_script("window.kniffelPace = 250")  # also after the reload
+    page.evaluate("window.kniffelPace = 250")
+    start_game(page, ["Bot", "Anna"], mode="dice", kinds={0: "computer:greedy"})
+    wait_until(page, "Number(document.querySelector('section.game').dataset.actions) >= 2")
+    assert page.get_attribute("section.game", "data-computer") == "1"
+    page.reload()
+    wait_ready(page)
+    wait_until(page, COMPUTER_DONE, seconds=90)
+    played = Game.from_json(json.loads(stored(page)["kniffel.v1.current"])["game"])
+    # the same game on the desktop (numpy): the same seed brings the same dice and moves
+    desktop = Session()
+    desktop.handle({"op": "new", "mode": "dice", "seed": played.seed, "players": [
+        {"name": "Bot", "kind": "computer", "strategy": "greedy"}, {"name": "Anna"}]})
+    while desktop.handle({"op": "computer_move"})["ok"]:
+        pass
+    assert desktop.game is not None
+    assert played.actions == desktop.game.actions
+    assert played.current_player == 1

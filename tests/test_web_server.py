@@ -56,14 +56,19 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     assert "kniffel/web/bridge.py" in names
     assert "kniffel/cli.py" not in names
     assert "kniffel/web/server.py" not in names
-    for desktop in ("tui.py", "history.py", "strategy.py", "simulate.py", "solver/kernel.py"):
+    assert "kniffel/strategy.py" in names  # the computer players, pure Python without numpy
+    for desktop in ("tui.py", "history.py", "simulate.py", "solver/kernel.py", "solver/advise.py"):
         assert f"kniffel/{desktop}" not in names, "numpy, numba and textual are not in the browser"
     assert package_zip() == package_zip()  # reproducible: the build id follows the content
     zipped = tmp_path / "kniffel.zip"
     zipped.write_bytes(package_zip())
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import kniffel.web.bridge as b; "
             "assert b.__file__.startswith(sys.argv[1]), b.__file__; "
-            "assert not {'click', 'rich', 'numpy', 'numba'} & set(sys.modules); print('ok')")
+            "assert not {'click', 'rich', 'numpy', 'numba'} & set(sys.modules); "
+            "sys.modules['numpy'] = None; "  # as in the browser: import numpy fails
+            "import kniffel.strategy as s; from kniffel.rules import preset; "
+            "g = s.get_strategy('greedy', preset('kniffel')); assert not g.use_numpy; "
+            "print('ok')")
     done = subprocess.run([sys.executable, "-c", code, str(zipped)], capture_output=True,
                           text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr

@@ -156,8 +156,8 @@ def test_new_game_request_builds_the_game_and_its_view() -> None:
     s = Session()
     reply = new(s, rules="kniffel", free_strike=True)
     assert reply["game"]["rules"] == {"name": "kniffel", "free_strike": True}
-    assert reply["view"]["players"] == [{"name": "Anna", "kind": "human"},
-                                        {"name": "Ben", "kind": "human"}]
+    assert reply["view"]["players"] == [{"name": "Anna", "kind": "human", "strategy": None},
+                                        {"name": "Ben", "kind": "human", "strategy": None}]
     assert Game.from_json(reply["game"]).players[1].name == "Ben"
 
 
@@ -347,3 +347,149 @@ def test_warm_up_plays_every_rule_set_without_touching_the_page_session() -> Non
 
     bridge.warm_up()
     assert bridge.SESSION.game is None
+
+
+# --- computer players ------------------------------------------------------------------------
+
+
+def vs_computer(session: Session, rules: str = "extreme", first: str = "human",
+                strategy: str = "greedy", seed: int = 5) -> dict[str, Any]:
+    anna = {"name": "Anna"}
+    bot = {"name": "Bot", "kind": "computer", "strategy": strategy}
+    players = [anna, bot] if first == "human" else [bot, anna]
+    reply = session.handle({"op": "new", "mode": "dice", "rules": rules, "seed": seed,
+                            "players": players})
+    assert reply["ok"], reply
+    return reply
+
+
+def computer_turn(session: Session, limit: int = 20) -> list[dict[str, Any]]:
+    """Play the computer's turn step by step as the page does: plan, then move; every step's
+    move is its plan, a re-throw keeps the planned dice."""
+    replies: list[dict[str, Any]] = []
+    while True:
+        state = replies[-1] if replies else session._state()
+        view = state["view"]
+        if view["over"] or view["players"][view["current"]]["kind"] != "computer":
+            return replies
+        plan = session.handle({"op": "computer_plan"})
+        assert plan["ok"], plan
+        assert session.handle({"op": "computer_plan"}) == plan  # planning changes nothing
+        move = session.handle({"op": "computer_move"})
+        assert move["ok"], move
+        assert move["move"] == plan["action"]
+        if plan["keep"] is not None:
+            before = [d["value"] for d in view["turn"]["dice"]]
+            after = [d["value"] for d in move["view"]["turn"]["dice"]]
+            kept = [before[i] for i in plan["keep"]]
+            if plan["keep"] and plan["keep"][-1] == 5 and view["rules"]["d10"]:
+                assert after[5] == kept.pop()  # the d10 is kept
+            rest = after[:5]
+            for v in kept:
+                rest.remove(v)  # every kept d6 is still on the table
+        replies.append(move)
+        assert len(replies) < limit
+
+
+def test_a_greedy_computer_plays_its_whole_turn_step_by_step_after_the_human() -> None:
+    s = Session()
+    reply = vs_computer(s)
+    assert reply["view"]["players"][1] == {"name": "Bot", "kind": "computer",
+                                           "strategy": "greedy"}
+    s.handle({"op": "roll"})
+    option = s._state()["view"]["options"][0]
+    assert s.handle({"op": "act", "action": option["action"]})["ok"]
+    steps = computer_turn(s)
+    moves = [m["move"]["type"] for m in steps]
+    assert moves[0] == "throw"
+    assert moves[-1] in ("score", "strike")
+    last = steps[-1]["view"]
+    assert last["current"] == 0  # Anna's turn again, and the computer's box is filled
+    assert len(last["columns"][1]["cells"]) == 1
+    assert last["turn"]["dice"] is None
+
+
+def test_computer_moves_replay_from_the_seed() -> None:
+    first, second = Session(), Session()
+    for s in (first, second):
+        vs_computer(s, first="computer", strategy="random", rules="kniffel", seed=9)
+    assert [m["move"] for m in computer_turn(first)] == [m["move"] for m in computer_turn(second)]
+    assert first._game().to_json() == second._game().to_json()
+
+
+def test_undo_takes_back_the_last_human_decision_and_the_computer_moves_after_it() -> None:
+    s = Session()
+    vs_computer(s)
+    s.handle({"op": "roll"})
+    s.handle({"op": "roll", "keep": [0]})
+    before_box = s._state()["view"]
+    option = before_box["options"][0]
+    s.handle({"op": "act", "action": option["action"]})
+    computer_turn(s)
+    undone = s.handle({"op": "undo"})
+    assert undone["ok"], undone
+    assert undone["view"] == before_box  # Anna again before her box, the same dice
+    assert s.handle({"op": "undo"})["view"]["turn"]["rolls_used"] == 1  # then her 2nd throw
+
+
+def test_undo_refuses_when_only_the_computer_has_played() -> None:
+    s = Session()
+    vs_computer(s, first="computer", rules="kniffel")
+    assert not s._state()["view"]["can_undo"]
+    steps = computer_turn(s)
+    assert steps[-1]["view"]["current"] == 1
+    assert not steps[-1]["view"]["can_undo"]
+    reply = s.handle({"op": "undo"})
+    assert not reply["ok"]
+    assert "no person has made a move" in reply["error"]["message"]
+    assert s._state()["view"] == steps[-1]["view"]
+
+
+def test_two_computers_play_a_whole_game_by_themselves() -> None:
+    s = Session()
+    reply = s.handle({"op": "new", "mode": "dice", "rules": "kniffel", "seed": 2, "players": [
+        {"name": "G", "kind": "computer", "strategy": "greedy"},
+        {"name": "R", "kind": "computer", "strategy": "random"}]})
+    assert reply["ok"], reply
+    steps = computer_turn(s, limit=26 * 10)
+    view = steps[-1]["view"]
+    assert view["over"]
+    assert all(len(c["cells"]) == 13 for c in view["columns"])
+    assert Game.from_json(steps[-1]["game"]).is_over()  # the save replays to the end
+
+
+@pytest.mark.parametrize(("request_", "problem"), [
+    ({"mode": "pad", "players": [{"name": "Bot", "kind": "computer"}]}, "only with virtual dice"),
+    ({"mode": "dice", "players": [{"name": "Bot", "kind": "computer", "strategy": "optimal"}]},
+     "greedy, random, not 'optimal'"),
+])
+def test_computer_players_are_refused_on_the_pad_and_with_a_desktop_strategy(
+    request_: dict[str, Any], problem: str
+) -> None:
+    reply = Session().handle({"op": "new", **request_})
+    assert not reply["ok"]
+    assert problem in reply["error"]["message"]
+
+
+def test_computer_requests_on_a_human_turn_are_refused_and_change_nothing() -> None:
+    s = Session()
+    vs_computer(s)
+    before = s._state()
+    for op in ("computer_plan", "computer_move"):
+        reply = s.handle({"op": op})
+        assert not reply["ok"]
+        assert "'Anna' is a person" in reply["error"]["message"]
+    assert s._state() == before
+
+
+def test_a_computer_without_a_strategy_plays_greedy() -> None:
+    s = Session()
+    reply = s.handle({"op": "new", "mode": "dice", "rules": "kniffel", "seed": 1,
+                      "players": [{"name": "Bot", "kind": "computer"}]})
+    assert reply["view"]["players"][0]["strategy"] == "greedy"
+
+
+def test_a_random_seed_survives_javascript_numbers() -> None:
+    for _ in range(20):
+        reply = Session().handle({"op": "new", "players": [{"name": "A"}]})
+        assert 0 <= reply["game"]["seed"] < 2**53  # exact as a JavaScript number

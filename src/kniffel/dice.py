@@ -192,6 +192,20 @@ class Keep:
         return cls(d6, d10)
 
 
+def keep_positions(roll: Roll, keep: Keep) -> tuple[int, ...]:
+    """The positions in ``roll.values`` of the dice ``keep`` holds (the first of equal dice;
+    the inverse of :meth:`Keep.from_positions`)."""
+    wanted = list(keep.d6)
+    out = []
+    for i, v in enumerate(roll.d6):
+        if v in wanted:
+            wanted.remove(v)
+            out.append(i)
+    if keep.d10 is not None and roll.d10 is not None:
+        out.append(len(roll.d6))
+    return tuple(out)
+
+
 def sub_keeps(roll: Roll) -> tuple[Keep, ...]:
     """Every distinct choice of dice to keep from ``roll``, from keeping nothing to keeping all."""
     return _sub_keeps(roll)

@@ -744,6 +744,26 @@ class Game:
             self.apply(a)
         return last
 
+    def last_human_decision(self) -> int | None:
+        """The index in :attr:`actions` of the last decision (a throw, keep, chip or box; not
+        the dice) that a human player made, or None when no human has decided anything yet.
+        Undoing back to it takes back that decision and every computer move and dice after it:
+        "undo" for a game with computer players."""
+        if all(p.kind is PlayerKind.HUMAN for p in self._players):
+            # every decision is a human's: no need to replay who made which
+            return next((i for i in range(len(self._actions) - 1, -1, -1)
+                         if not isinstance(self._actions[i], Outcome)), None)
+        replay = Game(self._rules, self._players, mode=self._mode, seed=self._seed,
+                      start_player=self._start)
+        last = None
+        for i, action in enumerate(self._actions):
+            actor = replay.current_player
+            if (not isinstance(action, Outcome) and actor is not None
+                    and self._players[actor].kind is PlayerKind.HUMAN):
+                last = i
+            replay.apply(action)
+        return last
+
     def _require_turn(self) -> int:
         player = self.current_player
         if player is None:

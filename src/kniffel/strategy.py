@@ -12,26 +12,23 @@ valued, less what filling a box forgoes), and keeps the dice that maximise the e
 the end of the turn, handing in a chip when the expected gain of a 4th throw is worth more than the
 chip. Everything it knows about scoring and legality comes from the rules engine
 (:func:`kniffel.rules.evaluate`, :func:`kniffel.dice.outcomes`, :meth:`Game.choices`,
-:meth:`Game.legal_actions`).
+:meth:`Game.legal_actions`). It computes with numpy where numpy is installed and in pure Python
+where it is not (the browser's Pyodide), with the same decisions either way.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import Any, Protocol
 
 from kniffel.dice import Keep, Roll, all_rolls, outcomes, sub_keeps
 from kniffel.errors import IllegalMoveError, UnknownStrategyError
 from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
 from kniffel.rules import Box, Choice, Entry, RuleSet, StrikeRule, evaluate
-
-Vector = npt.NDArray[np.float64]
 
 
 class Strategy(Protocol):
@@ -93,82 +90,195 @@ class RandomStrategy:
 
 
 # --- the greedy player ------------------------------------------------------------------------
+#
+# The greedy player's arithmetic runs on vectors over every roll (or every keep) of one kind of
+# dice. With numpy they are arrays; without it (the browser's Pyodide has no numpy) they are
+# lists, computed by :class:`_ListMath` with exactly the same floating-point operations in the
+# same order, so both make the same decisions (tests/test_strategy.py checks that).
+
+#: A vector over every roll or every keep: a numpy array, or a list of floats without numpy.
+Vec = Any
 
 
 @dataclass(frozen=True)
-class _Tables:
-    """Every roll and every re-throw of one kind of dice, as arrays.
+class _Dice:
+    """Every roll and every re-throw of one kind of dice.
 
-    ``keep_of``/``roll_of``/``prob`` list each (keep, outcome, probability) of a re-throw;
-    ``rethrows`` lists, roll by roll, the keeps one may re-throw from it (``starts`` marks where
-    each roll's list begins), so the best re-throw of every roll is one ``maximum.reduceat``.
+    ``groups`` lists, keep by keep (numbered as in ``keep_index``), the rolls a re-throw of it
+    brings and their probabilities; ``rethrows`` lists, roll by roll, the keeps one may re-throw
+    from it; ``points`` the points of every box for every roll (NaN where it does not fit), and
+    ``values``/``value_of`` the few distinct points of each box and, per roll, which one it
+    scores (so a box's worth is computed once per distinct value).
     """
 
     rolls: tuple[Roll, ...]
     roll_index: dict[Roll, int]
     keep_index: dict[Keep, int]
-    keep_of: npt.NDArray[np.intp]
-    roll_of: npt.NDArray[np.intp]
-    prob: Vector
-    rethrows: npt.NDArray[np.intp]
-    starts: npt.NDArray[np.intp]
-    points: dict[Box, Vector]  # NaN where the box does not fit
+    groups: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...]
+    rethrows: tuple[tuple[int, ...], ...]
+    points: dict[Box, tuple[float, ...]]
+    values: dict[Box, tuple[float, ...]]
+    value_of: dict[Box, tuple[int, ...]]
     first: int  # the index of Keep(): the first throw of a turn
-
-    def expect(self, value: Vector) -> Vector:
-        """For every keep, the expected ``value`` of the roll a re-throw brings."""
-        weights = self.prob * value[self.roll_of]
-        return np.bincount(self.keep_of, weights=weights,
-                           minlength=len(self.keep_index)).astype(np.float64)
-
-    def best_rethrow(self, expected: Vector) -> Vector:
-        """For every roll, the best of the ``expected`` values (per keep) of its re-throws."""
-        return np.asarray(np.maximum.reduceat(expected[self.rethrows], self.starts),
-                          dtype=np.float64)
 
 
 @cache
-def _tables(d10: bool) -> _Tables:
+def _dice(d10: bool) -> _Dice:
     rolls = all_rolls(d10=d10)
     roll_index = {r: i for i, r in enumerate(rolls)}
     keep_index: dict[Keep, int] = {}
-    rethrows: list[int] = []
-    starts: list[int] = []
-    for roll in rolls:
-        starts.append(len(rethrows))
-        for k in sub_keeps(roll):
-            if k.size < len(roll.values):
-                rethrows.append(keep_index.setdefault(k, len(keep_index)))
-    keep_of: list[int] = []
-    roll_of: list[int] = []
-    prob: list[float] = []
-    for keep, ki in keep_index.items():
-        for roll, p in outcomes(keep, d10=d10):
-            keep_of.append(ki)
-            roll_of.append(roll_index[roll])
-            prob.append(p)
-    points = {box: np.array([np.nan if (v := evaluate(r)[box]) is None else float(v)
-                             for r in rolls]) for box in Box}
-    return _Tables(rolls, roll_index, keep_index, np.array(keep_of, dtype=np.intp),
-                   np.array(roll_of, dtype=np.intp), np.array(prob),
-                   np.array(rethrows, dtype=np.intp), np.array(starts, dtype=np.intp), points,
-                   keep_index[Keep()])
+    rethrows = tuple(tuple(keep_index.setdefault(k, len(keep_index)) for k in sub_keeps(roll)
+                           if k.size < len(roll.values)) for roll in rolls)
+    groups = []
+    for keep in keep_index:
+        pairs = outcomes(keep, d10=d10)
+        groups.append((tuple(roll_index[r] for r, _ in pairs), tuple(p for _, p in pairs)))
+    scores = [evaluate(r) for r in rolls]
+    points, values, value_of = {}, {}, {}
+    for box in Box:
+        distinct: dict[int | None, int] = {}
+        value_of[box] = tuple(distinct.setdefault(e[box], len(distinct)) for e in scores)
+        values[box] = tuple(math.nan if v is None else float(v) for v in distinct)
+        points[box] = tuple(values[box][i] for i in value_of[box])
+    return _Dice(rolls, roll_index, keep_index, tuple(groups), rethrows, points, values,
+                 value_of, keep_index[Keep()])
 
 
-def _turn_value(t: _Tables, final: Vector, rolls: int) -> float:
-    """The expected ``final`` value of a turn of ``rolls`` throws played to maximise it."""
-    value = final
-    for _ in range(rolls - 1):
-        value = np.maximum(final, t.best_rethrow(t.expect(value)))
-    return float(t.expect(value)[t.first])
+def _reach(margin: float) -> float:
+    """The estimated chance to reach the bonus when the expected upper sum lies ``margin``
+    points above the threshold (below when negative)."""
+    return 1.0 / (1.0 + math.exp(-margin / BONUS_SPREAD))
+
+
+class _ListMath:
+    """The greedy player's vector arithmetic in pure Python (vectors are lists of floats)."""
+
+    def __init__(self, dice: _Dice) -> None:
+        self.dice = dice
+        self.points: dict[Box, Vec] = {b: list(v) for b, v in dice.points.items()}
+
+    def expect(self, value: Vec) -> Vec:
+        """For every keep, the expected ``value`` of the roll a re-throw brings."""
+        out = []
+        for rolls, probs in self.dice.groups:
+            acc = 0.0
+            for r, p in zip(rolls, probs, strict=True):
+                acc += p * value[r]
+            out.append(acc)
+        return out
+
+    def best_rethrow(self, expected: Vec) -> Vec:
+        """For every roll, the best of the ``expected`` values (per keep) of its re-throws."""
+        get = expected.__getitem__
+        return [max(map(get, keeps)) for keeps in self.dice.rethrows]
+
+    def best_rethrow_of(self, expected: Vec, roll: int) -> float:
+        """The best of the ``expected`` values of the re-throws of roll number ``roll``."""
+        return float(max(expected[k] for k in self.dice.rethrows[roll]))
+
+    def maximum(self, a: Vec, b: Vec) -> Vec:
+        """Elementwise maximum of two vectors."""
+        return [x if x >= y else y for x, y in zip(a, b, strict=True)]
+
+    def minus(self, a: Vec, c: float) -> Vec:
+        """``a - c`` for every element."""
+        return [x - c for x in a]
+
+    def zero_nan(self, a: Vec) -> Vec:
+        """``a`` with NaN (box does not fit) as 0."""
+        return [0.0 if x != x else x for x in a]
+
+    def spread(self, box: Box, worth: list[float]) -> Vec:
+        """For every roll, ``worth[i]`` of the distinct points ``i`` it scores in ``box``."""
+        return [worth[i] for i in self.dice.value_of[box]]
+
+    def best_box(self, fits: list[Vec], strike: float, forced: bool) -> Vec:
+        """For every roll, the best of ``fits`` (NaN where a box does not fit), else ``strike``;
+        with ``forced`` strikes count only where no box fits."""
+        out = []
+        for values in zip(*fits, strict=True):
+            best = max((v for v in values if v == v), default=-math.inf)
+            out.append(strike if best == -math.inf else best if forced else max(best, strike))
+        return out
+
+
+class _NumpyMath:
+    """:class:`_ListMath` with numpy arrays (the same results, much faster)."""
+
+    def __init__(self, dice: _Dice) -> None:
+        import numpy as np
+
+        self.np = np
+        self.dice = dice
+        keep_of = [k for k, (rolls, _) in enumerate(dice.groups) for _ in rolls]
+        self.keep_of = np.array(keep_of, dtype=np.intp)
+        self.roll_of = np.array([r for rolls, _ in dice.groups for r in rolls], dtype=np.intp)
+        self.prob = np.array([p for _, probs in dice.groups for p in probs], dtype=np.float64)
+        self.rethrows = np.array([k for keeps in dice.rethrows for k in keeps], dtype=np.intp)
+        self.starts = np.cumsum([0] + [len(k) for k in dice.rethrows[:-1]]).astype(np.intp)
+        self.points: dict[Box, Vec] = {b: np.array(v, dtype=np.float64)
+                                       for b, v in dice.points.items()}
+        self.value_of = {b: np.array(v, dtype=np.intp) for b, v in dice.value_of.items()}
+
+    def expect(self, value: Vec) -> Vec:
+        # bincount adds the weights in order, like _ListMath's loop
+        weights = self.prob * value[self.roll_of]
+        return self.np.bincount(self.keep_of, weights=weights,
+                                minlength=len(self.dice.groups)).astype(self.np.float64)
+
+    def best_rethrow(self, expected: Vec) -> Vec:
+        return self.np.maximum.reduceat(expected[self.rethrows], self.starts)
+
+    def best_rethrow_of(self, expected: Vec, roll: int) -> float:
+        return float(max(expected[k] for k in self.dice.rethrows[roll]))
+
+    def maximum(self, a: Vec, b: Vec) -> Vec:
+        return self.np.maximum(a, b)
+
+    def minus(self, a: Vec, c: float) -> Vec:
+        return a - c
+
+    def zero_nan(self, a: Vec) -> Vec:
+        return self.np.nan_to_num(a)
+
+    def spread(self, box: Box, worth: list[float]) -> Vec:
+        return self.np.array(worth, dtype=self.np.float64)[self.value_of[box]]
+
+    def best_box(self, fits: list[Vec], strike: float, forced: bool) -> Vec:
+        np = self.np
+        fit = np.stack(fits)
+        best = np.max(np.where(np.isnan(fit), -np.inf, fit), axis=0)
+        if forced:
+            return np.where(best == -np.inf, strike, best)
+        return np.maximum(best, strike)
+
+
+def _numpy_available() -> bool:
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @cache
-def _box_worth(rules: RuleSet) -> dict[Box, float]:
+def _math(d10: bool, use_numpy: bool) -> _ListMath | _NumpyMath:
+    return _NumpyMath(_dice(d10)) if use_numpy else _ListMath(_dice(d10))
+
+
+def _turn_value(m: _ListMath | _NumpyMath, final: Vec, rolls: int) -> float:
+    """The expected ``final`` value of a turn of ``rolls`` throws played to maximise it."""
+    value = final
+    for _ in range(rolls - 1):
+        value = m.maximum(final, m.best_rethrow(m.expect(value)))
+    return float(m.expect(value)[m.dice.first])
+
+
+@cache
+def _box_worth(rules: RuleSet, use_numpy: bool) -> dict[Box, float]:
     """What a box is worth on its own: the expected points of a whole turn spent on it."""
-    t = _tables(rules.d10)
-    return {box: _turn_value(t, np.nan_to_num(t.points[box]), rules.rolls)
-            for box in rules.boxes}
+    m = _math(rules.d10, use_numpy)
+    return {box: _turn_value(m, m.zero_nan(m.points[box]), rules.rolls) for box in rules.boxes}
 
 
 #: How much of a box's own worth filling it forgoes (tuned with ``kniffel simulate``).
@@ -177,65 +287,65 @@ FORGO_WEIGHT = 1.0
 #: it with a fair chance: the spread of the logistic estimate in :func:`_reach`.
 BONUS_SPREAD = 8.0
 
-
-def _reach(margin: Vector | float) -> Vector:
-    """The estimated chance to reach the bonus when the expected upper sum lies ``margin``
-    points above the threshold (below when negative)."""
-    return np.asarray(1.0 / (1.0 + np.exp(-np.asarray(margin) / BONUS_SPREAD)))
-
-
 #: The points a chip is worth while there are more turns left than chips.
 CHIP_WORTH = 8.0
 
 
+def _upper(entries: dict[Box, Entry]) -> int:
+    """The upper sum of a sheet's ``entries``."""
+    return sum(e.points for b, e in entries.items() if b.is_upper)
+
+
 class GreedyStrategy:
-    """Maximises the expected worth of the turn's end; see the module docstring."""
+    """Maximises the expected worth of the turn's end; see the module docstring.
+
+    ``use_numpy`` picks the arithmetic: numpy arrays (the default where numpy is installed) or
+    pure Python (the browser); both make the same decisions."""
 
     name = "greedy"
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, *, use_numpy: bool | None = None) -> None:
         self.rules = rules
-        self._t = _tables(rules.d10)
-        self._worth = _box_worth(rules)
-        self._cache: dict[tuple[object, ...], dict[str, Vector]] = {}
+        self.use_numpy = _numpy_available() if use_numpy is None else use_numpy
+        self._m = _math(rules.d10, self.use_numpy)
+        self._worth = _box_worth(rules, self.use_numpy)
+        self._cache: dict[tuple[object, ...], dict[str, Vec]] = {}
 
     # worth of entering points in a box, for the player with ``entries``
 
-    def _entry_worth(self, box: Box, pts: Vector | float, entries: dict[Box, Entry]
-                     ) -> Vector | float:
+    def _entry_worth(self, box: Box, entries: dict[Box, Entry], upper: int
+                     ) -> Callable[[float], float]:
+        """The worth of entering points in ``box`` for the player with ``entries`` (``upper``
+        their upper sum), as a function of the points."""
         rules = self.rules
-        worth = pts - FORGO_WEIGHT * self._worth[box]
-        if not box.is_upper:
-            return worth
-        upper = sum(e.points for b, e in entries.items() if b.is_upper)
-        if upper >= rules.bonus_threshold:
-            return worth
-        # the bonus counts with how much more likely entering ``pts`` makes it: the chance is
+        forgo = FORGO_WEIGHT * self._worth[box]
+        if not box.is_upper or upper >= rules.bonus_threshold:
+            return lambda pts: pts - forgo
+        # the bonus counts with how much more likely entering the points makes it: the chance is
         # estimated from the upper sum plus what the other open upper boxes are worth on their own
-        others = sum(self._worth[b] for b in rules.upper_boxes if b not in entries and b != box)
-        before = _reach(upper + others + self._worth[box] - rules.bonus_threshold)
-        after = _reach(upper + others + np.asarray(pts) - rules.bonus_threshold)
-        bonus = rules.bonus_points * (after - before)
-        return worth + (bonus if isinstance(pts, np.ndarray) else float(bonus))
+        base = upper + sum(self._worth[b] for b in rules.upper_boxes
+                           if b not in entries and b != box)
+        threshold, bonus = rules.bonus_threshold, rules.bonus_points
+        before = _reach(base + self._worth[box] - threshold)
+        return lambda pts: (pts - forgo) + bonus * (_reach(base + pts - threshold) - before)
 
     def _choice_worth(self, c: Choice, entries: dict[Box, Entry]) -> float:
         pts = 0 if c.strike else c.points
-        return float(self._entry_worth(c.box, float(pts), entries)) + c.bonus
+        return self._entry_worth(c.box, entries, _upper(entries))(float(pts)) + c.bonus
 
-    def _final(self, entries: dict[Box, Entry]) -> Vector:
+    def _final(self, entries: dict[Box, Entry]) -> Vec:
         """For every roll, its worth when entered in the best open box."""
-        t = self._t
+        m = self._m
         open_boxes = [b for b in self.rules.boxes if b not in entries]
-        fit = np.stack([np.asarray(self._entry_worth(b, t.points[b], entries))
-                        for b in open_boxes])
-        strike = max(float(self._entry_worth(b, 0.0, entries)) for b in open_boxes)
-        fits_any = ~np.all(np.isnan(fit), axis=0)
-        best = np.max(np.where(np.isnan(fit), -np.inf, fit), axis=0)
-        if self.rules.strike is StrikeRule.FORCED:
-            return np.asarray(np.where(fits_any, best, strike), dtype=np.float64)
-        return np.asarray(np.maximum(best, strike), dtype=np.float64)
+        upper = _upper(entries)
+        worth = [self._entry_worth(b, entries, upper) for b in open_boxes]
+        # the worth of each distinct number of points a box can get, then for every roll
+        fits = [m.spread(b, [w(p) for p in m.dice.values[b]]) for b, w in zip(open_boxes, worth,
+                                                                                  strict=True)]
+        strike = max(w(0.0) for w in worth)
+        return m.best_box(fits, strike, self.rules.strike is StrikeRule.FORCED)
 
-    def _stages(self, game: Game, player: int) -> dict[str, Vector]:
+    def _stages(self, game: Game, player: int) -> dict[str, Vec]:
         sheet = game.sheet(player)
         entries = dict(sheet.entries)
         turns_left = len(sheet.open_boxes)
@@ -245,19 +355,19 @@ class GreedyStrategy:
         found = self._cache.get(key)
         if found is not None:
             return found
-        t = self._t
+        m = self._m
         final = self._final(entries)
-        after_chip = t.expect(final)  # keep -> expected worth of the turn's last throw
+        after_chip = m.expect(final)  # keep -> expected worth of the turn's last throw
         third = final
         if sheet.chips_left:
-            third = np.maximum(final, t.best_rethrow(after_chip) - chip_cost)
+            third = m.maximum(final, m.minus(m.best_rethrow(after_chip), chip_cost))
         # per keep, the expected worth of a re-throw that brings throw n (more may follow)
         stages = {"final": final, "chip": after_chip}
         value = third
         for n in range(self.rules.rolls - 1, 0, -1):
-            stages[f"after{n + 1}"] = expected = t.expect(value)
+            stages[f"after{n + 1}"] = expected = m.expect(value)
             if n > 1:
-                value = np.maximum(final, t.best_rethrow(expected))
+                value = m.maximum(final, m.best_rethrow(expected))
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = stages
@@ -273,12 +383,13 @@ class GreedyStrategy:
         player = turn.player
         entries = dict(game.sheet(player).entries)
         best: Action | None = None
-        best_worth = -np.inf
+        best_worth = -math.inf
         for c in game.choices():
             w = self._choice_worth(c, entries)
             if w > best_worth:
                 best, best_worth = (Strike(c.box) if c.strike else Score(c.box)), w
         stages = self._stages(game, player)
+        dice = self._m.dice
         throws = [a for a in legal if isinstance(a, Throw)]
         if throws:
             if turn.chip_used or turn.rolls_used >= self.rules.rolls:
@@ -286,16 +397,13 @@ class GreedyStrategy:
             else:
                 expected = stages[f"after{turn.rolls_used + 1}"]
             for a in throws:
-                w = float(expected[self._t.keep_index[a.keep]])
+                w = float(expected[dice.keep_index[a.keep]])
                 if w > best_worth + 1e-9:
                     best, best_worth = a, w
         if any(isinstance(a, UseChip) for a in legal):
             sheet = game.sheet(player)
             cost = 0.0 if sheet.chips_left >= len(sheet.open_boxes) else CHIP_WORTH
-            ri = self._t.roll_index[turn.roll]
-            lo, hi = self._t.starts[ri], (self._t.starts[ri + 1] if ri + 1 < len(self._t.starts)
-                                          else len(self._t.rethrows))
-            w = float(np.max(stages["chip"][self._t.rethrows[lo:hi]])) - cost
+            w = self._m.best_rethrow_of(stages["chip"], dice.roll_index[turn.roll]) - cost
             if w > best_worth + 1e-9:
                 best, best_worth = UseChip(), w
         assert best is not None

@@ -21,13 +21,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, Select, Static
 
-from kniffel.dice import Keep, Roll, seeded_rng
+from kniffel.dice import Keep, keep_positions, seeded_rng
 from kniffel.errors import KniffelError
 from kniffel.game import (
     MAX_PLAYERS,
     Action,
     Game,
-    Outcome,
     Player,
     PlayerKind,
     Score,
@@ -390,7 +389,7 @@ class GameScreen(Screen[None]):
             return False
         outcome = self.game.sample_outcome(seeded_rng(self.game.seed, len(self.game.actions)))
         self._apply(outcome)
-        self.kept = _positions(outcome.roll, keep)
+        self.kept = set(keep_positions(outcome.roll, keep))
         return True
 
     def _human(self) -> bool:
@@ -483,18 +482,11 @@ class GameScreen(Screen[None]):
 
     def action_undo(self) -> None:
         """Take back the last human decision and everything after it."""
-        trial = self.game.copy()
-        steps = 0
-        while trial.actions:
-            undone = trial.undo()
-            steps += 1
-            actor = trial.current_player
-            if not isinstance(undone, Outcome) and actor not in self._strategies:
-                break
-        else:
+        last = self.game.last_human_decision()
+        if last is None:
             self.say(tr("nothing_to_undo", self.lang))
             return
-        for _ in range(steps):
+        for _ in range(len(self.game.actions) - last):
             self.game.undo()
         self._planned = None
         self.kept = set()
@@ -540,7 +532,7 @@ class GameScreen(Screen[None]):
             if isinstance(action, Throw) and turn.roll is not None:
                 # show which dice stay before throwing the others
                 self._planned = action
-                self.kept = _positions(turn.roll, action.keep)
+                self.kept = set(keep_positions(turn.roll, action.keep))
                 self.say(tr("keeps", self.lang, name=name,
                             dice=str(action.keep) if action.keep.size
                             else tr("nothing", self.lang)))
@@ -556,19 +548,6 @@ class GameScreen(Screen[None]):
                 self._apply(action)
         self.refresh_view()
         self._schedule()
-
-
-def _positions(roll: Roll, keep: Keep) -> set[int]:
-    """The positions in ``roll.values`` of the dice ``keep`` holds."""
-    wanted = list(keep.d6)
-    out = set()
-    for i, v in enumerate(roll.d6):
-        if v in wanted:
-            wanted.remove(v)
-            out.add(i)
-    if keep.d10 is not None and roll.d10 is not None:
-        out.add(len(roll.d6))
-    return out
 
 
 # --- the app -----------------------------------------------------------------------------------

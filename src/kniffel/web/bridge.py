@@ -7,6 +7,13 @@ naming the problem. The page never decides a rule: it forwards what the user tap
 Pure Python, no I/O: it runs inside Pyodide. The random generator for virtual dice is
 ``seeded_rng(game.seed, len(game.actions))``, so a game's dice follow from its seed and an undone
 throw, thrown again, brings the same dice.
+
+Computer players (virtual dice only) take their turn a step at a time, as the page asks:
+``computer_plan`` says what the computer to move will do next (the dice it keeps, so the page can
+show them before the throw) and changes nothing; ``computer_move`` makes that move. A strategy's
+own random choices come from ``random.Random(f"{seed}:{len(actions)}")`` like in the terminal
+game, so a game with computers replays too. Undo takes back the last decision of a human and every
+computer move after it.
 """
 
 from __future__ import annotations
@@ -16,22 +23,35 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel.dice import Keep, seeded_rng
+from kniffel.dice import Keep, keep_positions, seeded_rng
 from kniffel.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidGameError,
     KniffelError,
+    UnknownStrategyError,
     UnsupportedVersionError,
 )
-from kniffel.game import Game, Mode, Player, PlayerKind, Throw, action_from_json
-from kniffel.rules import PRESETS, preset
+from kniffel.game import (
+    Action,
+    Game,
+    Mode,
+    Player,
+    PlayerKind,
+    Throw,
+    action_from_json,
+    action_to_json,
+)
+from kniffel.rules import PRESETS, RuleSet, preset
 from kniffel.storage import loads_game
+from kniffel.strategy import Strategy, get_strategy
 from kniffel.web.view import game_view, history_stats, pad_options_view, summary
 
 HISTORY_FORMAT = "kniffel-history"
 HISTORY_VERSION = 1
 MAX_IMPORT_GAMES = 10_000
+#: The computer players the browser offers (``optimal`` needs numba: desktop only).
+WEB_STRATEGIES = ("greedy", "random")
 
 Reply = dict[str, Any]
 
@@ -41,6 +61,7 @@ class Session:
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self._strategies: dict[tuple[str, RuleSet], Strategy] = {}
 
     def _game(self) -> Game:
         if self.game is None:
@@ -77,11 +98,18 @@ class Session:
             except ValueError:
                 raise InvalidGameError(f"unknown player kind {p.get('kind')!r}") from None
             strategy = p.get("strategy")
+            if kind is PlayerKind.COMPUTER:
+                if mode is not Mode.DICE:
+                    raise InvalidGameError("computer players play only with virtual dice: on the "
+                                           "score pad every player is a person")
+                strategy = _web_strategy(strategy)
             players.append(Player(_text(p.get("name"), "a player's name"), kind,
                                   strategy if isinstance(strategy, str) else None))
         seed = req.get("seed")
         if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+            # below 2**53: the page keeps the game as JSON in JavaScript, whose numbers hold
+            # whole numbers exactly only up to there, and the dice follow from the seed
+            seed = random.SystemRandom().randrange(2**53)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidGameError(f"the seed must be a whole number, got {seed!r}")
         self.game = Game(rules, players, mode=mode, seed=seed)
@@ -129,12 +157,54 @@ class Session:
         return self._state()
 
     def undo(self, req: dict[str, Any]) -> Reply:
-        """Take back the last step (a throw with its dice counts as one step)."""
+        """Take back the last decision of a human (a throw with its dice counts as one step),
+        and every computer move after it."""
         game = self._game()
-        game.undo()
-        if game.actions and isinstance(game.actions[-1], Throw):
-            game.undo()
+        last = game.last_human_decision()
+        if last is None:
+            raise IllegalMoveError("nothing to undo: no person has made a move yet")
+        self.game = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
+                         start_player=game.start_player, actions=game.actions[:last])
         return self._state()
+
+    def _computer(self) -> tuple[Game, Action]:
+        """The game and the next action of the computer player to move."""
+        game = self._game()
+        turn = game.turn
+        if turn is None:
+            raise IllegalMoveError("the game is over: there is nothing to play")
+        player = game.players[turn.player]
+        if player.kind is not PlayerKind.COMPUTER:
+            raise IllegalMoveError(f"{player.name!r} is a person: it is not a computer's turn")
+        if game.mode is not Mode.DICE:
+            raise IllegalMoveError("computer players play only with virtual dice")
+        name = _web_strategy(player.strategy)
+        key = (name, game.rules)
+        if key not in self._strategies:
+            self._strategies[key] = get_strategy(name, game.rules)
+        rng = random.Random(f"{game.seed}:{len(game.actions)}")
+        return game, self._strategies[key].choose(game, rng)
+
+    def computer_plan(self, req: dict[str, Any]) -> Reply:
+        """What the computer to move does next, changing nothing: the action, and for a throw
+        after the first the positions of the dice it keeps."""
+        game, action = self._computer()
+        turn = game.turn
+        keep = None
+        if isinstance(action, Throw) and turn is not None and turn.roll is not None:
+            keep = list(keep_positions(turn.roll, action.keep))
+        return {"action": action_to_json(action), "keep": keep}
+
+    def computer_move(self, req: dict[str, Any]) -> Reply:
+        """Make the next move of the computer to move (a throw with its dice)."""
+        game, action = self._computer()
+        game.apply(action)
+        try:
+            self._settle(game)
+        except KniffelError:
+            game.undo()
+            raise
+        return {"move": action_to_json(action), **self._state()}
 
     def pad_choices(self, req: dict[str, Any]) -> Reply:
         """Score pad: where the dice a player typed in may go, with their points."""
@@ -206,6 +276,8 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "act": Session.act,
     "roll": Session.roll,
     "undo": Session.undo,
+    "computer_plan": Session.computer_plan,
+    "computer_move": Session.computer_move,
     "pad_choices": Session.pad_choices,
     "stats": Session.stats,
     "import": Session.parse_import,
@@ -221,6 +293,16 @@ def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise InvalidGameError(f"{what} must be text, got {value!r}")
     return value
+
+
+def _web_strategy(name: object) -> str:
+    """The strategy of a computer player in the browser: greedy when none is named."""
+    if name is None:
+        return "greedy"
+    if not isinstance(name, str) or name.strip().lower() not in WEB_STRATEGIES:
+        raise UnknownStrategyError(f"the browser's computer players are "
+                                   f"{', '.join(WEB_STRATEGIES)}, not {name!r}")
+    return name.strip().lower()
 
 
 def _dice(value: object) -> list[int] | str:

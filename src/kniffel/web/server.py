@@ -37,9 +37,10 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 #: Modules left out of the browser's copy of the package: they need click, rich, a server, a
-#: terminal, numpy or numba, none of which the browser has.
+#: terminal, SQLite or numba, none of which the browser has, or only serve the desktop. The
+#: computer players (strategy.py) go along: without numpy they compute in pure Python.
 BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
-                    "strategy.py", "simulate.py", "solver/")
+                    "simulate.py", "solver/")
 ICON_SIZES = (192, 512)
 
 

@@ -140,7 +140,8 @@ def game_view(game: Game) -> dict[str, Any]:
         "engine": __version__,
         "rules": rules_view(rules),
         "mode": game.mode.value,
-        "players": [{"name": p.name, "kind": p.kind.value} for p in game.players],
+        "players": [{"name": p.name, "kind": p.kind.value, "strategy": p.strategy}
+                    for p in game.players],
         "columns": columns,
         "round": game.round,
         "rounds": len(rules.boxes),
@@ -150,7 +151,8 @@ def game_view(game: Game) -> dict[str, Any]:
         "over": game.is_over(),
         "winners": list(game.winners()),
         "actions": len(game.actions),
-        "can_undo": bool(game.actions),
+        # undo takes back the last human decision (with every computer move after it)
+        "can_undo": game.last_human_decision() is not None,
     }
 
 

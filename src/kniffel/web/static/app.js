@@ -10,6 +10,10 @@ const KEY = {
 };
 const STORE_VERSION = 1;
 const MAX_PLAYERS = 8;
+// The computer players the browser offers (the engine refuses any other); the first is the default.
+const COMPUTERS = ["greedy", "random"];
+// Milliseconds between two visible steps of a computer's turn (tests set window.kniffelPace).
+const pace = () => window.kniffelPace ?? 900;
 export const timing = { build: BUILD };
 window.kniffelTiming = timing;
 
@@ -47,6 +51,11 @@ const TEXT = {
     saved_note: "Der Spielstand bleibt in deinem Browser gespeichert – kein Konto, keine Übertragung.",
     ready_in: (s, snap) => `Engine bereit nach ${s} s${snap ? " (aus dem Snapshot)" : ""}.`,
     dismiss: "Schließen", player_col: (n, c, cur) => `${n}${cur ? " (am Zug)" : ""}, ${c} Chips`,
+    kind_of: (n) => `Wer spielt ${n}?`, kind_greedy: "Computer (gierig)", kind_random: "Computer (zufällig)",
+    computer_col: "Computer", computers_dice_only: "Computerspieler gibt es nur im Spiel mit virtuellen Würfeln.",
+    c_thinking: (n) => `${n} überlegt …`, c_roll: (n) => `${n} würfelt.`,
+    c_keep: (n, d) => `${n} hält ${d || "nichts"} und würfelt nochmal …`, c_chip: (n) => `${n} gibt einen Chip ab.`,
+    c_score: (n, b, p) => `${n} trägt ${p} Punkte bei ${b} ein.`, c_strike: (n, b) => `${n} streicht ${b}.`,
   },
   en: {
     nav_game: "Game", nav_history: "History", booting: "The game engine is starting …",
@@ -80,6 +89,11 @@ const TEXT = {
     saved_note: "The game stays saved in your browser – no account, nothing sent anywhere.",
     ready_in: (s, snap) => `Engine ready after ${s} s${snap ? " (from the snapshot)" : ""}.`,
     dismiss: "Close", player_col: (n, c, cur) => `${n}${cur ? " (to play)" : ""}, ${c} chips`,
+    kind_of: (n) => `Who plays ${n}?`, kind_greedy: "Computer (greedy)", kind_random: "Computer (random)",
+    computer_col: "computer", computers_dice_only: "Computer players play only with virtual dice.",
+    c_thinking: (n) => `${n} is thinking …`, c_roll: (n) => `${n} rolls.`,
+    c_keep: (n, d) => `${n} keeps ${d || "nothing"} and rolls again …`, c_chip: (n) => `${n} hands in a chip.`,
+    c_score: (n, b, p) => `${n} enters ${p} points in ${b}.`, c_strike: (n, b) => `${n} strikes ${b}.`,
   },
 };
 
@@ -92,7 +106,9 @@ const state = {
   current: null, // {version, id, started, game, view, summary}
   history: [], // [{id, finished, game, summary}]
   meta: null,
-  setup: null, // {rules, free_strike, mode, players: [{name, kind}]}
+  setup: null, // {rules, free_strike, mode, players: [{name, kind, strategy}]}
+  computerSay: null, // what the computer to move just did, shown in the status line
+  epoch: 0, // counts games started, loaded and undone: a computer's turn stops when it changes
   keep: new Set(), // dice positions the player wants to keep
   padDice: null, // {dice, options} after "enter dice"
   stats: null,
@@ -271,6 +287,7 @@ function ask(request) {
 async function act(request) {
   if (!state.ready || state.busy) return null;
   state.busy = true;
+  if (request.op !== "computer_move") state.computerSay = null;
   const started = performance.now();
   const reply = await ask(request);
   state.busy = false;
@@ -314,6 +331,7 @@ function draw() {
   $("screen").replaceChildren(screen);
   drawNotices();
   if (refocus) restoreFocus(refocus);
+  if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
 // Keyboard users keep their place when the screen is drawn anew: the same control if it is
@@ -325,6 +343,7 @@ function focusKey() {
   if (el.id && !$("picker").contains(el)) return `#${el.id}`;
   if (el.dataset.pos !== undefined) return `.die[data-pos="${el.dataset.pos}"]`;
   if (el.dataset.player !== undefined && el.tagName === "INPUT") return `input[data-player="${el.dataset.player}"]`;
+  if (el.dataset.kind !== undefined) return `select[data-kind="${el.dataset.kind}"]`;
   return "*";
 }
 
@@ -335,10 +354,17 @@ function restoreFocus(key) {
   if (el) el.focus();
 }
 
+// Whether the player to move is a computer (it plays by itself, virtual dice only).
+function computerTurn(view) {
+  return Boolean(view && !view.over && view.mode === "dice" && view.current !== null
+    && view.players[view.current].kind === "computer");
+}
+
 function drawGame(view) {
-  const live = state.ready && !state.busy;
+  const computer = computerTurn(view);
+  const live = state.ready && !state.busy && !computer;
   const wrap = h("section", { class: "game", "aria-labelledby": "game-title",
-    "data-actions": view.actions, "data-live": live ? "1" : "0" });
+    "data-actions": view.actions, "data-live": live ? "1" : "0", "data-computer": computer ? "1" : "0" });
   const cur = view.current;
   const curName = cur === null ? null : view.columns[cur].name;
   wrap.append(h("h2", { id: "game-title" }, label(view.rules.title),
@@ -352,6 +378,7 @@ function drawGame(view) {
     status.textContent = tr("turn_of", curName);
   }
   wrap.append(status);
+  wrap.append(h("p", { id: "computer-say", class: "hint", "aria-live": "polite" }, state.computerSay ?? ""));
 
   const controls = h("div", { class: "controls" });
   controls.append(h("button", { type: "button", id: "undo", disabled: !live || !view.can_undo,
@@ -481,8 +508,9 @@ function drawSheet(view, live) {
   const head = h("tr", {}, h("th", { scope: "col" }, tr("box")));
   view.columns.forEach((c, i) => {
     head.append(h("th", { scope: "col", class: i === cur ? "current" : "", "data-player": i,
-      "aria-label": tr("player_col", c.name, c.chips_left, i === cur) },
+      "aria-label": `${tr("player_col", c.name, c.chips_left, i === cur)}${c.kind === "computer" ? `, ${tr("computer_col")}` : ""}` },
     h("span", { class: "pname" }, c.name),
+    c.kind === "computer" ? h("span", { class: "pkind" }, tr("computer_col")) : null,
     c.leader && !view.over ? h("span", { class: "badge", title: tr("leader") }, " ★") : null,
     view.rules.chips ? h("span", { class: "chips", "aria-hidden": "true" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null));
   });
@@ -536,6 +564,66 @@ function focusSel(sel) {
   if (el) el.focus();
 }
 
+// ---------------------------------------------------------------------------------- computers
+// A computer's turn, one visible step at a time: the engine plans (the dice it keeps are shown
+// first), then makes the move; the page only waits between the steps. It stops when the game
+// changes (new, loaded, another tab) or the screen does, and goes on when the game is shown again.
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let computerEpoch = null;
+
+function describeMove(name, move, before, after) {
+  const box = move.box ? boxName(after, move.box) : "";
+  if (move.type === "throw") return tr("c_roll", name);
+  if (move.type === "chip") return tr("c_chip", name);
+  if (move.type === "strike") return tr("c_strike", name, box);
+  const cell = after.columns[before.current].cells[move.box];
+  return tr("c_score", name, box, cell ? cell.points : 0);
+}
+
+async function runComputer() {
+  const epoch = state.epoch;
+  if (computerEpoch === epoch) return; // already playing this game
+  computerEpoch = epoch;
+  // a hidden tab leaves the turn to the visible one (both would play the same moves)
+  const on = () => state.ready && !document.hidden && state.epoch === epoch && state.screen === "game"
+    && state.current && computerTurn(state.current.view);
+  const idle = async () => { while (state.busy) await sleep(20); };
+  try {
+    while (on()) {
+      await sleep(pace());
+      await idle();
+      if (!on()) break;
+      const before = state.current.view;
+      const name = before.players[before.current].name;
+      if (!before.turn.dice) {
+        // a new turn; the first one in a session builds the player's tables (seconds in Extreme)
+        state.computerSay = tr("c_thinking", name);
+        draw();
+      }
+      state.busy = true;
+      const plan = await ask({ op: "computer_plan" });
+      state.busy = false;
+      if (!plan.ok) { notice(tr("refused") + plan.error.message, "warn"); break; }
+      if (!on()) break;
+      if (plan.keep) {
+        // show the dice it keeps before it throws the others
+        state.keep = new Set(plan.keep);
+        state.computerSay = tr("c_keep", name, plan.keep.map((i) => before.turn.dice[i].value).join(" "));
+        draw();
+        await sleep(pace());
+        await idle();
+        if (!on()) break;
+      }
+      const reply = await act({ op: "computer_move" });
+      if (!reply || !reply.ok) break;
+      state.computerSay = describeMove(name, reply.move, before, state.current.view);
+      draw();
+    }
+  } finally {
+    if (computerEpoch === epoch) computerEpoch = null;
+  }
+}
+
 // ---------------------------------------------------------------------------------- setup
 function defaultSetup() {
   return { rules: "extreme", free_strike: false, mode: "pad",
@@ -558,15 +646,28 @@ function drawSetup() {
   const modes = h("fieldset", {}, h("legend", {}, tr("mode")));
   for (const m of ["pad", "dice"]) {
     modes.append(h("label", { class: "check" }, h("input", { type: "radio", name: "mode", value: m, id: `mode-${m}`,
-      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); } }), tr(`mode_${m}`)));
+      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); draw(); } }), tr(`mode_${m}`)));
   }
   form.append(modes);
   const players = h("fieldset", { id: "players" }, h("legend", {}, tr("players")));
+  const dice = s.mode === "dice";
   s.players.forEach((p, i) => {
     const name = p.name || tr("player_n", i + 1);
+    const kind = p.kind === "computer" ? `computer:${COMPUTERS.includes(p.strategy) ? p.strategy : COMPUTERS[0]}` : "human";
+    // computer players only with virtual dice: on the score pad every row is a person
+    const kindSelect = dice ? h("select", { class: "kind", "data-kind": i, "aria-label": tr("kind_of", name),
+      onchange: (e) => {
+        const [k, strategy] = e.target.value.split(":");
+        p.kind = k;
+        p.strategy = strategy ?? null;
+        saveSettings();
+      } },
+    h("option", { value: "human", selected: kind === "human" }, tr("human")),
+    COMPUTERS.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}` }, tr(`kind_${c}`)))) : null;
     players.append(h("div", { class: "player-row" },
       h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("name_of", i + 1),
         "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); } }),
+      kindSelect,
       h("button", { type: "button", disabled: i === 0, "aria-label": tr("up", name),
         onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↑"),
       h("button", { type: "button", disabled: i === s.players.length - 1, "aria-label": tr("down", name),
@@ -576,6 +677,7 @@ function drawSetup() {
   });
   players.append(h("button", { type: "button", id: "add-player", disabled: s.players.length >= MAX_PLAYERS,
     onclick: () => { s.players.push({ name: tr("player_n", s.players.length + 1), kind: "human" }); saveSettings(); draw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("add_player")));
+  if (!dice) players.append(h("p", { class: "hint", id: "computers-note" }, tr("computers_dice_only")));
   form.append(players);
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("start")));
   return form;
@@ -592,6 +694,8 @@ async function begin(request) {
     return;
   }
   shelveCurrent();
+  state.epoch++;
+  state.computerSay = null;
   state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(),
     game: reply.game, view: reply.view, summary: reply.summary };
   state.keep.clear();
@@ -604,7 +708,9 @@ async function begin(request) {
 function startGame() {
   const s = state.setup;
   return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,
-    players: s.players.map((p) => ({ name: p.name, kind: p.kind })) });
+    players: s.players.map((p) => (s.mode === "dice" && p.kind === "computer"
+      ? { name: p.name, kind: "computer", strategy: COMPUTERS.includes(p.strategy) ? p.strategy : COMPUTERS[0] }
+      : { name: p.name, kind: "human" })) });
 }
 
 function rematch() {
@@ -708,6 +814,8 @@ async function resume(entry) {
   shelveCurrent();
   state.history = state.history.filter((e) => e.id !== entry.id);
   saveHistory();
+  state.epoch++;
+  state.computerSay = null;
   state.current = { version: STORE_VERSION, id: entry.id, started: entry.finished, game: reply.game, view: reply.view, summary: reply.summary };
   saveCurrent();
   state.screen = "game";
@@ -761,6 +869,8 @@ async function importFile(input) {
     const loaded = await ask({ op: "load", game: reply.game });
     if (!loaded.ok) { notice(tr("import_bad") + loaded.error.message, "warn"); return; }
     shelveCurrent();
+    state.epoch++;
+    state.computerSay = null;
     state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(), game: loaded.game, view: loaded.view, summary: loaded.summary };
     saveCurrent();
     notice(tr("imported_game"));
@@ -817,6 +927,11 @@ async function boot() {
   markReady();
 }
 
+// A computer's turn paused in a hidden tab goes on when the tab is shown again.
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && state.ready && state.screen === "game") draw();
+});
+
 // Another tab changed the stored game or history: follow it, so no tab overwrites the other.
 window.addEventListener("storage", async (event) => {
   if (event.key === KEY.history) {
@@ -833,6 +948,7 @@ window.addEventListener("storage", async (event) => {
     }
     const reply = await ask({ op: "load", game: cur.game });
     if (reply.ok) {
+      state.epoch++;
       state.current = { ...cur, game: reply.game, view: reply.view, summary: reply.summary };
       state.keep.clear();
       state.padDice = null;
