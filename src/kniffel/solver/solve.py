@@ -126,11 +126,16 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
 
 
 def solve_in_memory(rules: RuleSet, *, max_open: int | None = None, root: int = 0,
-                    progress: ProgressCallback | None = None) -> ValueTable:
-    """Solve the sets of ``rules`` with at most ``max_open`` open boxes containing ``root``."""
+                    progress: ProgressCallback | None = None,
+                    dtype: npt.DTypeLike = np.float64) -> ValueTable:
+    """Solve the sets of ``rules`` with at most ``max_open`` open boxes containing ``root``.
+
+    The values are float64 unless ``dtype`` asks for float32 (the precision of a stored Extreme
+    table, and its speed).
+    """
     tables = build_tables(rules)
     layout = make_layout(tables, max_open, root)
-    values = np.zeros(layout.states, np.float64)
+    values = np.zeros(layout.states, np.dtype(dtype))
     run_layers(layout, values, progress=progress)
     return ValueTable(layout, values)
 
