@@ -84,9 +84,11 @@ def _console(err: bool = False) -> Console:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kniffel")
 def main() -> None:
-    """Kniffel Extreme und klassisches Kniffel: Regeln, Wertung, Spielstände.
+    """Kniffel Extreme und klassisches Kniffel: Browser-App, Terminalspiel, Computergegner,
+    optimale Strategie, Regeln, Wertung, Spielstände.
 
-    Kniffel Extreme and classic Kniffel: rules, scoring, saved games.
+    Kniffel Extreme and classic Kniffel: browser app (kniffel web), terminal game (kniffel
+    play), computer players, optimal strategy (kniffel solve / advise), rules, scoring, saves.
 
     Rule sets / Regelwerke: extreme (Kniffel Extreme, default), kniffel (classic German rules),
     kniffel-championship (championship rules), yahtzee (official Hasbro rules).
