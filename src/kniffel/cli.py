@@ -603,13 +603,12 @@ def _solve_progress(console: Console) -> Any:
         Progress,
         TaskProgressColumn,
         TextColumn,
-        TimeElapsedColumn,
         TimeRemainingColumn,
     )
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), TaskProgressColumn(),
-                    MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20),
+                    TaskProgressColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                    TimeRemainingColumn(), console=console)
 
 
 def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: bool,
@@ -639,8 +638,8 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
             spent = time.perf_counter() - began
             rate = (p.done - p.resumed) / spent if spent > 0 else 0.0
             bar.update(task, total=p.total, completed=p.done,
-                       description=f"{rules.name} · {p.layer}/{p.layers} offen/open",
-                       rate=f"{rate:,.0f} Zustände/s (states/s)")
+                       description=f"{rules.name} {p.layer}/{p.layers}",
+                       rate=f"{rate:,.0f}/s")
 
         table = solve_table(rules, max_open=max_open, directory=directory, progress=update,
                             force=force, notice=lambda m: console.print(m, markup=False))
@@ -691,9 +690,8 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
     console.print(f"Tabelle / table: {table.path}  ({table.layout.states:,} Zustände/states, "
                   f"{n} Threads)", markup=False)
     if header.get("seconds") is not None:
-        secs = float(header["seconds"])
-        console.print(f"berechnet in / computed in {secs:.2f} s "
-                      f"({table.layout.states / max(secs, 1e-9):,.0f} states/s)", markup=False)
+        console.print(f"berechnet in / computed in {float(header['seconds']):.2f} s "
+                      "(der letzte Lauf / the last run)", markup=False)
     if table.layout.is_full:
         console.print(f"Erwartete Punktzahl bei optimalem Spiel / expected optimal score "
                       f"({rules.title('de')}): {table.expected_score():.4f}", markup=False)
