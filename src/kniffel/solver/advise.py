@@ -32,7 +32,7 @@ from kniffel.solver.table import (
 from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: Endgames with at most this many open boxes are solved on the fly when no table covers them.
-ON_THE_FLY_OPEN = {True: 4, False: 13}
+ON_THE_FLY_OPEN = {True: 6, False: 13}
 
 
 @dataclass(frozen=True)
