@@ -71,10 +71,10 @@ def kernel_args(tables: Tables) -> tuple[Any, ...]:
             t.trans_k, t.trans_gain, t.box_kind, t.box_max)
 
 
-def chunk_lanes(tables: Tables) -> int:
-    """Lanes per kernel chunk so that a chunk's keep arrays stay in cache."""
+def chunk_lanes(tables: Tables, itemsize: int = 8) -> int:
+    """Lanes per kernel chunk so that its keep arrays (``itemsize``-byte values) stay in cache."""
     channels = tables.nd + 1 if tables.nd > 1 else 1
-    return max(1, kernel.CHUNK_BYTES // (8 * len(tables.multisets) * channels))
+    return max(1, kernel.CHUNK_BYTES // (itemsize * len(tables.multisets) * channels))
 
 
 def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0,
@@ -85,7 +85,7 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
 
     tables = layout.tables
     args = kernel_args(tables)
-    chunk = chunk_lanes(tables)
+    chunk = chunk_lanes(tables, values.dtype.itemsize)
     layers = list(layout.layers())
     sizes = [layout.layer_states(m) for _, m in layers]
     total = sum(sizes)
