@@ -92,18 +92,7 @@ class Layout:
     def layer_states(self, masks: npt.NDArray[np.int64]) -> int:
         """The number of states (lanes) of ``masks``."""
         t = self.tables
-        xs = self._xf(masks)
-        return int((t.n_u[masks & 63].astype(np.int64) * xs).sum())
-
-    def _xf(self, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        t = self.tables
-        if t.rules.chips:
-            return np.full(masks.shape, t.rules.chips + 1, np.int64)
-        x = np.ones(masks.shape, np.int64)
-        if t.xs == 2:
-            kn = int(t.params[9])
-            x[(masks >> kn) & 1 == 1] = 2
-        return x
+        return int((t.n_u[masks & 63].astype(np.int64) * t.x_of_masks(masks)).sum())
 
 
 def make_layout(tables: Tables, max_open: int | None = None, root: int = 0) -> Layout:
@@ -122,8 +111,8 @@ def make_layout(tables: Tables, max_open: int | None = None, root: int = 0) -> L
         filled += ((masks >> b) & 1).astype(np.int8)
     open_count = (nb - filled).astype(np.int8)
     include = (open_count <= max_open) & ((masks & root) == root)
-    layout = Layout(tables, max_open, root, np.full(masks.shape, -1, np.int64), open_count, 0)
-    counts = np.where(include, tables.n_u[masks & 63].astype(np.int64) * layout._xf(masks), 0)
+    counts = np.where(include, tables.n_u[masks & 63].astype(np.int64)
+                      * tables.x_of_masks(masks), 0)
     offsets = np.cumsum(counts) - counts
     base = np.where(include, offsets, -1).astype(np.int64)
     return Layout(tables, max_open, root, base, open_count, int(counts.sum()))
@@ -149,8 +138,7 @@ class ValueTable:
 
     def covers(self, mask: int) -> bool:
         """Whether the table holds the set ``mask`` and every set after it."""
-        lay = self.layout
-        return bool(lay.base[mask] >= 0)
+        return bool(self.layout.base[mask] >= 0)
 
     def value(self, mask: int, k: int, x: int) -> float:
         """V of filled set ``mask``, upper state ``k``, extra state ``x``."""
@@ -165,10 +153,6 @@ class ValueTable:
         t = self.tables
         k = t.upper_state(0, 0)
         return self.value(0, k, t.rules.chips)
-
-
-def describe_rules(rules: RuleSet) -> str:
-    return repr(rules)
 
 
 def write_header(f: Any, header: dict[str, Any]) -> None:
@@ -202,7 +186,7 @@ def read_header(path: Path) -> dict[str, Any]:
 
 def expected_header(layout: Layout, dtype: np.dtype[Any]) -> dict[str, Any]:
     return {"format": FORMAT, "version": FORMAT_VERSION,
-            "rules": describe_rules(layout.tables.rules),
+            "rules": repr(layout.tables.rules),
             "dtype": dtype.str, "states": layout.states, "max_open": layout.max_open,
             "root": layout.root}
 

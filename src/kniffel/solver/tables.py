@@ -91,12 +91,17 @@ class Tables:
         return int(self.params[P_X_FULL])
 
     def x_of(self, mask: int) -> int:
-        """Extra states per upper state for the filled-box set ``mask``."""
-        if self.rules.chips:
-            return self.rules.chips + 1
-        if int(self.params[P_KN_BOX]) >= 0 and int(self.params[P_EXTRA]) != 0:
-            return 2 if mask >> int(self.params[P_KN_BOX]) & 1 else 1
+        """Extra states per upper state for the filled-box set ``mask``: every chip count, or
+        the kniffel flag once the kniffel box is filled."""
+        if self.rules.chips or (self.xs > 1 and mask >> int(self.params[P_KN_BOX]) & 1):
+            return self.xs
         return 1
+
+    def x_of_masks(self, masks: I64) -> I64:
+        """:meth:`x_of` of every set in ``masks``."""
+        if self.rules.chips or self.xs == 1:
+            return np.full(masks.shape, self.xs, np.int64)
+        return np.where((masks >> int(self.params[P_KN_BOX])) & 1 == 1, self.xs, 1)
 
     def hand_index(self, roll: Roll) -> int:
         """The hand number of ``roll``."""
