@@ -303,7 +303,7 @@ def test_export_and_import_carry_every_game_and_skip_known_ones(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("mangle", "message"), [
-    (lambda d: d.update(format="other"), "not a kniffel history export"),
+    (lambda d: d.update(format="other"), "not a kniffel history file"),
     (lambda d: d.update(version=99), "newer than this kniffel reads"),
     (lambda d: d["games"][1]["game"]["actions"].append({"type": "chip"}), "game #2"),
     (lambda d: d["games"][1].pop("uid"), "uid must be text"),

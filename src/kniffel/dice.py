@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from kniffel.errors import InvalidDiceError, InvalidKeepError
+from kniffel.errors import InvalidDiceError, InvalidKeepError, dice_param
 
 D6_COUNT = 5
 D6_FACES = range(1, 7)
@@ -25,13 +25,15 @@ D10_FACES = range(0, 10)
 
 
 def _check_face(value: object, faces: range, what: str) -> int:
+    die = "d10" if faces == D10_FACES else "d6"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidDiceError(f"{what} must be a whole number, got {value!r}")
+        raise InvalidDiceError(f"{what} must be a whole number, got {value!r}",
+                               code="dice.not_a_number", params={"value": repr(value)})
     if value not in faces:
         raise InvalidDiceError(
-            f"{what} shows {value}, but a {'d10' if faces == D10_FACES else 'd6'} shows "
-            f"{faces.start}–{faces.stop - 1}"
-        )
+            f"{what} shows {value}, but a {die} shows {faces.start}–{faces.stop - 1}",
+            code="dice.face_out_of_range",
+            params={"die": die, "value": value, "low": faces.start, "high": faces.stop - 1})
     return value
 
 
@@ -50,8 +52,8 @@ class Roll:
         faces = tuple(d6)
         if len(faces) != D6_COUNT:
             raise InvalidDiceError(
-                f"a roll has {D6_COUNT} d6, got {len(faces)}: {list(faces)}"
-            )
+                f"a roll has {D6_COUNT} d6, got {len(faces)}: {list(faces)}",
+                code="dice.wrong_count", params={"want": D6_COUNT, "got": len(faces)})
         checked = sorted(
             _check_face(v, D6_FACES, f"d6 #{i + 1}") for i, v in enumerate(faces)
         )
@@ -98,12 +100,16 @@ class Roll:
             try:
                 values.append(int(str(part).strip()))
             except ValueError:
-                raise InvalidDiceError(f"die #{i + 1} is not a number: {part!r}") from None
+                raise InvalidDiceError(f"die #{i + 1} is not a number: {part!r}",
+                                       code="dice.not_a_number",
+                                       params={"value": str(part)}) from None
         want = D6_COUNT + (1 if d10 else 0)
         if len(values) != want:
             described = "five d6, then the d10" if d10 else "five d6"
             raise InvalidDiceError(f"expected {want} dice ({described}), got {len(values)}: "
-                                   f"{' '.join(map(str, values)) or '(none)'}")
+                                   f"{' '.join(map(str, values)) or '(none)'}",
+                                   code="dice.wrong_count_d10" if d10 else "dice.wrong_count",
+                                   params={"want": want, "got": len(values)})
         if d10:
             return cls(values[:D6_COUNT], _check_face(values[-1], D10_FACES, "the d10"))
         return cls(values)
@@ -134,13 +140,15 @@ class Keep:
     def __init__(self, d6: Iterable[int] = (), d10: int | None = None) -> None:
         faces = tuple(d6)
         if len(faces) > D6_COUNT:
-            raise InvalidKeepError(f"at most {D6_COUNT} d6 can be kept, got {len(faces)}")
+            raise InvalidKeepError(f"at most {D6_COUNT} d6 can be kept, got {len(faces)}",
+                                   code="keep.too_many", params={"most": D6_COUNT,
+                                                                 "got": len(faces)})
         try:
             checked = sorted(_check_face(v, D6_FACES, "a kept d6") for v in faces)
             if d10 is not None:
                 _check_face(d10, D10_FACES, "the kept d10")
         except InvalidDiceError as e:
-            raise InvalidKeepError(str(e)) from None
+            raise e.as_type(InvalidKeepError) from None
         object.__setattr__(self, "d6", tuple(checked))
         object.__setattr__(self, "d10", d10)
 
@@ -170,7 +178,9 @@ class Keep:
     def check_part_of(self, roll: Roll) -> None:
         """Raise :class:`InvalidKeepError` unless these dice lie in ``roll``."""
         if not self.is_part_of(roll):
-            raise InvalidKeepError(f"cannot keep {self} from the roll {roll}")
+            raise InvalidKeepError(f"cannot keep {self} from the roll {roll}",
+                                   code="keep.not_in_roll",
+                                   params={"keep": dice_param(self), "roll": dice_param(roll)})
 
     @classmethod
     def everything(cls, roll: Roll) -> Keep:
@@ -185,8 +195,8 @@ class Keep:
         for p in chosen:
             if not 0 <= p < len(values):
                 raise InvalidKeepError(
-                    f"there is no die #{p + 1} in the roll {roll} ({len(values)} dice)"
-                )
+                    f"there is no die #{p + 1} in the roll {roll} ({len(values)} dice)",
+                    code="keep.no_such_die", params={"position": p + 1, "count": len(values)})
         d6 = [values[p] for p in chosen if p < D6_COUNT]
         d10 = roll.d10 if D6_COUNT in chosen else None
         return cls(d6, d10)
@@ -228,7 +238,8 @@ def roll_dice(keep: Keep, rng: random.Random, *, d10: bool) -> Roll:
     if d10:
         ten = keep.d10 if keep.d10 is not None else rng.randrange(10)
     elif keep.d10 is not None:
-        raise InvalidKeepError(f"this rule set has no d10, so {keep} cannot be kept")
+        raise InvalidKeepError(f"this rule set has no d10, so {keep} cannot be kept",
+                               code="keep.no_d10")
     return Roll((*keep.d6, *fresh), ten)
 
 
@@ -253,7 +264,8 @@ def outcomes(keep: Keep, *, d10: bool) -> tuple[tuple[Roll, float], ...]:
 @cache
 def _outcomes(keep: Keep, d10: bool) -> tuple[tuple[Roll, float], ...]:
     if not d10 and keep.d10 is not None:
-        raise InvalidKeepError(f"this rule set has no d10, so {keep} cannot be kept")
+        raise InvalidKeepError(f"this rule set has no d10, so {keep} cannot be kept",
+                               code="keep.no_d10")
     tens: list[tuple[int | None, float]]
     if not d10:
         tens = [(None, 1.0)]

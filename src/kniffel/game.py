@@ -35,6 +35,8 @@ from kniffel.errors import (
     KniffelError,
     NotYourTurnError,
     UnsupportedVersionError,
+    cause_param,
+    dice_param,
 )
 from kniffel.rules import Box, Choice, Entry, RuleSet, choices, preset
 
@@ -72,19 +74,24 @@ class Player:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
-            raise InvalidGameError(f"a player's name must be text, got {self.name!r}")
+            raise InvalidGameError(f"a player's name must be text, got {self.name!r}",
+                                   code="player.name_not_text")
         name = self.name.strip()
         if not name:
-            raise InvalidGameError("a player's name must not be empty")
+            raise InvalidGameError("a player's name must not be empty",
+                                   code="player.name_empty")
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidGameError(
-                f"the name {name[:MAX_NAME_LENGTH]!r}… is longer than {MAX_NAME_LENGTH} characters"
-            )
+                f"the name {name[:MAX_NAME_LENGTH]!r}… is longer than {MAX_NAME_LENGTH} characters",
+                code="player.name_too_long",
+                params={"name": name[:MAX_NAME_LENGTH], "most": MAX_NAME_LENGTH})
         if any(not ch.isprintable() for ch in name):
-            raise InvalidGameError(f"the name {name!r} holds control characters")
+            raise InvalidGameError(f"the name {name!r} holds control characters",
+                                   code="player.name_control", params={"name": repr(name)})
         object.__setattr__(self, "name", name)
         if not isinstance(self.kind, PlayerKind):
-            raise InvalidGameError(f"unknown player kind {self.kind!r}")
+            raise InvalidGameError(f"unknown player kind {self.kind!r}",
+                                   code="player.kind_unknown", params={"kind": str(self.kind)})
 
     def __repr__(self) -> str:
         if self.kind is PlayerKind.HUMAN and self.strategy is None:
@@ -169,7 +176,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(data: object) -> Action:
     """The action a save's JSON object stands for; raises KniffelError if it is malformed."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise CorruptSaveError(f"an action must be an object with a 'type', got {data!r}")
+        raise CorruptSaveError(f"an action must be an object with a 'type', got {data!r}",
+                               code="save.bad_action")
     kind = data["type"]
     try:
         if kind == "throw":
@@ -184,16 +192,18 @@ def action_from_json(data: object) -> Action:
         if kind == "enter":
             extra = data.get("extra_kniffel", False)
             if not isinstance(extra, bool):
-                raise CorruptSaveError(f"extra_kniffel must be true or false, got {extra!r}")
+                raise CorruptSaveError(f"extra_kniffel must be true or false, got {extra!r}",
+                                       code="save.bad_action")
             return Enter(Box.parse(_str(data["box"])), _int(data["points"]), extra)
     except KeyError as e:
-        raise CorruptSaveError(f"the {kind!r} action {data!r} lacks {e.args[0]!r}") from None
-    raise CorruptSaveError(f"unknown action type {kind!r}")
+        raise CorruptSaveError(f"the {kind!r} action {data!r} lacks {e.args[0]!r}",
+                               code="save.bad_action") from None
+    raise CorruptSaveError(f"unknown action type {kind!r}", code="save.bad_action")
 
 
 def _int(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CorruptSaveError(f"expected a whole number, got {value!r}")
+        raise CorruptSaveError(f"expected a whole number, got {value!r}", code="save.bad_value")
     return value
 
 
@@ -203,13 +213,14 @@ def _opt_int(value: object) -> int | None:
 
 def _int_list(value: object) -> list[int]:
     if not isinstance(value, list):
-        raise CorruptSaveError(f"expected a list of numbers, got {value!r}")
+        raise CorruptSaveError(f"expected a list of numbers, got {value!r}",
+                               code="save.bad_value")
     return [_int(v) for v in value]
 
 
 def _str(value: object) -> str:
     if not isinstance(value, str):
-        raise CorruptSaveError(f"expected text, got {value!r}")
+        raise CorruptSaveError(f"expected text, got {value!r}", code="save.bad_value")
     return value
 
 
@@ -301,7 +312,9 @@ class RollOff:
 def roll_off(rules: RuleSet, players: int, rng: random.Random) -> RollOff:
     """Each player throws all dice once; the highest sum starts, tied leaders throw again."""
     if not 1 <= players <= MAX_PLAYERS:
-        raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {players}")
+        raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {players}",
+                               code="game.player_count",
+                               params={"most": MAX_PLAYERS, "got": players})
     contenders = list(range(players))
     rounds: list[Mapping[int, Roll]] = []
     while True:
@@ -351,32 +364,41 @@ class Game:
             players = [players]
         people = tuple(p if isinstance(p, Player) else Player(p) for p in players)
         if not 1 <= len(people) <= MAX_PLAYERS:
-            raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(people)}")
+            raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(people)}",
+                                   code="game.player_count",
+                                   params={"most": MAX_PLAYERS, "got": len(people)})
         seen: set[str] = set()
         for p in people:
             if p.name.casefold() in seen:
-                raise InvalidGameError(f"two players are called {p.name!r}")
+                raise InvalidGameError(f"two players are called {p.name!r}",
+                                       code="game.duplicate_name", params={"name": p.name})
             seen.add(p.name.casefold())
         self._players = people
         if not isinstance(mode, Mode):
-            raise InvalidGameError(f"unknown mode {mode!r}")
+            raise InvalidGameError(f"unknown mode {mode!r}", code="game.mode_unknown",
+                                   params={"mode": str(mode)})
         self._mode = mode
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidGameError(f"the seed must be a whole number, got {seed!r}")
+            raise InvalidGameError(f"the seed must be a whole number, got {seed!r}",
+                                   code="game.seed", params={"seed": repr(seed)})
         self._seed = seed
         if isinstance(start_player, bool) or not isinstance(start_player, int) or not (
             0 <= start_player < len(people)
         ):
             raise InvalidGameError(
-                f"start player {start_player!r} is not one of 0–{len(people) - 1}"
-            )
+                f"start player {start_player!r} is not one of 0–{len(people) - 1}",
+                code="game.start_player",
+                params={"start": repr(start_player), "count": len(people)})
         self._start = start_player
         self._reset()
         for i, action in enumerate(actions):
             try:
                 self.apply(action)
             except IllegalMoveError as e:
-                raise IllegalMoveError(f"action #{i + 1} {action!r}: {e}") from None
+                raise IllegalMoveError(f"action #{i + 1} {action!r}: {e}",
+                                       code="game.action_refused",
+                                       params={"number": i + 1,
+                                               "cause": cause_param(e)}) from None
 
     # --- read-only facts ---------------------------------------------------------------
 
@@ -488,7 +510,7 @@ class Game:
     def sample_outcome(self, rng: random.Random) -> Outcome:
         """Throw the dice not kept with ``rng`` (only at a chance node)."""
         if self._pending is None:
-            raise IllegalMoveError("no throw is waiting for its dice")
+            raise IllegalMoveError("no throw is waiting for its dice", code="move.no_pending_throw")
         return Outcome(roll_dice(self._pending, rng, d10=self._rules.d10))
 
     def roll(self, rng: random.Random, keep: Keep | None = None) -> Roll:
@@ -511,7 +533,7 @@ class Game:
         whose turn it is, with the points the rules give it."""
         if self._mode is not Mode.PAD:
             raise IllegalMoveError("pad_choices is for score-pad games; this one is played "
-                                   "with dice")
+                                   "with dice", code="move.pad_only")
         player = self._require_turn()
         out: list[Enter | Strike] = []
         for c in choices(self._rules, self._state[player].entries, roll):
@@ -582,15 +604,17 @@ class Game:
         the state, and changes nothing.
         """
         if self.is_over():
-            raise GameOverError(f"the game is over; {action!r} cannot be applied")
+            raise GameOverError(f"the game is over; {action!r} cannot be applied",
+                                code="move.game_over")
         current = self.current_player
         assert current is not None
         if player is not None and player != current:
             self._check_player_index(player)
             raise NotYourTurnError(
                 f"it is {self._players[current].name}'s turn, not "
-                f"{self._players[player].name}'s ({action!r} refused)"
-            )
+                f"{self._players[player].name}'s ({action!r} refused)",
+                code="move.not_your_turn", params={"player": self._players[current].name,
+                                                   "other": self._players[player].name})
         st = self._state[current]
         if self._mode is Mode.PAD:
             self._apply_pad(action, st)
@@ -602,7 +626,7 @@ class Game:
         rules = self._rules
         if self._pending is not None and not isinstance(action, Outcome):
             raise IllegalMoveError(f"the dice of the throw keeping {self._pending} are awaited; "
-                                   f"{action!r} must wait")
+                                   f"{action!r} must wait", code="move.dice_rolling")
         match action:
             case Throw(keep):
                 allowed = rules.rolls + self._chip_used
@@ -610,31 +634,37 @@ class Game:
                     more = (" (hand in a chip for one more)" if self._can_use_chip(st) else "")
                     raise IllegalMoveError(
                         f"all {allowed} throws of this turn are used{more}; enter the roll "
-                        f"{self._roll} in a box")
+                        f"{self._roll} in a box",
+                        code="move.no_throws_left_chip" if more else "move.no_throws_left",
+                        params={"rolls": allowed})
                 if self._roll is None:
                     if keep.size:
                         raise IllegalMoveError(f"the first throw of a turn throws all dice; "
-                                               f"cannot keep {keep}")
+                                               f"cannot keep {keep}", code="move.first_throw_all")
                 else:
                     try:
                         keep.check_part_of(self._roll)
                     except InvalidKeepError as e:
-                        raise IllegalMoveError(str(e)) from None
+                        raise e.as_type(IllegalMoveError) from None
                     if keep.size >= rules.dice_count:
-                        raise IllegalMoveError(f"keeping all dice ({keep}) throws nothing")
+                        raise IllegalMoveError(f"keeping all dice ({keep}) throws nothing",
+                                               code="move.keep_all")
                 if keep.d10 is not None and not rules.d10:
-                    raise IllegalMoveError(f"{rules.name} has no d10 to keep")
+                    raise IllegalMoveError(f"{rules.name} has no d10 to keep", code="keep.no_d10")
                 self._pending = keep
             case Outcome(roll):
                 if self._pending is None:
-                    raise IllegalMoveError(f"no throw is waiting for its dice ({action!r})")
+                    raise IllegalMoveError(f"no throw is waiting for its dice ({action!r})",
+                                           code="move.no_pending_throw")
                 try:
                     rules.check_roll(roll)
                 except InvalidDiceError as e:
-                    raise IllegalMoveError(str(e)) from None
+                    raise e.as_type(IllegalMoveError) from None
                 if not self._pending.is_part_of(roll):
                     raise IllegalMoveError(f"the outcome {roll} does not hold the kept dice "
-                                           f"{self._pending}")
+                                           f"{self._pending}", code="move.outcome_without_kept",
+                                           params={"roll": dice_param(roll),
+                                                   "keep": dice_param(self._pending)})
                 self._pending = None
                 self._roll = roll
                 self._rolls_used += 1
@@ -643,21 +673,23 @@ class Game:
             case Score(box) | Strike(box):
                 box = self._open_box(st, box)
                 if self._roll is None:
-                    raise IllegalMoveError(f"throw the dice before entering a box ({action!r})")
+                    raise IllegalMoveError(f"throw the dice before entering a box ({action!r})",
+                                           code="move.throw_first")
                 strike = isinstance(action, Strike)
                 legal = [c for c in choices(rules, st.entries, self._roll)
                          if c.box is box and c.strike == strike]
                 if not legal:
-                    raise IllegalMoveError(self._refusal(action, st))
+                    raise self._refusal(action, st)
                 chosen = legal[0]
                 st.entries[box] = Entry(chosen.points, struck=strike or chosen.points == 0)
                 st.extra_bonus += chosen.bonus
                 self._end_turn()
             case Enter():
                 raise IllegalMoveError(f"{action!r} writes points on a score pad; this game is "
-                                       f"played with dice: use Score or Strike")
+                                       f"played with dice: use Score or Strike",
+                                       code="move.pad_only")
             case _:
-                raise IllegalMoveError(f"not an action: {action!r}")
+                raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
 
     def _apply_pad(self, action: Action, st: _PlayerState) -> None:
         rules = self._rules
@@ -670,15 +702,20 @@ class Game:
                 ):
                     shown = ", ".join(map(str, sorted(possible)))
                     raise IllegalMoveError(
-                        f"{box.value} cannot hold {points!r} points; possible: {shown}")
+                        f"{box.value} cannot hold {points!r} points; possible: {shown}",
+                        code="move.points_impossible",
+                        params={"box": box.value, "points": repr(points),
+                                "possible": sorted(possible)})
                 if extra and not self._extra_kniffel_allowed(st):
                     raise IllegalMoveError(
                         "extra points for a further Kniffel need a rule set that grants them "
-                        "and a kniffel box that holds 50")
+                        "and a kniffel box that holds 50", code="move.extra_kniffel_not_allowed")
                 if extra and box is Box.KNIFFEL:
-                    raise IllegalMoveError("the kniffel box is already filled")
+                    raise IllegalMoveError("the kniffel box is already filled",
+                                           code="move.kniffel_filled")
                 if points == 0 and not extra:
-                    raise IllegalMoveError(f"0 points is a strike: use Strike({box!r})")
+                    raise IllegalMoveError(f"0 points is a strike: use Strike({box!r})",
+                                           code="move.zero_is_strike", params={"box": box.value})
                 st.entries[box] = Entry(points, struck=points == 0)
                 st.extra_bonus += rules.extra_kniffel_bonus if extra else 0
                 self._end_turn()
@@ -690,41 +727,51 @@ class Game:
                 self._use_chip(st)
             case Throw() | Outcome() | Score():
                 raise IllegalMoveError(f"{action!r} needs a game played with dice; this one is "
-                                       f"a score pad: use Enter or Strike")
+                                       f"a score pad: use Enter or Strike", code="move.dice_only")
             case _:
-                raise IllegalMoveError(f"not an action: {action!r}")
+                raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
 
     def _open_box(self, st: _PlayerState, box: Box) -> Box:
         """``box`` if this rule set has it and the player has not filled it yet."""
         box = self._rules.box(box)
         if box in st.entries:
-            raise IllegalMoveError(f"{box.value} is already filled with {st.entries[box].points}")
+            raise IllegalMoveError(f"{box.value} is already filled with {st.entries[box].points}",
+                                   code="move.box_filled",
+                                   params={"box": box.value, "points": st.entries[box].points})
         return box
 
     def _use_chip(self, st: _PlayerState) -> None:
         if not self._can_use_chip(st):
-            raise IllegalMoveError(self._chip_refusal(st))
+            raise self._chip_refusal(st)
         st.chips_left -= 1
         self._chip_used = True
 
-    def _chip_refusal(self, st: _PlayerState) -> str:
+    def _chip_refusal(self, st: _PlayerState) -> IllegalMoveError:
         if self._rules.chips == 0:
-            return f"{self._rules.name} has no chips"
+            return IllegalMoveError(f"{self._rules.name} has no chips", code="chip.none_in_rules",
+                                    params={"rules": self._rules.name})
         if st.chips_left == 0:
-            return "all chips of this player are used"
+            return IllegalMoveError("all chips of this player are used", code="chip.all_used")
         if self._chip_used:
-            return "a chip was already handed in this turn (at most one per turn)"
+            return IllegalMoveError("a chip was already handed in this turn (at most one per "
+                                    "turn)", code="chip.one_per_turn")
         if self._pending is not None:
-            return "the dice are still rolling"
-        return (f"a chip grants a 4th throw after the {self._rules.rolls}rd; "
-                f"{self._rolls_used} throw(s) used so far")
+            return IllegalMoveError("the dice are still rolling", code="move.dice_rolling")
+        return IllegalMoveError(f"a chip grants a 4th throw after the {self._rules.rolls}rd; "
+                                f"{self._rolls_used} throw(s) used so far", code="chip.too_early",
+                                params={"rolls": self._rules.rolls, "used": self._rolls_used})
 
-    def _refusal(self, action: Score | Strike, st: _PlayerState) -> str:
+    def _refusal(self, action: Score | Strike, st: _PlayerState) -> IllegalMoveError:
         assert self._roll is not None
         allowed = choices(self._rules, st.entries, self._roll)
         shown = ", ".join(f"{'strike ' if c.strike else ''}{c.box.value}" for c in allowed)
         verb = "strike" if isinstance(action, Strike) else "score"
-        return f"cannot {verb} {action.box.value} with {self._roll}; allowed: {shown}"
+        return IllegalMoveError(
+            f"cannot {verb} {action.box.value} with {self._roll}; allowed: {shown}",
+            code="move.cannot_strike" if verb == "strike" else "move.cannot_score",
+            params={"box": action.box.value, "roll": dice_param(self._roll),
+                    "boxes": [c.box.value for c in allowed if not c.strike],
+                    "strikes": [c.box.value for c in allowed if c.strike]})
 
     def _end_turn(self) -> None:
         self._turns_done += 1
@@ -736,7 +783,8 @@ class Game:
     def undo(self) -> Action:
         """Remove the last action and return it; raises IllegalMoveError at the start."""
         if not self._actions:
-            raise IllegalMoveError("nothing to undo: no action was applied yet")
+            raise IllegalMoveError("nothing to undo: no action was applied yet",
+                                   code="undo.nothing")
         actions = self._actions[:-1]
         last = self._actions[-1]
         self._reset()
@@ -767,7 +815,7 @@ class Game:
     def _require_turn(self) -> int:
         player = self.current_player
         if player is None:
-            raise GameOverError("the game is over")
+            raise GameOverError("the game is over", code="move.game_over")
         return player
 
     def _check_player_index(self, player: int) -> None:
@@ -775,7 +823,8 @@ class Game:
             0 <= player < len(self._players)
         ):
             raise InvalidGameError(f"there is no player #{player!r}; the game has "
-                                   f"{len(self._players)}")
+                                   f"{len(self._players)}", code="game.no_such_player",
+                                   params={"player": repr(player), "count": len(self._players)})
 
     # --- saves ---------------------------------------------------------------------------
 
@@ -805,53 +854,67 @@ class Game:
         :class:`UnsupportedVersionError` for a newer format version.
         """
         if not isinstance(data, dict):
-            raise CorruptSaveError(f"a save is a JSON object, got {type(data).__name__}")
+            raise CorruptSaveError(f"a save is a JSON object, got {type(data).__name__}",
+                                   code="save.not_a_save")
         if data.get("format") != SAVE_FORMAT:
-            raise CorruptSaveError(f"not a kniffel save (format {data.get('format')!r})")
+            raise CorruptSaveError(f"not a kniffel save (format {data.get('format')!r})",
+                                   code="save.not_a_save")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise CorruptSaveError(f"the save's version {version!r} is not a version number")
+            raise CorruptSaveError(f"the save's version {version!r} is not a version number",
+                                   code="save.bad_version", params={"version": repr(version)})
         if version > SAVE_VERSION:
             raise UnsupportedVersionError(
                 f"the save has format version {version}, newer than this kniffel reads "
-                f"({SAVE_VERSION}); update kniffel to open it")
+                f"({SAVE_VERSION}); update kniffel to open it", code="save.newer_version",
+                params={"version": version, "known": SAVE_VERSION})
         try:
             rules_data = data["rules"]
             if not isinstance(rules_data, dict):
-                raise CorruptSaveError(f"'rules' must be an object, got {rules_data!r}")
+                raise CorruptSaveError(f"'rules' must be an object, got {rules_data!r}",
+                                       code="save.bad_value")
             free = rules_data.get("free_strike", False)
             if not isinstance(free, bool):
-                raise CorruptSaveError(f"free_strike must be true or false, got {free!r}")
+                raise CorruptSaveError(f"free_strike must be true or false, got {free!r}",
+                                       code="save.bad_value")
             rules = preset(_str(rules_data["name"]), free_strike=free)
             try:
                 mode = Mode(data["mode"])
             except ValueError:
-                raise CorruptSaveError(f"unknown mode {data['mode']!r}") from None
+                raise CorruptSaveError(f"unknown mode {data['mode']!r}",
+                                       code="save.bad_value") from None
             players_data = data["players"]
             if not isinstance(players_data, list):
-                raise CorruptSaveError(f"'players' must be a list, got {players_data!r}")
+                raise CorruptSaveError(f"'players' must be a list, got {players_data!r}",
+                                       code="save.bad_value")
             players = []
             for p in players_data:
                 if not isinstance(p, dict):
-                    raise CorruptSaveError(f"a player must be an object, got {p!r}")
+                    raise CorruptSaveError(f"a player must be an object, got {p!r}",
+                                           code="save.bad_value")
                 try:
                     kind = PlayerKind(p.get("kind", "human"))
                 except ValueError:
-                    raise CorruptSaveError(f"unknown player kind {p.get('kind')!r}") from None
+                    raise CorruptSaveError(f"unknown player kind {p.get('kind')!r}",
+                                           code="save.bad_value") from None
                 strategy = p.get("strategy")
                 if strategy is not None and not isinstance(strategy, str):
-                    raise CorruptSaveError(f"a strategy must be text, got {strategy!r}")
+                    raise CorruptSaveError(f"a strategy must be text, got {strategy!r}",
+                                           code="save.bad_value")
                 players.append(Player(_str(p["name"]), kind, strategy))
             actions_data = data["actions"]
             if not isinstance(actions_data, list):
-                raise CorruptSaveError(f"'actions' must be a list, got {actions_data!r}")
+                raise CorruptSaveError(f"'actions' must be a list, got {actions_data!r}",
+                                       code="save.bad_value")
             actions = [action_from_json(a) for a in actions_data]
             return cls(rules, players, mode=mode, seed=_int(data["seed"]),
                        start_player=_int(data["start_player"]), actions=actions)
         except KeyError as e:
-            raise CorruptSaveError(f"the save lacks {e.args[0]!r}") from None
+            raise CorruptSaveError(f"the save lacks {e.args[0]!r}", code="save.missing_field",
+                                   params={"field": str(e.args[0])}) from None
         except CorruptSaveError:
             raise
         except KniffelError as e:
-            raise CorruptSaveError(f"the save is not a valid game: {e}") from None
+            raise CorruptSaveError(f"the save is not a valid game: {e}", code="save.invalid_game",
+                                   params={"cause": cause_param(e)}) from None
 

@@ -29,18 +29,19 @@ from kniffel.errors import (
     HistoryError,
     HistoryLockedError,
     HistoryVersionError,
-    InvalidImportError,
     KniffelError,
 )
 from kniffel.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
+from kniffel.history_file import FORMAT, VERSION, HistoryEntry, decode_history, encode_history
 from kniffel.rules import Box
 
 #: The schema version this kniffel writes; older databases are migrated up to it.
 SCHEMA_VERSION = 2
 #: Marks a SQLite file as a kniffel history (``PRAGMA application_id``).
 APPLICATION_ID = 0x4B4E4946  # "KNIF"
-EXPORT_FORMAT = "kniffel-history"
-EXPORT_VERSION = 1
+#: The history file an export writes (see :mod:`kniffel.history_file`).
+EXPORT_FORMAT = FORMAT
+EXPORT_VERSION = VERSION
 
 
 def default_db_path() -> Path:
@@ -152,8 +153,11 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
+    """What an import did: how many games were new, and which were stored already."""
+
     imported: int
     skipped: int
+    skipped_uids: tuple[str, ...] = ()
 
 
 # --- the database ------------------------------------------------------------------------------
@@ -163,28 +167,42 @@ def _wrap(path: Path, e: sqlite3.Error) -> HistoryError:
     text = str(e)
     if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
         return HistoryLockedError(f"{path}: the history database is locked by another program "
-                                  f"({text}); close it and try again — nothing was changed")
+                                  f"({text}); close it and try again — nothing was changed",
+                                  code="history.locked", params={"where": str(path)})
     return CorruptHistoryError(f"{path}: the history database is damaged ({text}); it was left "
-                               f"as it is")
+                               f"as it is", code="history.damaged", params={"where": str(path)})
 
 
 class History:
-    """A history database at ``path`` (created when missing), open until :meth:`close`."""
+    """A history database at ``path`` (created when missing), open until :meth:`close`.
+
+    With ``create=False`` (the read-only commands) a missing database is not created: the
+    history is then empty (an in-memory database) and :attr:`exists` is False."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = 2.0,
-                 clock: Callable[[], str] = _now) -> None:
+                 clock: Callable[[], str] = _now, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._clock = clock
         if self.path.is_dir():
-            raise CorruptHistoryError(f"{self.path} is a folder, not a history database")
+            raise CorruptHistoryError(f"{self.path} is a folder, not a history database",
+                                      code="history.is_folder", params={"where": str(self.path)})
+        self.exists = self.path.exists()
+        target: str | Path = self.path
+        if not self.exists and not create:
+            target = ":memory:"
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise HistoryError(f"{self.path}: cannot create its folder ({e})",
+                                   code="history.no_folder",
+                                   params={"where": str(self.path)}) from None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise HistoryError(f"{self.path}: cannot create its folder ({e})") from None
-        try:
-            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+            self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
-            raise HistoryError(f"{self.path}: cannot open the history database ({e})") from None
+            raise HistoryError(f"{self.path}: cannot open the history database ({e})",
+                               code="history.cannot_open",
+                               params={"where": str(self.path)}) from None
         try:
             self._open()
         except BaseException:
@@ -202,12 +220,15 @@ class History:
             raise _wrap(self.path, e) from None
         if tables and app != APPLICATION_ID:
             raise CorruptHistoryError(f"{self.path} is a SQLite database, but not a kniffel "
-                                      f"history; it was left as it is")
+                                      f"history; it was left as it is",
+                                      code="history.not_kniffel",
+                                      params={"where": str(self.path)})
         if version > SCHEMA_VERSION:
             raise HistoryVersionError(
                 f"{self.path}: the history database has schema version {version}, newer than "
                 f"this kniffel knows ({SCHEMA_VERSION}); update kniffel to use it — it was left "
-                f"as it is")
+                f"as it is", code="history.newer_version",
+                params={"where": str(self.path), "version": version, "known": SCHEMA_VERSION})
         if version < SCHEMA_VERSION:
             with self._transaction():
                 # another process may have migrated it meanwhile
@@ -223,7 +244,9 @@ class History:
                 raise _wrap(self.path, e) from None
             if check != "ok":
                 raise CorruptHistoryError(f"{self.path}: the history database is damaged "
-                                          f"({check}); it was left as it is")
+                                          f"({check}); it was left as it is",
+                                          code="history.damaged",
+                                          params={"where": str(self.path)})
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -280,7 +303,8 @@ class History:
             stored = [r[0] for r in db.execute(
                 "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
             if not db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
-                raise HistoryError(f"there is no game #{game_id} in {self.path}")
+                raise HistoryError(f"there is no game #{game_id} in {self.path}",
+                                   code="history.no_such_game", params={"id": game_id})
             wanted = [_action_text(a) for a in game.actions]
             same = 0
             while same < min(len(stored), len(wanted)) and stored[same] == wanted[same]:
@@ -345,34 +369,36 @@ class History:
 
     # --- export and import ---------------------------------------------------------------
 
+    def entries(self) -> list[HistoryEntry]:
+        """Every stored game as a history entry (oldest first)."""
+        return [HistoryEntry(uid, started, finished, self.load(gid))
+                for gid, uid, started, finished in self._read(
+                    "SELECT id, uid, started_at, finished_at FROM games ORDER BY started_at, id")]
+
     def export(self) -> dict[str, Any]:
-        """Every stored game as one JSON object (oldest first)."""
-        games = []
-        for gid, uid, started, updated, finished in self._read(
-                "SELECT id, uid, started_at, updated_at, finished_at FROM games "
-                "ORDER BY started_at, id"):
-            games.append({"uid": uid, "started_at": started, "updated_at": updated,
-                          "finished_at": finished, "game": self.load(gid).to_json()})
-        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": games}
+        """Every stored game as one history file (:mod:`kniffel.history_file`, oldest first)."""
+        return encode_history(self.entries())
 
     def import_(self, data: object) -> ImportResult:
-        """Add the games of an export; games already stored (same uid) are skipped.
+        """Add the games of a history file (any version :func:`decode_history` reads); games
+        already stored (same uid) are skipped and reported.
 
         Everything is checked first (every game replayed): an invalid file raises
         :class:`InvalidImportError` and changes nothing.
         """
-        entries = _check_export(data)
+        entries = decode_history(data)
+        skipped: list[str] = []
         with self._transaction() as db:
             known = {r[0] for r in db.execute("SELECT uid FROM games")}
-            imported = 0
-            for uid, started, updated, finished, game in entries:
-                if uid in known:
+            for entry in entries:
+                if entry.uid in known:
+                    skipped.append(entry.uid)
                     continue
-                known.add(uid)
-                gid = _insert(db, game, uid, started, finished)
-                db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (updated, gid))
-                imported += 1
-        return ImportResult(imported, len(entries) - imported)
+                known.add(entry.uid)
+                gid = _insert(db, entry.game, entry.uid, entry.started, entry.finished_at)
+                db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
+                           (entry.finished_at or entry.started, gid))
+        return ImportResult(len(entries) - len(skipped), len(skipped), tuple(skipped))
 
 
 @lru_cache(maxsize=4096)
@@ -423,7 +449,8 @@ def _load(db: sqlite3.Connection, game_id: int) -> Game:
     row = db.execute("SELECT rules, free_strike, mode, seed, start_player FROM games "
                      "WHERE id = ?", (game_id,)).fetchone()
     if row is None:
-        raise HistoryError(f"there is no game #{game_id} in the history")
+        raise HistoryError(f"there is no game #{game_id} in the history",
+                           code="history.no_such_game", params={"id": game_id})
     rules, free, mode, seed, start = row
     players = [{"name": n, "kind": k, "strategy": s} for n, k, s in db.execute(
         "SELECT name, kind, strategy FROM players WHERE game_id = ? ORDER BY seat", (game_id,))]
@@ -435,47 +462,5 @@ def _load(db: sqlite3.Connection, game_id: int) -> Game:
             "rules": {"name": rules, "free_strike": bool(free)}, "mode": mode, "seed": seed,
             "start_player": start, "players": players, "actions": actions})
     except (KniffelError, ValueError) as e:
-        raise CorruptHistoryError(f"game #{game_id} in the history is damaged: {e}") from None
-
-
-def _check_export(data: object) -> list[tuple[str, str, str, str | None, Game]]:
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise InvalidImportError("not a kniffel history export (expected an object with "
-                                 f"\"format\": \"{EXPORT_FORMAT}\")")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise InvalidImportError(f"the export's version {version!r} is not a version number")
-    if version > EXPORT_VERSION:
-        raise InvalidImportError(f"the export has version {version}, newer than this kniffel "
-                                 f"reads ({EXPORT_VERSION}); update kniffel")
-    games = data.get("games")
-    if not isinstance(games, list):
-        raise InvalidImportError(f"'games' must be a list, got {games!r:.60}")
-    out = []
-    uids: set[str] = set()
-    for i, entry in enumerate(games, start=1):
-        where = f"game #{i} of the export"
-        if not isinstance(entry, dict):
-            raise InvalidImportError(f"{where} is not an object: {entry!r:.60}")
-        uid = _text(entry, "uid", where)
-        started = _text(entry, "started_at", where)
-        updated = _text(entry, "updated_at", where) if "updated_at" in entry else started
-        finished = _text(entry, "finished_at", where) if entry.get("finished_at") else None
-        if uid in uids:
-            raise InvalidImportError(f"{where}: the uid {uid!r} appears twice")
-        uids.add(uid)
-        try:
-            game = Game.from_json(entry.get("game"))
-        except KniffelError as e:
-            raise InvalidImportError(f"{where} ({uid}): {e}") from None
-        if finished is not None and not game.is_over():
-            raise InvalidImportError(f"{where} ({uid}) is marked finished but is not over")
-        out.append((uid, started, updated, finished, game))
-    return out
-
-
-def _text(entry: dict[str, Any], key: str, where: str) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidImportError(f"{where}: {key} must be text, got {value!r:.60}")
-    return value
+        raise CorruptHistoryError(f"game #{game_id} in the history is damaged: {e}",
+                                  code="history.game_damaged", params={"id": game_id}) from None

@@ -63,7 +63,8 @@ class Box(enum.Enum):
             return cls(key)
         except ValueError:
             ids = ", ".join(b.value for b in cls)
-            raise UnknownBoxError(f"unknown box {text!r}; the boxes are: {ids}") from None
+            raise UnknownBoxError(f"unknown box {text!r}; the boxes are: {ids}",
+                                  code="box.unknown", params={"name": str(text)}) from None
 
     @property
     def face(self) -> int | None:
@@ -329,7 +330,9 @@ class RuleSet:
         parsed = Box.parse(box)
         if parsed not in self.boxes:
             raise UnknownBoxError(f"the rule set {self.name!r} has no box {parsed.value!r}; "
-                                  f"its boxes are: {', '.join(b.value for b in self.boxes)}")
+                                  f"its boxes are: {', '.join(b.value for b in self.boxes)}",
+                                  code="box.not_in_rules",
+                                  params={"box": parsed.value, "rules": self.name})
         return parsed
 
     @property
@@ -353,9 +356,11 @@ class RuleSet:
         """Return ``roll`` if it belongs to this rule set (with or without the d10)."""
         if self.d10 and roll.d10 is None:
             raise InvalidDiceError(f"{self.name} is played with a d10, but the roll {roll!r} "
-                                   f"has none")
+                                   f"has none", code="dice.d10_missing",
+                                   params={"rules": self.name})
         if not self.d10 and roll.d10 is not None:
-            raise InvalidDiceError(f"{self.name} has no d10, but the roll {roll!r} has one")
+            raise InvalidDiceError(f"{self.name} has no d10, but the roll {roll!r} has one",
+                                   code="dice.d10_extra", params={"rules": self.name})
         return roll
 
     def possible_points(self, box: Box) -> frozenset[int]:
@@ -422,7 +427,8 @@ def preset(name: str, *, free_strike: bool = False) -> RuleSet:
         rules = _PRESETS[key]
     except KeyError:
         raise UnknownRuleSetError(
-            f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}"
+            f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}",
+            code="rules.unknown", params={"name": str(name), "choices": list(PRESETS)},
         ) from None
     if free_strike and rules.strike is StrikeRule.FORCED:
         return replace(rules, strike=StrikeRule.FREE)

@@ -122,7 +122,8 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     ``progress(done, games)`` is called after every game.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise KniffelError(f"the number of games must be at least 1, got {games!r}")
+        raise KniffelError(f"the number of games must be at least 1, got {games!r}",
+                           code="simulate.games", params={"games": repr(games)})
     box_points = dict.fromkeys(rules.boxes, 0)
     box_strikes = dict.fromkeys(rules.boxes, 0)
     totals: list[int] = []

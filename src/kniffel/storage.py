@@ -51,7 +51,8 @@ def load_game(path: str | os.PathLike[str]) -> Game:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CorruptSaveError(f"{source}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise CorruptSaveError(f"{source}: not UTF-8 text ({e.reason} at byte {e.start})",
+                               code="file.not_utf8", params={"where": str(source)}) from None
     return loads_game(text, name=str(source))
 
 
@@ -62,11 +63,15 @@ def loads_game(text: str, *, name: str = "<save>") -> Game:
     except json.JSONDecodeError as e:
         what = "truncated" if e.pos >= len(text.rstrip()) else "not valid JSON"
         raise CorruptSaveError(f"{name}: {what} (line {e.lineno}, column {e.colno}: "
-                               f"{e.msg})") from None
+                               f"{e.msg})",
+                               code="file.truncated" if what == "truncated" else "file.not_json",
+                               params={"where": name, "line": e.lineno,
+                                       "column": e.colno}) from None
     except (ValueError, RecursionError) as e:
         # nesting too deep for the parser, or a number too long to convert
-        raise CorruptSaveError(f"{name}: not valid JSON ({e})") from None
+        raise CorruptSaveError(f"{name}: not valid JSON ({e})", code="file.not_json",
+                               params={"where": name, "line": None, "column": None}) from None
     try:
         return Game.from_json(data)
     except KniffelError as e:
-        raise type(e)(f"{name}: {e}") from None
+        raise e.within(name) from None

@@ -50,7 +50,8 @@ def register_strategy(name: str, factory: Callable[[RuleSet], Strategy]) -> None
     replaces the old factory."""
     if not isinstance(name, str) or not name.strip() or name != name.strip().lower():
         raise UnknownStrategyError(f"a strategy name is lower-case text without spaces around "
-                                   f"it, got {name!r}")
+                                   f"it, got {name!r}", code="strategy.bad_name",
+                                   params={"name": repr(name)})
     _REGISTRY[name] = factory
 
 
@@ -64,15 +65,19 @@ def get_strategy(name: str, rules: RuleSet) -> Strategy:
     key = str(name).strip().lower()
     if key not in _REGISTRY:
         raise UnknownStrategyError(
-            f"unknown strategy {name!r}; the strategies are: {', '.join(strategy_names())}")
+            f"unknown strategy {name!r}; the strategies are: {', '.join(strategy_names())}",
+            code="strategy.unknown",
+            params={"name": str(name), "strategies": list(strategy_names())})
     return _REGISTRY[key](rules)
 
 
 def _check_decision(game: Game) -> list[Action]:
     if game.is_over():
-        raise IllegalMoveError("the game is over: there is nothing to choose")
+        raise IllegalMoveError("the game is over: there is nothing to choose",
+                               code="move.game_over")
     if game.is_chance_node():
-        raise IllegalMoveError("the dice are rolling: a chance node is not a player's decision")
+        raise IllegalMoveError("the dice are rolling: a chance node is not a player's decision",
+                               code="move.dice_rolling")
     return game.legal_actions()
 
 

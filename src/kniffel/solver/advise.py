@@ -33,6 +33,9 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: Endgames with at most this many open boxes are solved on the fly when no table covers them.
 ON_THE_FLY_OPEN = {True: 6, False: 13}
+#: What building the full table costs (README, Benchmarks: 5.8 h projected on 2 cores), for the
+#: message that a table is missing: with the d10 / without.
+FULL_TABLE_COST = {True: {"hours": 6, "size": "2.4 GB"}, False: {"hours": 0, "size": "2.9 MB"}}
 
 
 @dataclass(frozen=True)
@@ -61,23 +64,32 @@ class Position:
         object.__setattr__(self, "chips_left", chips)
         if not 0 <= chips <= rules.chips:
             raise IllegalMoveError(f"chips left must be 0–{rules.chips} for {rules.name}, "
-                                   f"got {chips}")
+                                   f"got {chips}", code="advise.chips_range",
+                                   params={"most": rules.chips, "rules": rules.name,
+                                           "got": chips})
         if self.chip_used and (rules.chips == 0 or chips >= rules.chips):
             raise IllegalMoveError(f"a chip was used this turn, but {chips} of {rules.chips} "
-                                   "chips are left")
+                                   "chips are left", code="advise.chip_used_but_all_left",
+                                   params={"chips": chips, "most": rules.chips})
         allowed = rules.rolls + (1 if self.chip_used else 0)
         if self.roll is None:
             if self.rolls_used or self.chip_used:
-                raise IllegalMoveError("a turn with throws made needs the dice on the table")
+                raise IllegalMoveError("a turn with throws made needs the dice on the table",
+                                       code="advise.dice_needed")
         else:
             rules.check_roll(self.roll)
             if not 1 <= self.rolls_used <= allowed:
-                raise IllegalMoveError(f"rolls used must be 1–{allowed}, got {self.rolls_used}")
+                raise IllegalMoveError(f"rolls used must be 1–{allowed}, got {self.rolls_used}",
+                                       code="advise.rolls_used_range",
+                                       params={"most": allowed, "got": self.rolls_used})
             if self.chip_used and self.rolls_used < rules.rolls:
                 raise IllegalMoveError(f"a chip is handed in after the {rules.rolls}rd throw, "
-                                       f"but only {self.rolls_used} were made")
+                                       f"but only {self.rolls_used} were made",
+                                       code="advise.chip_too_early",
+                                       params={"rolls": rules.rolls, "got": self.rolls_used})
         if len(self.entries) == len(rules.boxes):
-            raise IllegalMoveError("the sheet is full: there is nothing to decide")
+            raise IllegalMoveError("the sheet is full: there is nothing to decide",
+                                   code="advise.sheet_full")
 
     @property
     def upper_total(self) -> int:
@@ -98,11 +110,13 @@ class Position:
     def from_game(cls, game: Game) -> Position:
         """The position of the player to move in a dice-mode ``game``."""
         if game.mode is not Mode.DICE:
-            raise IllegalMoveError("advice needs a game with virtual dice (dice mode)")
+            raise IllegalMoveError("advice needs a game with virtual dice (dice mode)",
+                                   code="advise.needs_dice_mode")
         if game.is_over():
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError("the game is over", code="move.game_over")
         if game.is_chance_node():
-            raise IllegalMoveError("the dice are rolling: wait for their outcome")
+            raise IllegalMoveError("the dice are rolling: wait for their outcome",
+                                   code="move.dice_rolling")
         player = game.current_player
         turn = game.turn
         assert player is not None
@@ -209,10 +223,17 @@ class Advisor:
             if len(self._endgames) > 8:
                 self._endgames.popitem(last=False)
             return table, "endgame solved now"
+        cost = FULL_TABLE_COST[self.rules.d10]
         raise TableMissingError(
             f"no value table of {self.rules.name} covers a sheet with {open_boxes} open boxes "
-            f"(on-the-fly solving goes up to {ON_THE_FLY_OPEN[self.rules.d10]}); build it with "
-            f"`kniffel solve --rules {self.rules.name}`")
+            f"(on-the-fly solving goes up to {ON_THE_FLY_OPEN[self.rules.d10]}); build the full "
+            f"table with `kniffel solve --rules {self.rules.name}` (about {cost['hours']} hours, "
+            f"{cost['size']}), or only the endgames up to this one with `kniffel solve --rules "
+            f"{self.rules.name} --max-open {open_boxes}`",
+            code="solver.table_missing",
+            params={"rules": self.rules.name, "rules_id": self.rules.name, "open": open_boxes,
+                    "most": ON_THE_FLY_OPEN[self.rules.d10], "hours": cost["hours"],
+                    "size": cost["size"]})
 
     # --- values ----------------------------------------------------------------------------
 
@@ -265,7 +286,9 @@ class Advisor:
     def advise(self, pos: Position) -> Advice:
         """Every legal choice of ``pos`` ranked by expected final score."""
         if pos.rules != self.rules:
-            raise SolverError(f"this advisor is for {self.rules.name}, not {pos.rules.name}")
+            raise SolverError(f"this advisor is for {self.rules.name}, not {pos.rules.name}",
+                              code="solver.wrong_rules",
+                              params={"rules": self.rules.name, "other": pos.rules.name})
         t = self.tables
         mask, k, x_turn, x_entry = self._state(pos)
         table, source = self.table_for(mask)
@@ -318,9 +341,13 @@ class OptimalStrategy:
         if rules.d10:
             table = self.advisor._stored_table()
             if table is None or not table.covers(0):
+                cost = FULL_TABLE_COST[True]
                 raise TableMissingError(
                     f"the optimal player of {rules.name} needs its full value table; build it "
-                    f"with `kniffel solve --rules {rules.name}` (hours on a laptop)")
+                    f"with `kniffel solve --rules {rules.name}` (about {cost['hours']} hours, "
+                    f"{cost['size']})", code="solver.optimal_needs_table",
+                    params={"rules": rules.name, "rules_id": rules.name,
+                            "hours": cost["hours"], "size": cost["size"]})
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The best legal action for the player to move (ties: the first in sheet order)."""

@@ -59,7 +59,8 @@ def set_threads(threads: int | None) -> int:
     most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     n = most if threads is None else threads
     if not 1 <= n <= most:
-        raise SolverError(f"threads must be 1–{most}, got {n}")
+        raise SolverError(f"threads must be 1–{most}, got {n}", code="solver.threads",
+                          params={"most": most, "got": n})
     numba.set_num_threads(n)
     return n
 

@@ -35,9 +35,13 @@ VERIFY_ALWAYS_BYTES = 256 << 20
 class TableMismatchError(SolverError):
     """A table file is not the table asked for, or is damaged."""
 
+    default_code = "solver.table_mismatch"
+
 
 class TableMissingError(SolverError):
     """No table covers the position asked about."""
+
+    default_code = "solver.no_table"
 
 
 def cache_dir() -> Path:
@@ -101,7 +105,9 @@ def make_layout(tables: Tables, max_open: int | None = None, root: int = 0) -> L
     if max_open is None:
         max_open = nb
     if not 0 <= max_open <= nb:
-        raise SolverError(f"max_open must be 0–{nb} for {tables.rules.name}, got {max_open}")
+        raise SolverError(f"max_open must be 0–{nb} for {tables.rules.name}, got {max_open}",
+                          code="solver.max_open_range",
+                          params={"most": nb, "rules": tables.rules.name, "got": max_open})
     full = (1 << nb) - 1
     if root & ~full:
         raise SolverError(f"root {root:#x} names boxes {tables.rules.name} does not have")

@@ -46,6 +46,8 @@ DEAD = -1
 class SolverError(KniffelError):
     """The solver cannot do what was asked (unsupported rule set, missing table, bad state)."""
 
+    default_code = "solver.error"
+
 
 def _multisets() -> list[tuple[int, ...]]:
     return [c for n in range(6) for c in itertools.combinations_with_replacement(range(1, 7), n)]
