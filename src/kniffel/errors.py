@@ -15,7 +15,8 @@ from typing import Any, ClassVar, Self
 class KniffelError(ValueError):
     """Base class of every error kniffel raises on bad input.
 
-    >>> e = KniffelError("box 'x' is given twice", code="advise.box_twice", params={"box": "x"})
+    >>> e = KniffelError("box 'x' is given twice", code="advise.box_twice",
+    ...                  params={"box": "x"})
     >>> str(e), e.code, e.params
     ("box 'x' is given twice", 'advise.box_twice', {'box': 'x'})
     """
@@ -30,9 +31,9 @@ class KniffelError(ValueError):
         self.params: dict[str, object] = dict(params or {})
 
     def within(self, where: str, message: str | None = None, **extra: object) -> Self:
-        """The same error (type, code, params) placed in ``where`` — a file, a game of an
-        export: the English message becomes ``"{where}: {message}"`` and ``params["where"]``
-        names the place (unless ``extra`` holds a ``where`` of its own already)."""
+        """The same error (type, code, params) placed in ``where``, a file name (shown as
+        it is in every language): the English message becomes ``"{where}: {message}"`` and
+        ``params["where"]`` names the place (unless ``extra`` holds a ``where`` already)."""
         params = {**self.params, **extra}
         params.setdefault("where", where)
         return type(self)(f"{where}: {self if message is None else message}", code=self.code,

@@ -768,7 +768,10 @@ class Game:
         verb = "strike" if isinstance(action, Strike) else "score"
         return IllegalMoveError(
             f"cannot {verb} {action.box.value} with {self._roll}; allowed: {shown}",
-            code="move.cannot_strike" if verb == "strike" else "move.cannot_score",
+            code=("move.cannot_strike" if verb == "strike" else
+                  "move.cannot_score_strike_only" if all(c.strike for c in allowed) else
+                  "move.cannot_score_or_strike" if any(c.strike for c in allowed) else
+                  "move.cannot_score"),
             params={"box": action.box.value, "roll": dice_param(self._roll),
                     "boxes": [c.box.value for c in allowed if not c.strike],
                     "strikes": [c.box.value for c in allowed if c.strike]})

@@ -30,7 +30,7 @@ from kniffel.errors import (
     InvalidGameError,
     KniffelError,
     UnknownStrategyError,
-    UnsupportedVersionError,
+    cause_param,
 )
 from kniffel.game import (
     Action,
@@ -42,14 +42,26 @@ from kniffel.game import (
     action_from_json,
     action_to_json,
 )
-from kniffel.rules import PRESETS, RuleSet, preset
+from kniffel.history_file import (
+    FORMAT,
+    MAX_GAMES,
+    UNKNOWN_TIME,
+    VERSION,
+    HistoryEntry,
+    decode_history,
+    derived_uid,
+    encode_history,
+    is_history,
+)
+from kniffel.messages import render
+from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
 from kniffel.strategy import Strategy, get_strategy
 from kniffel.web.view import game_view, history_stats, pad_options_view, summary
 
-HISTORY_FORMAT = "kniffel-history"
-HISTORY_VERSION = 1
-MAX_IMPORT_GAMES = 10_000
+HISTORY_FORMAT = FORMAT
+HISTORY_VERSION = VERSION
+MAX_IMPORT_GAMES = MAX_GAMES
 #: The computer players the browser offers (``optimal`` needs numba: desktop only).
 WEB_STRATEGIES = ("greedy", "random")
 
@@ -65,7 +77,8 @@ class Session:
 
     def _game(self) -> Game:
         if self.game is None:
-            raise IllegalMoveError("no game is loaded; start or load one first")
+            raise IllegalMoveError("no game is loaded; start or load one first",
+                                   code="web.no_game")
         return self.game
 
     def _state(self) -> Reply:
@@ -85,23 +98,29 @@ class Session:
         try:
             mode = Mode(req.get("mode", "pad"))
         except ValueError:
-            raise InvalidGameError(f"unknown mode {req.get('mode')!r}") from None
+            raise InvalidGameError(f"unknown mode {req.get('mode')!r}", code="game.mode_unknown",
+                                   params={"mode": str(req.get("mode"))}) from None
         raw_players = req.get("players")
         if not isinstance(raw_players, list):
-            raise InvalidGameError(f"players must be a list, got {raw_players!r}")
+            raise InvalidGameError(f"players must be a list, got {raw_players!r}",
+                                   code="web.bad_request")
         players = []
         for p in raw_players:
             if not isinstance(p, dict):
-                raise InvalidGameError(f"a player must be an object, got {p!r}")
+                raise InvalidGameError(f"a player must be an object, got {p!r}",
+                                       code="web.bad_request")
             try:
                 kind = PlayerKind(p.get("kind", "human"))
             except ValueError:
-                raise InvalidGameError(f"unknown player kind {p.get('kind')!r}") from None
+                raise InvalidGameError(f"unknown player kind {p.get('kind')!r}",
+                                       code="player.kind_unknown",
+                                       params={"kind": str(p.get("kind"))}) from None
             strategy = p.get("strategy")
             if kind is PlayerKind.COMPUTER:
                 if mode is not Mode.DICE:
                     raise InvalidGameError("computer players play only with virtual dice: on the "
-                                           "score pad every player is a person")
+                                           "score pad every player is a person",
+                                           code="web.computer_needs_dice")
                 strategy = _web_strategy(strategy)
             players.append(Player(_text(p.get("name"), "a player's name"), kind,
                                   strategy if isinstance(strategy, str) else None))
@@ -111,7 +130,8 @@ class Session:
             # whole numbers exactly only up to there, and the dice follow from the seed
             seed = random.SystemRandom().randrange(2**53)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidGameError(f"the seed must be a whole number, got {seed!r}")
+            raise InvalidGameError(f"the seed must be a whole number, got {seed!r}",
+                                   code="game.seed", params={"seed": repr(seed)})
         self.game = Game(rules, players, mode=mode, seed=seed)
         return self._state()
 
@@ -128,7 +148,7 @@ class Session:
         game = self._game()
         action = action_from_json(req.get("action"))
         if isinstance(action, Throw):
-            raise IllegalMoveError("throws go through the 'roll' request")
+            raise IllegalMoveError("throws go through the 'roll' request", code="web.bad_request")
         game.apply(action)
         return self._state()
 
@@ -141,11 +161,13 @@ class Session:
         if not isinstance(positions, list) or not all(
             isinstance(p, int) and not isinstance(p, bool) for p in positions
         ):
-            raise IllegalMoveError(f"keep must be a list of dice positions, got {positions!r}")
+            raise IllegalMoveError(f"keep must be a list of dice positions, got {positions!r}",
+                                   code="web.bad_request")
         if turn is None or turn.roll is None:
             keep = Keep()
             if positions:
-                raise IllegalMoveError("the first throw of a turn throws all dice")
+                raise IllegalMoveError("the first throw of a turn throws all dice",
+                                       code="move.first_throw_all")
         else:
             keep = Keep.from_positions(turn.roll, positions)
         game.apply(Throw(keep))
@@ -162,7 +184,8 @@ class Session:
         game = self._game()
         last = game.last_human_decision()
         if last is None:
-            raise IllegalMoveError("nothing to undo: no person has made a move yet")
+            raise IllegalMoveError("nothing to undo: no person has made a move yet",
+                                   code="undo.nothing")
         self.game = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
                          start_player=game.start_player, actions=game.actions[:last])
         return self._state()
@@ -172,12 +195,15 @@ class Session:
         game = self._game()
         turn = game.turn
         if turn is None:
-            raise IllegalMoveError("the game is over: there is nothing to play")
+            raise IllegalMoveError("the game is over: there is nothing to play",
+                                   code="move.game_over")
         player = game.players[turn.player]
         if player.kind is not PlayerKind.COMPUTER:
-            raise IllegalMoveError(f"{player.name!r} is a person: it is not a computer's turn")
+            raise IllegalMoveError(f"{player.name!r} is a person: it is not a computer's turn",
+                                   code="web.not_computer_turn", params={"player": player.name})
         if game.mode is not Mode.DICE:
-            raise IllegalMoveError("computer players play only with virtual dice")
+            raise IllegalMoveError("computer players play only with virtual dice",
+                                   code="web.computer_needs_dice")
         name = _web_strategy(player.strategy)
         key = (name, game.rules)
         if key not in self._strategies:
@@ -217,56 +243,90 @@ class Session:
         """Statistics over the history's summaries."""
         summaries = req.get("summaries")
         if not isinstance(summaries, list):
-            raise CorruptSaveError(f"summaries must be a list, got {type(summaries).__name__}")
+            raise CorruptSaveError(f"summaries must be a list, got {type(summaries).__name__}",
+                                   code="web.bad_request")
         return {"stats": history_stats([s for s in summaries if isinstance(s, dict)])}
 
     def parse_import(self, req: dict[str, Any]) -> Reply:
-        """Check an imported file: one game, or a whole history. Every game is replayed; any
-        fault refuses the whole file. Changes nothing here: the page stores what comes back."""
+        """Check an imported file: one game, or a whole history (the engine's history file,
+        :mod:`kniffel.history_file`, any version). Every game is replayed; any fault refuses the
+        whole file. Changes nothing here: the page stores what comes back.
+
+        A history answers ``{"kind": "history", "entries": [{"uid", "started", "finished_at",
+        "finished", "game", "summary"}, ...]}`` (``finished_at`` null: unfinished; ``finished``
+        is the entry's time as the page stored it so far: ``finished_at``, else ``started``)."""
         text = req.get("text")
         if not isinstance(text, str):
-            raise CorruptSaveError("the file is not text")
+            raise CorruptSaveError("the file is not text", code="file.not_text")
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
-            raise CorruptSaveError(f"the file is not valid JSON ({e})") from None
-        if isinstance(data, dict) and data.get("format") == HISTORY_FORMAT:
-            return {"kind": "history", "entries": _history_entries(data)}
+            raise CorruptSaveError(f"the file is not valid JSON ({e})", code="file.not_json",
+                                   params={"line": None, "column": None}) from None
+        if is_history(data):
+            return {"kind": "history", "entries": [
+                {**e.to_json(), "finished": e.finished_at or e.started,
+                 "summary": summary(e.game)} for e in decode_history(data)]}
         game = loads_game(text, name="the file")
         return {"kind": "game", "game": game.to_json(), "view": game_view(game),
                 "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
-        """The history file for export: the games of the page's history entries."""
+        """The history file (version 2) of the page's history entries: ``uid``, ``started``
+        and ``finished_at`` where an entry has them; an older entry (``id``, ``finished``: the
+        time it was stored) gets its ``id`` as uid and that time as its start, and counts as
+        finished when its game is over. Every game is replayed and checked."""
         entries = req.get("entries")
         if not isinstance(entries, list):
-            raise CorruptSaveError("entries must be a list")
-        return {"file": {"format": HISTORY_FORMAT, "version": HISTORY_VERSION,
-                         "games": [{"finished": e.get("finished"), "game": e.get("game")}
-                                   for e in entries if isinstance(e, dict)]}}
+            raise CorruptSaveError("entries must be a list", code="web.bad_request")
+        out = []
+        for number, e in enumerate(entries, start=1):
+            if not isinstance(e, dict):
+                continue
+            try:
+                game = Game.from_json(e.get("game"))
+            except KniffelError as err:
+                raise CorruptSaveError(f"game #{number} of the history: {err}",
+                                       code="web.history_game_invalid",
+                                       params={"number": number,
+                                               "cause": cause_param(err)}) from None
+            stored = e.get("finished") if isinstance(e.get("finished"), str) else None
+            uid = e.get("uid") or e.get("id") or derived_uid(e.get("game"))
+            started = e.get("started") or stored or UNKNOWN_TIME
+            if "finished_at" in e:
+                finished_at = e.get("finished_at")
+            else:
+                finished_at = (stored or started) if game.is_over() else None
+            out.append(HistoryEntry(str(uid), str(started),
+                                    None if finished_at is None else str(finished_at), game))
+        return {"file": encode_history(out)}
 
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
         if not isinstance(request, dict) or not isinstance(request.get("op"), str):
             return _error(CorruptSaveError(f"a request is an object with an 'op', got "
-                                           f"{request!r}"))
+                                           f"{request!r}", code="web.bad_request"))
+        lang = _lang(request)
         op = _OPS.get(request["op"])
         if op is None:
-            return _error(IllegalMoveError(f"unknown request {request['op']!r}"))
+            return _error(IllegalMoveError(f"unknown request {request['op']!r}",
+                                           code="web.bad_request"), lang)
         # Every request leaves the game as it was when it fails: Game.apply and Game.undo change
         # nothing when they refuse, a throw whose dice fail is taken back, and a new or loaded
         # game replaces the old one only once it is complete.
         try:
             return {"ok": True, **op(self, request)}
         except KniffelError as e:
-            return _error(e)
+            return _error(e, lang)
 
     def handle_json(self, text: str) -> str:
         """:meth:`handle` for a JSON request text, answering JSON text."""
         try:
             request = json.loads(text)
         except ValueError as e:
-            return json.dumps(_error(CorruptSaveError(f"a request must be JSON ({e})")))
+            return json.dumps(_error(CorruptSaveError(f"a request must be JSON ({e})",
+                                                      code="web.bad_request")),
+                              ensure_ascii=False)
         return json.dumps(self.handle(request), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -285,13 +345,21 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
 }
 
 
-def _error(e: KniffelError) -> Reply:
-    return {"ok": False, "error": {"type": type(e).__name__, "message": str(e)}}
+def _error(e: KniffelError, lang: Lang = "de") -> Reply:
+    """The error reply: its type, English message, code and params, and ``text``: the error in
+    the page's language from the engine's message catalog (:func:`kniffel.messages.render`)."""
+    return {"ok": False, "error": {"type": type(e).__name__, "message": str(e), "code": e.code,
+                                   "params": e.params, "text": render(e, lang)}}
+
+
+def _lang(request: dict[str, Any]) -> Lang:
+    """The request's ``lang`` ("de" or "en"; German when missing or unknown)."""
+    return "en" if request.get("lang") == "en" else "de"
 
 
 def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
-        raise InvalidGameError(f"{what} must be text, got {value!r}")
+        raise InvalidGameError(f"{what} must be text, got {value!r}", code="web.bad_request")
     return value
 
 
@@ -301,7 +369,9 @@ def _web_strategy(name: object) -> str:
         return "greedy"
     if not isinstance(name, str) or name.strip().lower() not in WEB_STRATEGIES:
         raise UnknownStrategyError(f"the browser's computer players are "
-                                   f"{', '.join(WEB_STRATEGIES)}, not {name!r}")
+                                   f"{', '.join(WEB_STRATEGIES)}, not {name!r}",
+                                   code="strategy.unknown",
+                                   params={"name": str(name), "strategies": list(WEB_STRATEGIES)})
     return name.strip().lower()
 
 
@@ -311,35 +381,8 @@ def _dice(value: object) -> list[int] | str:
     if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
                                        for v in value):
         return value
-    raise CorruptSaveError(f"dice must be a list of numbers, got {value!r}")
-
-
-def _history_entries(data: dict[str, Any]) -> list[dict[str, Any]]:
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise CorruptSaveError(f"the history's version {version!r} is not a version number")
-    if version > HISTORY_VERSION:
-        raise UnsupportedVersionError(f"the history has format version {version}, newer than "
-                                      f"this kniffel reads ({HISTORY_VERSION})")
-    games = data.get("games")
-    if not isinstance(games, list):
-        raise CorruptSaveError("the history's 'games' must be a list")
-    if len(games) > MAX_IMPORT_GAMES:
-        raise CorruptSaveError(f"the history holds {len(games)} games, more than "
-                               f"{MAX_IMPORT_GAMES}")
-    entries = []
-    for i, item in enumerate(games):
-        if not isinstance(item, dict):
-            raise CorruptSaveError(f"game #{i + 1} of the history is not an object")
-        finished = item.get("finished")
-        if finished is not None and not isinstance(finished, str):
-            raise CorruptSaveError(f"game #{i + 1}: 'finished' must be text, got {finished!r}")
-        try:
-            game = Game.from_json(item.get("game"))
-        except KniffelError as e:
-            raise type(e)(f"game #{i + 1} of the history: {e}") from None
-        entries.append({"finished": finished, "game": game.to_json(), "summary": summary(game)})
-    return entries
+    raise CorruptSaveError(f"dice must be a list of numbers, got {value!r}",
+                           code="web.bad_request")
 
 
 SESSION = Session()

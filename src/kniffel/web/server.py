@@ -47,6 +47,8 @@ ICON_SIZES = (192, 512)
 class WebSetupError(KniffelError):
     """The web app cannot be built: Pyodide is not installed, or the target is unusable."""
 
+    default_code = "web.setup"
+
 
 def find_pyodide() -> Path:
     """The directory of the npm package ``pyodide``: ``$KNIFFEL_PYODIDE_DIR``, else
@@ -59,7 +61,8 @@ def find_pyodide() -> Path:
         if (c / "pyodide.mjs").is_file():
             return c
     raise WebSetupError("Pyodide is not installed: run `npm ci` in the project directory "
-                        "(or set KNIFFEL_PYODIDE_DIR to the npm package's directory)")
+                        "(or set KNIFFEL_PYODIDE_DIR to the npm package's directory)",
+                        code="web.no_pyodide")
 
 
 def package_zip() -> bytes:
@@ -82,12 +85,14 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) 
     kept) and return its build facts: build id, Pyodide version, the files."""
     out = Path(target)
     if out.exists() and not out.is_dir():
-        raise WebSetupError(f"{out} exists and is not a directory")
+        raise WebSetupError(f"{out} exists and is not a directory", code="web.not_a_folder",
+                            params={"where": str(out)})
     pyodide = pyodide_dir or find_pyodide()
     missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
     if missing:
         raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
-                            f"{', '.join(missing)}): run `npm ci`")
+                            f"{', '.join(missing)}): run `npm ci`",
+                            code="web.pyodide_incomplete", params={"where": str(pyodide)})
     version = json.loads((pyodide / "package.json").read_text(encoding="utf-8"))["version"] \
         if (pyodide / "package.json").is_file() else "unknown"
     out.mkdir(parents=True, exist_ok=True)

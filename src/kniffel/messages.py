@@ -1,0 +1,425 @@
+"""The words kniffel shows a player, in German and English: one catalog for every front end.
+
+Every :class:`~kniffel.errors.KniffelError` carries a ``code`` and ``params``; :func:`render`
+turns it into a plain sentence for a player (never the English developer message, which stays in
+``str(error)`` for Python users and logs). The command line, the terminal game, the advisor and
+the browser (through the bridge's error replies) all render from :data:`CATALOG`; :func:`text`
+gives the other catalog entries (the command line's own sentences).
+
+Parameters are shown in the player's language where they name something of the game: ``box``,
+``boxes`` and ``strikes`` (box ids) as box names, ``rules`` (a rule-set id) as its title,
+``strategy``/``strategies`` as strategy names, ``die`` as "W6"/"W10" or "d6"/"d10", ``roll`` and
+``keep`` (``{"d6": [...], "d10": n}``) as dice, ``cause`` (an error inside this one) rendered
+itself; a ``where`` (a file) that the sentence does not use leads it: ``"games.json: …"``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kniffel.rules import BOX_TEXTS, Box, Lang, preset
+
+#: code -> (German, English). Placeholders are ``str.format`` fields filled from the params.
+CATALOG: dict[str, tuple[str, str]] = {
+    # the fallbacks: an error without a catalog entry, or not a kniffel error at all
+    "error": ("Das geht nicht.", "That is not possible."),
+    "unexpected": ("Ein unerwarteter Fehler ist aufgetreten.", "Something unexpected went wrong."),
+    # dice
+    "dice.invalid": ("Diese Würfel gibt es nicht.", "These dice cannot exist."),
+    "dice.not_a_number": ("Ein Würfel muss eine ganze Zahl zeigen, nicht {value}.",
+                          "A die must show a whole number, not {value}."),
+    "dice.face_out_of_range": ("Ein {die} zeigt {low} bis {high}, nicht {value}.",
+                               "A {die} shows {low} to {high}, not {value}."),
+    "dice.wrong_count": ("Gebraucht werden {want} Würfel, eingegeben wurden {got}.",
+                         "{want} dice are needed, {got} were given."),
+    "dice.wrong_count_d10": ("Gebraucht werden {want} Würfel (fünf W6, dann der W10), "
+                             "eingegeben wurden {got}.",
+                             "{want} dice are needed (five d6, then the d10), {got} were given."),
+    "dice.d10_missing": ("{rules} wird mit einem W10 gespielt, aber dieser Wurf hat keinen.",
+                         "{rules} is played with a d10, but this roll has none."),
+    "dice.d10_extra": ("{rules} hat keinen W10, aber dieser Wurf hat einen.",
+                       "{rules} has no d10, but this roll has one."),
+    # keeping dice
+    "keep.invalid": ("Diese Würfel können nicht behalten werden.", "These dice cannot be kept."),
+    "keep.too_many": ("Höchstens {most} W6 können behalten werden, nicht {got}.",
+                      "At most {most} d6 can be kept, not {got}."),
+    "keep.not_in_roll": ("{keep} liegt nicht im Wurf {roll}.", "{keep} is not in the roll {roll}."),
+    "keep.no_such_die": ("Es gibt keinen Würfel Nr. {position}; der Wurf hat {count} Würfel.",
+                         "There is no die #{position}; the roll has {count} dice."),
+    "keep.no_d10": ("Dieses Regelwerk hat keinen W10 zum Behalten.",
+                    "This rule set has no d10 to keep."),
+    # boxes and rule sets
+    "box.unknown": ("Ein Kästchen „{name}“ gibt es nicht.", "There is no box \"{name}\"."),
+    "box.not_in_rules": ("{rules} hat kein Kästchen „{box}“.", "{rules} has no box \"{box}\"."),
+    "rules.unknown": ("Ein Regelwerk „{name}“ gibt es nicht; die Regelwerke sind: {choices}.",
+                      "There is no rule set \"{name}\"; the rule sets are: {choices}."),
+    # moves
+    "move.illegal": ("Dieser Zug ist nicht erlaubt.", "This move is not allowed."),
+    "move.game_over": ("Das Spiel ist vorbei.", "The game is over."),
+    "move.not_your_turn": ("{player} ist am Zug, nicht {other}.",
+                           "It is {player}'s turn, not {other}'s."),
+    "move.dice_rolling": ("Die Würfel rollen noch.", "The dice are still rolling."),
+    "move.no_pending_throw": ("Es wird gerade nicht gewürfelt.", "No throw is waiting for dice."),
+    "move.no_throws_left": ("Alle {rolls} Würfe sind verbraucht: trag den Wurf in ein Kästchen "
+                            "ein.", "All {rolls} throws are used: enter the roll in a box."),
+    "move.no_throws_left_chip": ("Alle {rolls} Würfe sind verbraucht: trag den Wurf ein oder gib "
+                                 "einen Chip für einen weiteren Wurf ab.",
+                                 "All {rolls} throws are used: enter the roll in a box or hand "
+                                 "in a chip for one more throw."),
+    "move.first_throw_all": ("Der erste Wurf eines Zuges wirft alle Würfel.",
+                             "The first throw of a turn throws all dice."),
+    "move.keep_all": ("Wer alle Würfel behält, wirft nichts.",
+                      "Keeping every die throws nothing."),
+    "move.outcome_without_kept": ("Der Wurf {roll} enthält die behaltenen Würfel {keep} nicht.",
+                                  "The roll {roll} does not hold the kept dice {keep}."),
+    "move.throw_first": ("Erst würfeln, dann eintragen.", "Throw the dice before entering a box."),
+    "move.cannot_score": ("Der Wurf {roll} darf nicht in {box}. Möglich: {boxes}.",
+                          "The roll {roll} may not go in {box}. Possible: {boxes}."),
+    "move.cannot_score_or_strike": ("Der Wurf {roll} darf nicht in {box}. Möglich: {boxes}; "
+                                    "streichen: {strikes}.",
+                                    "The roll {roll} may not go in {box}. Possible: {boxes}; "
+                                    "strike: {strikes}."),
+    "move.cannot_score_strike_only": ("Der Wurf {roll} passt in kein offenes Kästchen: "
+                                      "streiche eines ({strikes}).",
+                                      "The roll {roll} fits no open box: strike one "
+                                      "({strikes})."),
+    "move.cannot_strike": ("{box} darf jetzt nicht gestrichen werden: der Wurf {roll} passt in "
+                           "{boxes}.",
+                           "{box} may not be struck now: the roll {roll} fits {boxes}."),
+    "move.box_filled": ("{box} ist schon belegt ({points}).",
+                        "{box} is already filled ({points})."),
+    "move.points_impossible": ("{box} kann nicht {points} Punkte haben; möglich: {possible}.",
+                               "{box} cannot hold {points} points; possible: {possible}."),
+    "move.extra_kniffel_not_allowed": (
+        "Extrapunkte für einen weiteren Kniffel gibt es nur, wenn die Regeln sie vorsehen und "
+        "im Kniffel-Kästchen 50 stehen.",
+        "Extra points for a further Kniffel need rules that grant them and 50 in the kniffel "
+        "box."),
+    "move.kniffel_filled": ("Das Kniffel-Kästchen ist schon belegt.",
+                            "The kniffel box is already filled."),
+    "move.zero_is_strike": ("0 Punkte in {box} heißt streichen.", "0 points in {box} is a strike."),
+    "move.pad_only": ("Das geht nur auf dem Spielblock (ohne virtuelle Würfel).",
+                      "That works only on the score pad (without virtual dice)."),
+    "move.dice_only": ("Das geht nur im Spiel mit virtuellen Würfeln.",
+                       "That works only in a game with virtual dice."),
+    "move.not_an_action": ("Das ist kein Spielzug.", "That is not a move."),
+    "undo.nothing": ("Es gibt nichts zurückzunehmen.", "There is nothing to undo."),
+    # chips
+    "chip.none_in_rules": ("{rules} hat keine Chips.", "{rules} has no chips."),
+    "chip.all_used": ("Alle Chips sind verbraucht.", "All chips are used."),
+    "chip.one_per_turn": ("Pro Zug geht nur ein Chip.", "Only one chip per turn."),
+    "chip.too_early": ("Ein Chip gibt einen weiteren Wurf nach dem {rolls}. Wurf; bisher "
+                       "{used} Würfe.", "A chip buys one more throw after the {rolls}rd throw; "
+                       "{used} so far."),
+    # players and games
+    "game.invalid": ("Dieses Spiel kann so nicht beginnen.", "This game cannot be set up."),
+    "player.name_not_text": ("Ein Spielername muss Text sein.", "A player's name must be text."),
+    "player.name_empty": ("Ein Spielername darf nicht leer sein.",
+                          "A player's name must not be empty."),
+    "player.name_too_long": ("Der Name „{name}…“ ist länger als {most} Zeichen.",
+                             "The name \"{name}…\" is longer than {most} characters."),
+    "player.name_control": ("Der Name {name} enthält Steuerzeichen.",
+                            "The name {name} holds control characters."),
+    "player.kind_unknown": ("Unbekannte Spielerart „{kind}“.",
+                            "Unknown kind of player \"{kind}\"."),
+    "game.player_count": ("Ein Spiel hat 1 bis {most} Spieler, nicht {got}.",
+                          "A game has 1 to {most} players, not {got}."),
+    "game.duplicate_name": ("Zwei Spieler heißen „{name}“ (Groß-/Kleinschreibung zählt nicht).",
+                            "Two players are called \"{name}\" (ignoring case)."),
+    "game.mode_unknown": ("Unbekannte Spielart „{mode}“.", "Unknown mode \"{mode}\"."),
+    "game.seed": ("Der Startwert muss eine ganze Zahl sein, nicht {seed}.",
+                  "The seed must be a whole number, not {seed}."),
+    "game.start_player": ("Startspieler {start} gibt es nicht; das Spiel hat {count} Spieler.",
+                          "There is no start player {start}; the game has {count} players."),
+    "game.no_such_player": ("Spieler {player} gibt es nicht; das Spiel hat {count} Spieler.",
+                            "There is no player {player}; the game has {count} players."),
+    "game.action_refused": ("Zug {number} des Spiels ist nicht erlaubt: {cause}",
+                            "Move {number} of the game is not allowed: {cause}"),
+    # saved games and files
+    "save.invalid": ("Der Spielstand kann nicht gelesen werden.", "The saved game cannot be read."),
+    "save.corrupt": ("Der Spielstand ist beschädigt.", "The saved game is damaged."),
+    "save.not_a_save": ("Das ist kein Kniffel-Spielstand.", "This is not a kniffel saved game."),
+    "save.bad_version": ("Der Spielstand hat keine gültige Versionsnummer.",
+                         "The saved game has no valid version number."),
+    "save.newer_version": ("Der Spielstand stammt von einer neueren Kniffel-Version (Format "
+                           "{version}, diese liest bis {known}); bitte Kniffel aktualisieren.",
+                           "The saved game comes from a newer kniffel (format {version}, this one "
+                           "reads up to {known}); please update kniffel."),
+    "save.bad_action": ("Der Spielstand enthält einen beschädigten Zug.",
+                        "The saved game holds a damaged move."),
+    "save.bad_value": ("Der Spielstand enthält einen beschädigten Eintrag.",
+                       "The saved game holds a damaged entry."),
+    "save.missing_field": ("Dem Spielstand fehlt „{field}“.", "The saved game lacks \"{field}\"."),
+    "save.invalid_game": ("Der Spielstand ist kein gültiges Spiel: {cause}",
+                          "The saved game is not a valid game: {cause}"),
+    "file.not_text": ("Die Datei ist kein Text.", "The file is not text."),
+    "file.not_utf8": ("Die Datei ist kein UTF-8-Text.", "The file is not UTF-8 text."),
+    "file.not_json": ("Die Datei ist kein gültiges JSON.", "The file is not valid JSON."),
+    "file.truncated": ("Die Datei ist abgeschnitten (unvollständig).",
+                       "The file is truncated (incomplete)."),
+    # computer players
+    "strategy.unknown": ("Einen Computerspieler „{name}“ gibt es nicht; es gibt: {strategies}.",
+                         "There is no computer player \"{name}\"; there are: {strategies}."),
+    "strategy.bad_name": ("Der Name eines Computerspielers ist Text in Kleinbuchstaben, nicht "
+                          "{name}.", "A computer player's name is lower-case text, not {name}."),
+    "simulate.games": ("Es muss mindestens ein Spiel sein, nicht {games}.",
+                       "There must be at least one game, not {games}."),
+    # the history database
+    "history.unusable": ("Der Spielverlauf kann nicht benutzt werden.",
+                         "The game history cannot be used."),
+    "history.corrupt": ("Der Spielverlauf ist beschädigt.", "The game history is damaged."),
+    "history.locked": ("Ein anderes Programm sperrt den Spielverlauf; bitte schließen und noch "
+                       "einmal versuchen. Es wurde nichts geändert.",
+                       "Another program holds the game history locked; close it and try again. "
+                       "Nothing was changed."),
+    "history.damaged": ("Der Spielverlauf ist beschädigt; er bleibt, wie er ist.",
+                        "The game history is damaged; it was left as it is."),
+    "history.is_folder": ("Das ist ein Ordner, keine Spielverlauf-Datenbank.",
+                          "This is a folder, not a history database."),
+    "history.no_folder": ("Der Ordner für den Spielverlauf kann nicht angelegt werden.",
+                          "The folder of the history database cannot be created."),
+    "history.cannot_open": ("Der Spielverlauf kann nicht geöffnet werden.",
+                            "The history database cannot be opened."),
+    "history.not_kniffel": ("Das ist eine SQLite-Datenbank, aber kein Kniffel-Spielverlauf; sie "
+                            "bleibt, wie sie ist.",
+                            "This is a SQLite database, but not a kniffel history; it was left as "
+                            "it is."),
+    "history.newer_version": ("Der Spielverlauf stammt von einer neueren Kniffel-Version (Schema "
+                              "{version}, diese kennt bis {known}); bitte Kniffel aktualisieren. "
+                              "Er bleibt, wie er ist.",
+                              "The history comes from a newer kniffel (schema {version}, this one "
+                              "knows up to {known}); please update kniffel. It was left as it "
+                              "is."),
+    "history.no_such_game": ("Im Spielverlauf gibt es kein Spiel Nr. {id}.",
+                             "There is no game #{id} in the history."),
+    "history.game_damaged": ("Spiel Nr. {id} im Spielverlauf ist beschädigt.",
+                             "Game #{id} in the history is damaged."),
+    # history files (export / import)
+    "import.invalid": ("Die Datei kann nicht importiert werden; es wurde nichts geändert.",
+                       "The file cannot be imported; nothing was changed."),
+    "import.not_history": ("Das ist keine Kniffel-Verlaufsdatei.",
+                           "This is not a kniffel history file."),
+    "import.bad_version": ("Die Verlaufsdatei hat keine gültige Versionsnummer.",
+                           "The history file has no valid version number."),
+    "import.newer_version": ("Die Verlaufsdatei stammt von einer neueren Kniffel-Version "
+                             "(Version {version}, diese liest bis {known}); bitte Kniffel "
+                             "aktualisieren.",
+                             "The history file comes from a newer kniffel (version {version}, "
+                             "this one reads up to {known}); please update kniffel."),
+    "import.games_not_list": ("Die Verlaufsdatei enthält keine Liste von Spielen.",
+                              "The history file holds no list of games."),
+    "import.too_many": ("Die Verlaufsdatei enthält {count} Spiele, mehr als {most}.",
+                        "The history file holds {count} games, more than {most}."),
+    "import.uid_twice": ("Spiel {number} der Datei steht zweimal darin.",
+                         "Game {number} of the file appears twice."),
+    "import.entry_not_object": ("Spiel {number} der Datei ist beschädigt.",
+                                "Game {number} of the file is damaged."),
+    "import.game_invalid": ("Spiel {number} der Datei: {cause}",
+                            "Game {number} of the file: {cause}"),
+    "import.finished_not_over": ("Spiel {number} der Datei ist als beendet markiert, ist aber "
+                                 "nicht zu Ende.",
+                                 "Game {number} of the file is marked finished but is not over."),
+    "import.field_not_text": ("Bei Spiel {number} der Datei fehlt „{field}“ oder ist kein Text.",
+                              "Game {number} of the file lacks \"{field}\" or it is not text."),
+    # the advisor and the solver
+    "advise.box_twice": ("Das Kästchen {box} ist zweimal angegeben.",
+                         "The box {box} is given twice."),
+    "advise.points_not_number": ("„{text}“: die Punkte müssen eine Zahl sein.",
+                                 "\"{text}\": the points must be a number."),
+    "advise.points_impossible": ("{box} kann in {rules} nicht {points} Punkte haben.",
+                                 "{box} cannot hold {points} points in {rules}."),
+    "advise.chips_range": ("In {rules} sind 0 bis {most} Chips übrig, nicht {got}.",
+                           "{rules} leaves 0 to {most} chips, not {got}."),
+    "advise.chip_used_but_all_left": ("In diesem Zug wurde ein Chip abgegeben, aber noch {chips} "
+                                      "von {most} Chips sind übrig.",
+                                      "A chip was handed in this turn, but {chips} of {most} "
+                                      "chips are left."),
+    "advise.dice_needed": ("Nach einem Wurf braucht der Rat die Würfel.",
+                           "After a throw the advice needs the dice."),
+    "advise.rolls_used_range": ("Würfe in diesem Zug: 1 bis {most}, nicht {got}.",
+                                "Throws this turn: 1 to {most}, not {got}."),
+    "advise.chip_too_early": ("Ein Chip wird nach dem {rolls}. Wurf abgegeben, aber erst {got} "
+                              "Würfe sind gemacht.",
+                              "A chip is handed in after the {rolls}rd throw, but only {got} "
+                              "throws were made."),
+    "advise.sheet_full": ("Der Block ist voll: es gibt nichts zu entscheiden.",
+                          "The sheet is full: there is nothing to decide."),
+    "advise.needs_dice_mode": ("Rat gibt es nur für Spiele mit virtuellen Würfeln.",
+                               "Advice needs a game with virtual dice."),
+    "solver.error": ("Der Löser kann das nicht berechnen.", "The solver cannot compute this."),
+    "solver.wrong_rules": ("Dieser Ratgeber ist für {rules}, nicht für {other}.",
+                           "This advisor is for {rules}, not {other}."),
+    "solver.threads": ("Threads: 1 bis {most}, nicht {got}.", "Threads: 1 to {most}, not {got}."),
+    "solver.max_open_range": ("--max-open: 0 bis {most} für {rules}, nicht {got}.",
+                              "--max-open: 0 to {most} for {rules}, not {got}."),
+    "solver.table_mismatch": ("Eine Wertetabelle ist beschädigt oder passt nicht.",
+                              "A value table is damaged or does not match."),
+    "solver.no_table": ("Es gibt noch keine Wertetabelle dafür.",
+                        "There is no value table for it yet."),
+    "solver.table_missing": (
+        "Für {rules} mit {open} offenen Kästchen gibt es keine Wertetabelle (sofort gerechnet "
+        "werden Endspiele bis {most} offene Kästchen). Die volle Tabelle kostet etwa {hours} "
+        "Stunden Rechenzeit und {size} Platz: kniffel solve --rules {rules_id}. Schneller, nur "
+        "die Endspiele bis hierher: kniffel solve --rules {rules_id} --max-open {open}",
+        "No value table of {rules} covers {open} open boxes (endgames up to {most} open boxes "
+        "are solved on the spot). The full table takes about {hours} hours and {size}: "
+        "kniffel solve --rules {rules_id}. Quicker, only the endgames up to here: kniffel solve "
+        "--rules {rules_id} --max-open {open}"),
+    "solver.optimal_needs_table": (
+        "Der optimale Spieler braucht für {rules} die volle Wertetabelle (etwa {hours} Stunden "
+        "Rechenzeit, {size}): kniffel solve --rules {rules_id}",
+        "The optimal player of {rules} needs the full value table (about {hours} hours, "
+        "{size}): kniffel solve --rules {rules_id}"),
+    # the browser app's requests
+    "web.bad_request": ("Die Anfrage der Seite ist fehlerhaft.",
+                        "The page's request is malformed."),
+    "web.no_game": ("Es ist kein Spiel geladen.", "No game is loaded."),
+    "web.computer_needs_dice": ("Computerspieler spielen nur mit virtuellen Würfeln; auf dem "
+                                "Block spielen nur Menschen.",
+                                "Computer players play only with virtual dice; on the score pad "
+                                "every player is a person."),
+    "web.not_computer_turn": ("{player} ist ein Mensch: kein Computer ist am Zug.",
+                              "{player} is a person: it is not a computer's turn."),
+    "web.history_game_invalid": ("Spiel {number} des Verlaufs: {cause}",
+                                 "Game {number} of the history: {cause}"),
+    "web.setup": ("Die Browser-App kann nicht bereitgestellt werden.",
+                  "The browser app cannot be set up."),
+    "web.no_pyodide": ("Pyodide ist nicht installiert: im Projektordner „npm ci“ ausführen.",
+                       "Pyodide is not installed: run \"npm ci\" in the project directory."),
+    "web.not_a_folder": ("{where} gibt es schon und ist kein Ordner.",
+                         "{where} exists and is not a folder."),
+    "web.pyodide_incomplete": ("{where} ist kein vollständiges Pyodide-Paket.",
+                               "{where} is not a complete Pyodide package."),
+}
+
+#: The computer players' names as a player reads them.
+STRATEGY_NAMES: dict[str, tuple[str, str]] = {
+    "greedy": ("gierig", "greedy"),
+    "random": ("zufällig", "random"),
+    "optimal": ("optimal", "optimal"),
+}
+
+_DIE_LABELS = {"d6": ("W6", "d6"), "d10": ("W10", "d10")}
+
+
+def _pick(pair: tuple[str, str], lang: Lang) -> str:
+    return pair[0] if lang == "de" else pair[1]
+
+
+def die_label(die: str, lang: Lang) -> str:
+    """The label of a die: ``die_label("d10", "de") == "W10"``."""
+    return _pick(_DIE_LABELS[die], lang) if die in _DIE_LABELS else die
+
+
+def strategy_name(name: str, lang: Lang) -> str:
+    """A computer player's name in ``lang`` (``greedy`` -> "gierig"); unknown names as they
+    are."""
+    return _pick(STRATEGY_NAMES[name], lang) if name in STRATEGY_NAMES else name
+
+
+def dice_text(d6: Sequence[int], d10: int | None, lang: Lang) -> str:
+    """Dice as a player reads them: ``"5 5 6, W10=8"`` (English ``"5 5 6, d10=8"``)."""
+    parts = [" ".join(map(str, d6))] if d6 else []
+    if d10 is not None:
+        parts.append(f"{die_label('d10', lang)}={d10}")
+    return ", ".join(parts) if parts else ("nichts" if lang == "de" else "nothing")
+
+
+def rules_title(name: str, lang: Lang) -> str:
+    """The display name of the rule set ``name`` ("Kniffel Extreme"), or ``name`` when it is
+    not one."""
+    try:
+        return preset(name).title(lang)
+    except ValueError:
+        return name
+
+
+def _box_name(box: object, rules: object, lang: Lang) -> str:
+    try:
+        parsed = Box(box)
+    except ValueError:
+        return str(box)
+    if isinstance(rules, str):
+        try:
+            return preset(rules).box_name(parsed, lang)
+        except ValueError:
+            pass
+    return BOX_TEXTS[parsed].name(lang)
+
+
+def _join(items: Sequence[str]) -> str:
+    return ", ".join(items) if items else "–"
+
+
+def _shown(key: str, value: object, params: Mapping[str, object], lang: Lang) -> object:
+    """A parameter as the player reads it (see the module's docstring)."""
+    if value is None:
+        return "–"
+    rules = params.get("rules")
+    if key == "box":
+        return _box_name(value, rules, lang)
+    if key in ("boxes", "strikes") and isinstance(value, list):
+        return _join([_box_name(b, rules, lang) for b in value])
+    if key == "rules" and isinstance(value, str):
+        return rules_title(value, lang)
+    if key == "strategy" and isinstance(value, str):
+        return strategy_name(value, lang)
+    if key == "strategies" and isinstance(value, list):
+        return _join([f"{v} ({strategy_name(v, lang)})" if strategy_name(v, lang) != v else v
+                      for v in map(str, value)])
+    if key == "die" and isinstance(value, str):
+        return die_label(value, lang)
+    if key in ("roll", "keep") and isinstance(value, dict):
+        d6 = value.get("d6")
+        d10 = value.get("d10")
+        return dice_text(list(d6) if isinstance(d6, list) else [],
+                         d10 if isinstance(d10, int) else None, lang)
+    if key == "cause" and isinstance(value, dict):
+        inner = value.get("params")
+        return render_code(str(value.get("code")), inner if isinstance(inner, dict) else {}, lang)
+    if isinstance(value, (list, tuple)):
+        return _join([str(v) for v in value])
+    return value
+
+
+def fields(template: str) -> set[str]:
+    """The parameter names a catalog text uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def render_code(code: str, params: Mapping[str, object], lang: Lang) -> str:
+    """The catalog's sentence for ``code`` with ``params``, in ``lang``. A code without an entry,
+    or params that do not fill its sentence, give the generic sentence "That is not possible."
+    in ``lang``."""
+    pair = CATALOG.get(code)
+    template = _pick(pair, lang) if pair else None
+    if template is not None:
+        used = fields(template)
+        if used <= params.keys():
+            shown: dict[str, Any] = {k: _shown(k, params[k], params, lang) for k in used}
+            text = template.format(**shown)
+        else:
+            template = None
+    if template is None:
+        text = _pick(CATALOG["error"], lang)
+    where = params.get("where")
+    if isinstance(where, str) and (template is None or "where" not in fields(template)):
+        text = f"{where}: {text}"
+    return text
+
+
+def render(error: BaseException, lang: Lang = "de") -> str:
+    """``error`` in plain German or English for a player: a kniffel error from the catalog, by
+    its code and params; anything else as a generic sentence (never engine-internal text)."""
+    code = getattr(error, "code", None)
+    params = getattr(error, "params", None)
+    if isinstance(code, str) and isinstance(params, dict):
+        return render_code(code, params, lang)
+    return _pick(CATALOG["unexpected"], lang)
+
+
+def text(code: str, lang: Lang, **params: object) -> str:
+    """A catalog sentence that is not an error (the command line's own words)."""
+    return render_code(code, params, lang)
