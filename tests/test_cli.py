@@ -16,9 +16,9 @@ from kniffel import PRESETS, Box, Enter, Game, Mode, Strike, preset, save_game
 from kniffel.cli import main
 from kniffel.rules import Lang
 
-# wide enough that no cell is wrapped or cut; no colours
+# wide enough that no cell is wrapped or cut; no colours; a locale that says nothing (German)
 ENV: dict[str, str | None] = {"COLUMNS": "250", "FORCE_COLOR": None, "TTY_COMPATIBLE": None,
-                              "NO_COLOR": "1"}
+                              "NO_COLOR": "1", "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 # the rulebook example: three Fives and three Sixes
 EXAMPLE_FITS = {"fives": 15, "sixes": 18, "three_of_a_kind": 33, "two_pairs": 33,
@@ -147,41 +147,51 @@ def test_score_stdin_bad_lines_name_problem_and_line_number() -> None:
         "1 1 1 1 1 10",  # 5: a d10 showing 10
         "x 1 1 1 1 1",  # 6: not a number
     ]) + "\n"
-    result = invoke(["score", "--json"], stdin)
+    result = invoke(["score", "--json", "--lang", "en"], stdin)
     assert result.exit_code == 2
     err = result.stderr.splitlines()
     assert len(err) == 4
     assert "line 2" in err[0]
-    assert "expected 6" in err[0]
+    assert "6 dice are needed" in err[0]
     assert "line 4" in err[1]
-    assert "7" in err[1]
+    assert "not 7" in err[1]
     assert "d6" in err[1]
     assert "line 5" in err[2]
-    assert "10" in err[2]
+    assert "not 10" in err[2]
     assert "d10" in err[2]
     assert "line 6" in err[3]
-    assert "'x'" in err[3]
-    assert "not a number" in err[3]
+    assert "x" in err[3]
+    assert "whole number" in err[3]
+    german = invoke(["score", "--json"], stdin).stderr.splitlines()
+    assert "Zeile 2: Gebraucht werden 6 Würfel" in german[0]
+    assert "Ein W10 zeigt 0 bis 9, nicht 10" in german[2]
+    assert "Traceback" not in result.stderr + "".join(german)
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["5", "5", "5", "6", "6"], ["expected 6", "got 5"]),
-    (["5", "5", "5", "6", "6", "6", "6"], ["expected 6", "got 7"]),
-    (["7", "5", "5", "6", "6", "6"], ["7", "d6", "1–6"]),
-    (["5", "5", "5", "6", "6", "10"], ["10", "d10", "0–9"]),
-    (["5", "5", "5", "6", "0", "6"], ["0", "d6"]),
-    (["x", "5", "5", "6", "6", "6"], ["'x'", "not a number"]),
-    (["5", "5", "5", "6", "6", "six"], ["'six'", "not a number"]),
-    (["5", "5", "5", "6", "6", "-1"], ["-1", "d10", "0–9"]),
-    (["-3", "5", "5", "6", "6", "6"], ["-3", "d6"]),
+@pytest.mark.parametrize(("args", "words", "german"), [
+    (["5", "5", "5", "6", "6"], ["6 dice are needed", "5 were given"], "eingegeben wurden 5"),
+    (["5", "5", "5", "6", "6", "6", "6"], ["6 dice are needed", "7 were given"],
+     "Gebraucht werden 6 Würfel"),
+    (["7", "5", "5", "6", "6", "6"], ["A d6 shows 1 to 6, not 7"], "Ein W6 zeigt 1 bis 6, nicht 7"),
+    (["5", "5", "5", "6", "6", "10"], ["A d10 shows 0 to 9, not 10"], "Ein W10 zeigt 0 bis 9"),
+    (["5", "5", "5", "6", "0", "6"], ["not 0", "d6"], "nicht 0"),
+    (["x", "5", "5", "6", "6", "6"], ["not x", "whole number"], "ganze Zahl"),
+    (["5", "5", "5", "6", "6", "six"], ["not six", "whole number"], "nicht six"),
+    (["5", "5", "5", "6", "6", "-1"], ["not -1", "d10", "0 to 9"], "W10"),
+    (["-3", "5", "5", "6", "6", "6"], ["not -3", "d6"], "W6"),
 ], ids=["too-few", "too-many", "d6-seven", "d10-ten", "d6-zero", "x", "word", "d10-negative",
         "d6-negative"])
-def test_score_bad_dice_exit_2_naming_the_problem(args: list[str], words: list[str]) -> None:
-    result = invoke(["score", *args])
+def test_score_bad_dice_exit_2_naming_the_problem(args: list[str], words: list[str],
+                                                  german: str) -> None:
+    result = invoke(["score", "--lang", "en", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
     for word in words:
         assert word in result.stderr
+    in_german = invoke(["score", *args])
+    assert in_german.exit_code == 2
+    assert german in in_german.stderr
+    assert "Traceback" not in result.stderr + in_german.stderr
 
 
 def test_score_misspelt_option_is_a_usage_error_not_a_die() -> None:
@@ -302,14 +312,14 @@ def test_show_in_english(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("content", "words"), [
     (b'{"format": "kniffel-game", "version": 1, "rules": {', ["truncated"]),
     (b"not json at all", ["not valid JSON"]),
-    (b'{"format": "kniffel-game", "version": 7}', ["version 7"]),
+    (b'{"format": "kniffel-game", "version": 7}', ["format 7"]),
 ], ids=["truncated", "garbage", "future-version"])
 def test_show_on_a_bad_save_exits_2_with_a_message(
     tmp_path: Path, content: bytes, words: list[str]
 ) -> None:
     path = tmp_path / "broken.json"
     path.write_bytes(content)
-    result = invoke(["show", str(path)])
+    result = invoke(["show", "--lang", "en", str(path)])
     assert result.exit_code == 2
     assert str(path) in result.stderr
     for word in words:
@@ -333,7 +343,8 @@ def test_python_m_kniffel_runs_the_command_line() -> None:
                         capture_output=True, text=True, timeout=60, check=False)
     assert ok.returncode == 0
     assert json.loads(ok.stdout)["boxes"]["two_triples"] == {"points": 45, "fits": True}
-    bad = subprocess.run([sys.executable, "-m", "kniffel", "score"], input="1 1 1 1 1 1\n1 1\n",
-                         capture_output=True, text=True, timeout=60, check=False)
+    bad = subprocess.run([sys.executable, "-m", "kniffel", "score", "--lang", "en"],
+                         input="1 1 1 1 1 1\n1 1\n", capture_output=True, text=True, timeout=60,
+                         check=False)
     assert bad.returncode == 2
     assert "line 2" in bad.stderr

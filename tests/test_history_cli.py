@@ -16,7 +16,8 @@ from kniffel.history import SCHEMA_VERSION, History
 from kniffel.simulate import play_out
 from kniffel.strategy import get_strategy
 
-ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
+                              "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 
 def invoke(*args: str, stdin: str | None = None) -> Result:
@@ -63,7 +64,7 @@ def test_stats_for_one_player(tmp_path: Path) -> None:
     cells = [c.strip() for c in row.strip("│ ").split("│")]
     totals = [g.scores()[0] for g in games]
     wins = sum(1 for g in games if 0 in g.winners())
-    assert cells[:6] == ["Anna", "kniffel", "2", str(wins), f"{sum(totals) / 2:.1f}",
+    assert cells[:6] == ["Anna", "Kniffel (classic)", "2", str(wins), f"{sum(totals) / 2:.1f}",
                          str(max(totals))]
     assert "Ben" not in result.stdout
 
@@ -82,8 +83,9 @@ def test_export_then_import_into_another_database(tmp_path: Path) -> None:
     assert len(json.loads(out.read_text())["games"]) == 3
     result = invoke("import", "--db", str(target), str(out))
     assert result.exit_code == 0, result.output
-    assert "3 imported, 0 already stored" in result.stdout
-    assert "1 imported" not in invoke("import", "--db", str(target), str(out)).stdout
+    assert "3 neue Spiele importiert, 0 schon gespeichert" in result.stdout
+    again = invoke("import", "--lang", "en", "--db", str(target), str(out))
+    assert "0 new games imported, 3 already stored (skipped)" in again.stdout
     to_stdout = invoke("export", "--db", str(target))
     assert json.loads(to_stdout.stdout)["games"] == json.loads(out.read_text())["games"]
 
@@ -95,16 +97,16 @@ def test_an_invalid_import_is_refused_and_changes_nothing(tmp_path: Path) -> Non
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "kniffel-history", "version": 1, "games": [{"uid": "x", '
                    '"started_at": "2026-01-01", "game": {"format": "nope"}}]}')
-    result = invoke("import", "--db", str(db), str(bad))
+    result = invoke("import", "--lang", "en", "--db", str(db), str(bad))
     assert result.exit_code == 2
-    assert "game #1 of the export" in result.stderr
-    assert "nothing was imported" in result.stderr
+    assert "Game 1 of the file: This is not a kniffel saved game." in result.stderr
+    assert "Nothing was imported" in result.stderr
     assert db.read_bytes() == before
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": ')
     result = invoke("import", "--db", str(db), str(broken))
     assert result.exit_code == 2
-    assert "cannot read" in result.stderr
+    assert "Die Datei ist kein gültiges JSON. Es wurde nichts importiert." in result.stderr
     assert db.read_bytes() == before
 
 
@@ -120,7 +122,7 @@ def test_commands_report_a_newer_database_clearly_and_leave_it(tmp_path: Path) -
         result = invoke(command, "--db", str(db))
         assert result.exit_code == 2, command
         assert f"kniffel {command}:" in result.stderr
-        assert "newer than this kniffel knows" in result.stderr
+        assert "neueren Kniffel-Version (Schema 7" in result.stderr
     assert db.read_bytes() == before
 
 
@@ -129,7 +131,7 @@ def test_commands_report_a_corrupt_database(tmp_path: Path) -> None:
     db.write_bytes(b"garbage" * 1000)
     result = invoke("stats", "--db", str(db))
     assert result.exit_code == 2
-    assert "damaged" in result.stderr
+    assert "Der Spielverlauf ist beschädigt" in result.stderr
     assert db.read_bytes() == b"garbage" * 1000
 
 
@@ -137,7 +139,7 @@ def test_play_resume_without_an_unfinished_game_is_an_error(tmp_path: Path) -> N
     db = tmp_path / "h.sqlite3"
     result = invoke("play", "--db", str(db), "--resume")
     assert result.exit_code == 2
-    assert "no unfinished game to resume" in result.stderr
+    assert "Es gibt kein offenes Spiel zum Fortsetzen." in result.stderr
 
 
 def test_play_resume_refuses_a_game_whose_strategy_is_unknown(tmp_path: Path) -> None:

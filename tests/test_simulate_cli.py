@@ -13,7 +13,8 @@ from kniffel.cli import main
 from kniffel.game import Action
 from kniffel.strategy import _REGISTRY, register_strategy
 
-ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None}
+ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
+                              "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 
 def invoke(*args: str) -> Result:
@@ -66,7 +67,8 @@ def test_simulate_plot_into_a_missing_folder_is_a_clear_error(tmp_path: Path) ->
     result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "2", "--plot",
                     str(target))
     assert result.exit_code == 2
-    assert "cannot write" in result.stderr
+    assert "kann nicht geschrieben werden: den Ordner gibt es nicht" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_simulate_refuses_an_unknown_strategy_naming_the_known_ones() -> None:

@@ -465,9 +465,9 @@ def test_cli_advise_extreme_endgame_and_bad_input(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Super chance" in res.output or "Super Chance" in res.output
     bad = CliRunner().invoke(main, ["advise", "--filled", "fives=7", "--cache-dir",
-                                    str(tmp_path), "1", "2", "3", "4", "5", "6"])
+                                    str(tmp_path), "--lang", "en", "1", "2", "3", "4", "5", "6"])
     assert bad.exit_code == 2
-    assert "fives cannot hold 7" in bad.output
+    assert "Fives cannot hold 7 points" in bad.output
     far = CliRunner().invoke(main, ["advise", "--cache-dir", str(tmp_path), "1", "2", "3", "4",
                                     "5", "6"])
     assert far.exit_code == 2

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 from rich.console import Console
@@ -18,6 +19,9 @@ from kniffel.errors import KniffelError
 from kniffel.game import Game
 from kniffel.history import History, default_db_path
 from kniffel.lang import default_lang
+from kniffel.messages import dice_text, render, rules_title
+from kniffel.messages import strategy_name as shown_strategy
+from kniffel.messages import text as words
 from kniffel.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
@@ -44,16 +48,73 @@ def strategy_names() -> tuple[str, ...]:
 
     return names()
 
-RULES_HELP = (f"Regelwerk / rule set: {', '.join(PRESETS)} (Standard/default: {DEFAULT_RULES})")
+RULES_HELP = "Regelwerk / rule set"
+LANG_KEY = "kniffel.lang"
 
 rules_option = click.option(
     "--rules", "rules_name", type=click.Choice(PRESETS, case_sensitive=False),
     default=DEFAULT_RULES, show_default=True, help=RULES_HELP,
 )
+
+
+def _remember_lang(ctx: click.Context, _param: click.Parameter, value: Lang) -> Lang:
+    """Keep the chosen language where the error handler of :class:`KniffelGroup` finds it."""
+    ctx.meta[LANG_KEY] = value
+    return value
+
+
 lang_option = click.option(
-    "--lang", type=click.Choice(["de", "en"]), default="de", show_default=True,
-    help="Sprache / language",
+    "--lang", type=click.Choice(["de", "en"]), default=default_lang, callback=_remember_lang,
+    is_eager=True,
+    help="Sprache / language (Standard/default: aus der Locale / from the locale; Deutsch, wenn "
+         "sie nichts sagt / German when it says nothing)",
 )
+
+
+def _message(error: BaseException, lang: Lang) -> str:
+    """An error as a player reads it: a kniffel error from the message catalog, a file that
+    cannot be read or written by its name and the reason in words."""
+    if isinstance(error, OSError):
+        where = str(error.filename) if error.filename is not None else "?"
+        if isinstance(error, FileNotFoundError):
+            return words("os.not_found", lang, where=where)
+        if isinstance(error, PermissionError):
+            return words("os.permission", lang, where=where)
+        if isinstance(error, IsADirectoryError):
+            return words("os.is_folder", lang, where=where)
+        if isinstance(error, NotADirectoryError):
+            return words("os.not_a_folder", lang, where=where)
+        return words("os.error", lang, where=where)
+    return render(error, lang)
+
+
+def _write_failed(path: str, error: OSError, lang: Lang) -> str:
+    """Why the file ``path`` could not be written, in words."""
+    if isinstance(error, FileNotFoundError):
+        return words("os.no_folder", lang, where=path)
+    if isinstance(error, PermissionError):
+        return words("os.permission", lang, where=path)
+    return words("os.cannot_write", lang, where=path)
+
+
+def _fail(command: str, error: BaseException | str, lang: Lang) -> NoReturn:
+    """Print ``kniffel COMMAND: <the error in words>`` on stderr and exit with status 2."""
+    words = error if isinstance(error, str) else _message(error, lang)
+    _console(err=True).print(f"kniffel {command}: {words}", markup=False)
+    sys.exit(2)
+
+
+class KniffelGroup(click.Group):
+    """The command group: a kniffel error that a command did not handle itself is still shown
+    in words, in the command's language, with exit status 2 — never as a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KniffelError as e:
+            lang = ctx.meta.get(LANG_KEY) or default_lang()
+            name = ctx.invoked_subcommand or "kniffel"
+            _fail(name, e, lang)
 
 
 class StrategyChoice(click.Choice[str]):
@@ -72,6 +133,9 @@ class StrategyChoice(click.Choice[str]):
         pass  # the registry is the only source of names
 
 
+CACHE_HELP = ("Ablage der Wertetabellen / where the value tables are kept (Standard/default: "
+              "$KNIFFEL_CACHE_DIR, sonst/else $XDG_CACHE_HOME/kniffel/solver)")
+
 free_strike_option = click.option(
     "--free-strike", is_flag=True,
     help="Hausregel: jederzeit streichen / house rule: strike any box any time")
@@ -81,7 +145,7 @@ def _console(err: bool = False) -> Console:
     return Console(stderr=err, highlight=False, soft_wrap=True)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=KniffelGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kniffel")
 def main() -> None:
     """Kniffel Extreme und klassisches Kniffel: Browser-App, Terminalspiel, Computergegner,
@@ -111,7 +175,8 @@ def _roll_line(rules: RuleSet, roll: Roll) -> str:
 def _roll_table(rules: RuleSet, roll: Roll, lang: Lang) -> Table:
     values = evaluate(roll)
     de = lang == "de"
-    table = Table(title=f"{'Wurf' if de else 'Roll'} {roll}  ({rules.title(lang)})")
+    table = Table(title=f"{'Wurf' if de else 'Roll'} {dice_text(roll.d6, roll.d10, lang)}  "
+                        f"({rules.title(lang)})")
     table.add_column("Kästchen" if de else "Box")
     table.add_column("id", style="dim")
     table.add_column("Punkte" if de else "Points", justify="right")
@@ -124,7 +189,8 @@ def _roll_table(rules: RuleSet, roll: Roll, lang: Lang) -> Table:
     return table
 
 
-def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool) -> int:
+def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool,
+                lang: Lang) -> int:
     errors = 0
     err = _console(err=True)
     for number, line in enumerate(lines, start=1):
@@ -134,7 +200,8 @@ def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool
         try:
             roll = rules.parse_roll(text)
         except KniffelError as e:
-            err.print(f"kniffel score: line {number}: {e}", markup=False)
+            err.print(f"kniffel score: {words('cli.line', lang, line=number)}: "
+                      f"{render(e, lang)}", markup=False)
             errors += 1
             continue
         out.write((_roll_json(rules, roll) if as_json else _roll_line(rules, roll)) + "\n")
@@ -166,15 +233,14 @@ def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> 
         if arg.startswith("-") and not arg.lstrip("-").isdigit():
             raise click.NoSuchOption(arg)
     if not dice:
-        errors = _read_rolls(rules, sys.stdin, sys.stdout, as_json)
+        errors = _read_rolls(rules, sys.stdin, sys.stdout, as_json, lang)
         if errors:
             sys.exit(2)
         return
     try:
         roll = rules.parse_roll(" ".join(dice))
     except KniffelError as e:
-        _console(err=True).print(f"kniffel score: {e}", markup=False)
-        sys.exit(2)
+        _fail("score", e, lang)
     if as_json:
         click.echo(_roll_json(rules, roll))
     else:
@@ -232,8 +298,7 @@ def show(save: str, lang: Lang) -> None:
     try:
         game = load_game(save)
     except (KniffelError, OSError) as e:
-        _console(err=True).print(f"kniffel show: {e}", markup=False)
-        sys.exit(2)
+        _fail("show", e, lang)
     _console().print(sheet_table(game, lang))
 
 
@@ -277,7 +342,9 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
 @rules_option
 @free_strike_option
 @click.option("--strategy", "strategy_name", type=StrategyChoice(), default="greedy",
-              show_default=True, help="Computerspieler / computer player")
+              show_default=True,
+              help="Computerspieler / computer player: greedy (gierig), random (zufällig), "
+                   "optimal (needs the solver's table / braucht die Wertetabelle)")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Anzahl Spiele / number of games")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -303,21 +370,20 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
     try:
         strategy = get_strategy(strategy_name, ruleset)
     except KniffelError as e:
-        err.print(f"kniffel simulate: {e}", markup=False)
-        sys.exit(2)
+        _fail("simulate", e, lang)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task(f"{strategy.name} / {ruleset.name}", total=games)
+        task = bar.add_task(f"{shown_strategy(strategy.name, lang)} / {ruleset.title(lang)}",
+                            total=games)
         result = simulate(ruleset, strategy, games, seed,
                           progress=lambda done, _n: bar.update(task, completed=done))
     if plot is not None:
         try:
             plot_totals(result, plot, lang)
         except OSError as e:
-            err.print(f"kniffel simulate: cannot write {plot}: {e}", markup=False)
-            sys.exit(2)
+            _fail("simulate", _write_failed(plot, e, lang), lang)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        click.echo(json.dumps(rounded(result.to_json())))
         return
     _print_simulation(result, ruleset, lang)
 
@@ -328,8 +394,9 @@ simulate_cmd.name = "simulate"
 def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
     de = lang == "de"
     console = _console()
-    summary = Table(title=f"{rules.title(lang)} · {result.strategy} · "
-                          f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}")
+    summary = Table(title=f"{rules.title(lang)} · {shown_strategy(result.strategy, lang)} · "
+                          f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}",
+                    show_header=False)
     summary.add_column("")
     summary.add_column("", justify="right")
     rows: list[tuple[str, str]] = [
@@ -358,6 +425,25 @@ def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> N
     console.print(boxes)
 
 
+def rounded(value: Any, digits: int = 4) -> Any:
+    """``value`` (JSON: dicts, lists, numbers) with every float rounded to ``digits`` decimals,
+    so that ``733.0500000000002`` is written ``733.05``."""
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {k: rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(v, digits) for v in value]
+    return value
+
+
+def histogram_bins(totals: Sequence[int]) -> int:
+    """About the square root of the number of games (5–60 bins), never more than there are
+    different totals: 200 games get 14 bins."""
+    n = len(totals)
+    return max(1, min(len(set(totals)), max(5, min(60, round(math.sqrt(n))))))
+
+
 def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
     """Write a PNG histogram of ``result``'s totals to ``path`` (matplotlib, no display)."""
     import matplotlib
@@ -368,13 +454,14 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
     de = lang == "de"
     fig, ax = plt.subplots(figsize=(8, 4.5))
     try:
-        bins = max(10, min(60, len(set(result.totals))))
-        ax.hist(result.totals, bins=bins, color="#3b6ea8", edgecolor="white")
+        ax.hist(result.totals, bins=histogram_bins(result.totals), color="#3b6ea8",
+                edgecolor="white")
         ax.axvline(result.mean, color="#c0392b", linestyle="--",
                    label=f"{'Mittelwert' if de else 'mean'} {result.mean:.1f}")
         ax.set_xlabel("Gesamtpunkte" if de else "Total points")
         ax.set_ylabel("Spiele" if de else "Games")
-        ax.set_title(f"{result.rules} · {result.strategy} · {result.games} "
+        ax.set_title(f"{rules_title(result.rules, lang)} · "
+                     f"{shown_strategy(result.strategy, lang)} · {result.games} "
                      f"{'Spiele' if de else 'games'} · seed {result.seed}")
         ax.legend()
         fig.tight_layout()
@@ -389,16 +476,24 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
 
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False), default=None,
-    help=f"Spielverlauf-Datenbank / history database (default: {default_db_path()})")
+    help=f"Spielverlauf-Datenbank / history database (Standard/default: {default_db_path()})")
 
 
-def _open_history(db_path: str | None, command: str) -> History:
-    """The history database, or a clear message and exit status 2."""
+def _open_history(db_path: str | None, command: str, lang: Lang = "de", *,
+                  create: bool = True) -> History:
+    """The history database, or a clear message and exit status 2. With ``create=False`` (the
+    commands that only read) a missing database is not created: it is read as empty."""
     try:
-        return History(db_path)
+        return History(db_path, create=create)
     except KniffelError as e:
-        _console(err=True).print(f"kniffel {command}: {e}", markup=False)
-        sys.exit(2)
+        _fail(command, e, lang)
+
+
+def _no_database(db: History, lang: Lang) -> None:
+    """Tell on stderr that the database does not exist (and was not created)."""
+    if not db.exists:
+        _console(err=True).print(words("cli.no_database", lang, where=str(db.path)),
+                                 markup=False)
 
 
 @main.command()
@@ -409,12 +504,12 @@ def _open_history(db_path: str | None, command: str) -> History:
 def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
     """Gespeicherte Spiele auflisten / list the stored games (most recent first)."""
     de = lang == "de"
-    with _open_history(db_path, "history") as db:
+    with _open_history(db_path, "history", lang, create=False) as db:
+        _no_database(db, lang)
         try:
             records = db.games(limit)
         except KniffelError as e:
-            _console(err=True).print(f"kniffel history: {e}", markup=False)
-            sys.exit(2)
+            _fail("history", e, lang)
     table = Table(title="Spielverlauf" if de else "Game history")
     table.add_column("#", justify="right")
     table.add_column("Beginn" if de else "Started")
@@ -428,7 +523,8 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
             state = "beendet" if de else "finished"
         else:
             state = (f"offen ({r.actions} Züge)" if de else f"unfinished ({r.actions} actions)")
-        table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], r.rules, people, state)
+        table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], rules_title(r.rules, lang),
+                      people, state)
     if not records:
         _console().print("Noch keine Spiele gespeichert." if de else "No games stored yet.")
         return
@@ -442,8 +538,12 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
 def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
     """Statistik beendeter Spiele / statistics of finished games, per player and rule set."""
     de = lang == "de"
-    with _open_history(db_path, "stats") as db:
-        rows = db.stats(player)
+    with _open_history(db_path, "stats", lang, create=False) as db:
+        _no_database(db, lang)
+        try:
+            rows = db.stats(player)
+        except KniffelError as e:
+            _fail("stats", e, lang)
     if not rows:
         who = f" ({player})" if player else ""
         _console().print(f"Keine beendeten Spiele{who}." if de else f"No finished games{who}.",
@@ -456,7 +556,8 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
         table.add_column(head[0] if de else head[1], justify="left" if head[0] in (
             "Spieler", "Regeln") else "right")
     for s in rows:
-        table.add_row(s.name, s.rules, str(s.games), str(s.wins), f"{s.average:.1f}",
+        table.add_row(s.name, rules_title(s.rules, lang), str(s.games), str(s.wins),
+                      f"{s.average:.1f}",
                       str(s.best), f"{100 * s.bonus_rate:.0f} %",
                       f"{100 * s.kniffel_rate:.0f} %")
     _console().print(table)
@@ -464,50 +565,72 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
 
 @main.command()
 @db_option
+@lang_option
 @click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
-def export(db_path: str | None, target: str) -> None:
-    """Alle Spiele als JSON exportieren / export every game as JSON (to TARGET or stdout)."""
+def export(db_path: str | None, lang: Lang, target: str) -> None:
+    """Alle Spiele als Verlaufsdatei (JSON) exportieren / export every game as a history file
+    (JSON) to TARGET or stdout.
+
+    The file is the one the browser app imports too (format kniffel-history, version 2: uid,
+    start and finish time and the game of every stored game).
+    """
     from kniffel.storage import write_atomic
 
-    with _open_history(db_path, "export") as db:
-        data = db.export()
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    with _open_history(db_path, "export", lang, create=False) as db:
+        _no_database(db, lang)
+        try:
+            data = db.export()
+        except KniffelError as e:
+            _fail("export", e, lang)
+    out = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     if target == "-":
-        click.echo(text, nl=False)
+        click.echo(out, nl=False)
         return
     try:
-        write_atomic(Path(target), text)
+        write_atomic(Path(target), out)
     except OSError as e:
-        _console(err=True).print(f"kniffel export: cannot write {target}: {e}", markup=False)
-        sys.exit(2)
-    _console(err=True).print(f"{len(data['games'])} games -> {target}", markup=False)
+        _fail("export", _write_failed(target, e, lang), lang)
+    _console(err=True).print(words("cli.exported", lang, count=len(data["games"]), where=target),
+                             markup=False)
 
 
 @main.command("import")
 @db_option
+@lang_option
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
-def import_cmd(db_path: str | None, source: str) -> None:
-    """Spiele aus einem JSON-Export übernehmen / import the games of a JSON export.
+def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
+    """Spiele aus einer Verlaufsdatei übernehmen / import the games of a history file.
 
-    Every game is checked first; an invalid file is refused and nothing is changed. Games
-    already stored are skipped.
+    Reads the desktop's and the browser app's exports (every version). Every game is checked
+    first; an invalid file is refused and nothing is changed (no database is created). Games
+    already stored (same uid) are skipped and counted.
     """
-    err = _console(err=True)
+    from kniffel.history_file import decode_history
+
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        err.print(f"kniffel import: cannot read {source}: {e}; nothing was imported",
-                  markup=False)
-        sys.exit(2)
-    with _open_history(db_path, "import") as db:
+        raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as e:
+        _fail("import", f"{_message(e, lang)} {words('cli.nothing_imported', lang)}", lang)
+    except UnicodeDecodeError:
+        _fail("import", f"{source}: {words('file.not_utf8', lang)} "
+                        f"{words('cli.nothing_imported', lang)}", lang)
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        _fail("import", f"{source}: {words('file.not_json', lang)} "
+                        f"{words('cli.nothing_imported', lang)}", lang)
+    try:
+        entries = decode_history(data)
+    except KniffelError as e:
+        _fail("import", f"{source}: {render(e, lang)} {words('cli.nothing_imported', lang)}",
+              lang)
+    with _open_history(db_path, "import", lang) as db:
         try:
-            result = db.import_(data)
+            result = db.add_entries(entries)
         except KniffelError as e:
-            err.print(f"kniffel import: {source}: {e}; nothing was imported", markup=False)
-            sys.exit(2)
-    _console().print(f"{result.imported} imported, {result.skipped} already stored",
-                     markup=False)
+            _fail("import", f"{render(e, lang)} {words('cli.nothing_imported', lang)}", lang)
+    _console().print(words("cli.imported", lang, imported=result.imported,
+                          skipped=result.skipped), markup=False)
 
 
 # --- kniffel play -------------------------------------------------------------------------------
@@ -555,11 +678,10 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
             try:
                 found = db.latest_unfinished()
             except KniffelError as e:
-                err.print(f"kniffel play: {e}", markup=False)
+                err.print(f"kniffel play: {render(e, lang)}", markup=False)
                 sys.exit(2)
             if found is None:
-                err.print("kniffel play: kein offenes Spiel / no unfinished game to resume",
-                          markup=False)
+                err.print(f"kniffel play: {words('cli.no_unfinished', lang)}", markup=False)
                 sys.exit(2)
             for p in found[1].players:
                 if p.strategy is not None and p.strategy not in strategy_names():
@@ -575,7 +697,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
                 if seat.strategy is not None:
                     get_strategy(seat.strategy, ruleset)
         except KniffelError as e:
-            err.print(f"kniffel play: {e}", markup=False)
+            err.print(f"kniffel play: {render(e, lang)}", markup=False)
             sys.exit(2)
         if start is not None and start > max(len(seats), 1):
             err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
@@ -586,12 +708,11 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
                              speed=speed, seed=seed, start=None if start is None else start - 1)
             app.run()
         except KniffelError as e:
-            err.print(f"kniffel play: {e}", markup=False)
+            err.print(f"kniffel play: {render(e, lang)}", markup=False)
             sys.exit(2)
         screen = app.game_screen
         if screen is not None and not screen.game.is_over():
-            err.print("Spiel gespeichert – weiter mit: kniffel play --resume" if lang == "de"
-                      else "Game saved – continue with: kniffel play --resume", markup=False)
+            err.print(words("cli.game_saved", lang), markup=False)
 
 # --- solver: kniffel solve / kniffel advise -------------------------------------------------
 
@@ -658,9 +779,10 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
                    "open boxes")
 @click.option("--force", is_flag=True, help="neu berechnen / recompute even if a table exists")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
-              help="Ablage der Tabellen / where tables are kept (default: user cache)")
+              help=CACHE_HELP)
+@lang_option
 def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
-          max_open: int | None, force: bool, cache_dir: str | None) -> None:
+          max_open: int | None, force: bool, cache_dir: str | None, lang: Lang) -> None:
     """Optimale Strategie berechnen / compute the optimal strategy's value table.
 
     Builds the table of expected final scores of optimal solitaire play (or loads and checks the
@@ -672,32 +794,27 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
     console = _console()
     err = _console(err=True)
     if device == "gpu":
-        err.print("kniffel solve: --device gpu: this build has no GPU kernel; use --device cpu",
-                  markup=False)
-        sys.exit(2)
+        _fail("solve", words("cli.no_gpu", lang), lang)
     rules = preset(rules_name, free_strike=free_strike)
     try:
         n = set_threads(threads)
         table = _run_solve(rules, max_open, cache_dir, force, console)
     except SolverError as e:
-        err.print(f"kniffel solve: {e}", markup=False)
-        sys.exit(2)
+        _fail("solve", e, lang)
     except KeyboardInterrupt:
-        err.print("kniffel solve: unterbrochen / interrupted — the finished layers are kept; "
-                  "run the same command again to resume", markup=False)
+        err.print(f"kniffel solve: {words('cli.interrupted', lang)}", markup=False)
         sys.exit(130)
     header = table.header
-    console.print(f"Tabelle / table: {table.path}  ({table.layout.states:,} Zustände/states, "
-                  f"{n} Threads)", markup=False)
+    console.print(words("cli.table", lang, where=str(table.path),
+                       states=f"{table.layout.states:,}", threads=n), markup=False)
     if header.get("seconds") is not None:
-        console.print(f"berechnet in / computed in {float(header['seconds']):.2f} s "
-                      "(der letzte Lauf / the last run)", markup=False)
+        console.print(words("cli.computed_in", lang, seconds=f"{float(header['seconds']):.2f}"),
+                      markup=False)
     if table.layout.is_full:
-        console.print(f"Erwartete Punktzahl bei optimalem Spiel / expected optimal score "
-                      f"({rules.title('de')}): {table.expected_score():.4f}", markup=False)
+        console.print(words("cli.expected_score", lang, rules=rules.name,
+                           score=f"{table.expected_score():.4f}"), markup=False)
     else:
-        console.print(f"Endspiele mit höchstens {table.layout.max_open} offenen Kästchen / "
-                      f"endgames with at most {table.layout.max_open} open boxes", markup=False)
+        console.print(words("cli.endgames", lang, most=table.layout.max_open), markup=False)
 
 
 def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
@@ -713,16 +830,22 @@ def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
             name, _, value = part.partition("=")
             box = rules.box(name.strip())
             if box in entries:
-                raise IllegalMoveError(f"box {box.value} is given twice")
+                raise IllegalMoveError(f"box {box.value} is given twice", code="advise.box_twice",
+                                       params={"box": box.value})
             if not value.strip() or value.strip() in ("-", "x", "X"):
                 entries[box] = Entry(0, struck=True)
                 continue
             try:
                 points = int(value)
             except ValueError:
-                raise IllegalMoveError(f"{part!r}: the points must be a number") from None
+                raise IllegalMoveError(f"{part!r}: the points must be a number",
+                                       code="advise.points_not_number",
+                                       params={"text": part}) from None
             if points not in rules.possible_points(box):
-                raise IllegalMoveError(f"{box.value} cannot hold {points} points in {rules.name}")
+                raise IllegalMoveError(f"{box.value} cannot hold {points} points in {rules.name}",
+                                       code="advise.points_impossible",
+                                       params={"box": box.value, "points": points,
+                                               "rules": rules.name})
             entries[box] = Entry(points)
     return entries
 
@@ -743,7 +866,8 @@ def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
               help="Rat für die Stellung eines Spielstands / advise the position of a saved game")
 @click.option("--top", type=int, default=10, show_default=True, help="so viele Optionen / options")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=None)
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help=CACHE_HELP)
 @lang_option
 @click.argument("dice", nargs=-1)
 def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: int | None,
@@ -763,7 +887,7 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
     """
     from pathlib import Path
 
-    from kniffel.solver import SolverError, TableMissingError
+    from kniffel.solver import TableMissingError
     from kniffel.solver.advise import Advisor, Position
 
     err = _console(err=True)
@@ -785,13 +909,12 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
             result = advisor.advise(pos)
         except TableMissingError as e:
             if not (sys.stdin.isatty() and click.confirm(
-                    f"{e}\nTabelle jetzt berechnen? / build the table now?", err=True)):
+                    f"{render(e, lang)}\n{words('cli.build_now', lang)}", err=True)):
                 raise
             table = _run_solve(rules, None, cache_dir, False, err)
             result = Advisor(rules, table=table).advise(pos)
-    except (KniffelError, SolverError) as e:
-        err.print(f"kniffel advise: {e}", markup=False)
-        sys.exit(2)
+    except (KniffelError, OSError) as e:
+        _fail("advise", e, lang)
     shown = result.options[:top] if top > 0 else result.options
     if as_json:
         click.echo(json.dumps({
@@ -832,19 +955,20 @@ def _action_json(action: Any) -> Any:
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="statische Seite in DIR schreiben statt zu starten / write the static site "
                    "to DIR instead of serving it")
-def web(host: str, port: int, no_browser: bool, export_dir: str | None) -> None:
+@lang_option
+def web(host: str, port: int, no_browser: bool, export_dir: str | None, lang: Lang) -> None:
     """Die Browser-App: Block und Würfelspiel / the browser app: score pad and dice game."""
     from kniffel.web.server import build_site, serve
 
     try:
         if export_dir is not None:
             info = build_site(export_dir)
-            click.echo(f"kniffel web: {len(info['files'])} Dateien / files in {export_dir} "
-                       f"(build {info['build']}, pyodide {info['pyodide']})")
+            click.echo("kniffel web: " + words("cli.site_written", lang, count=len(info["files"]),
+                                              where=export_dir, build=info["build"],
+                                              pyodide=info["pyodide"]))
             return
         serve(host, port, open_browser=not no_browser, echo=click.echo)
     except (KniffelError, OSError) as e:
-        _console(err=True).print(f"kniffel web: {e}", markup=False)
-        sys.exit(2)
+        _fail("web", e, lang)
     except KeyboardInterrupt:
         pass

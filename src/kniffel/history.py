@@ -386,7 +386,11 @@ class History:
         Everything is checked first (every game replayed): an invalid file raises
         :class:`InvalidImportError` and changes nothing.
         """
-        entries = decode_history(data)
+        return self.add_entries(decode_history(data))
+
+    def add_entries(self, entries: Sequence[HistoryEntry]) -> ImportResult:
+        """Store the games of ``entries`` (already checked) in one transaction; those whose uid
+        is stored already are skipped and reported."""
         skipped: list[str] = []
         with self._transaction() as db:
             known = {r[0] for r in db.execute("SELECT uid FROM games")}

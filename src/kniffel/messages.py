@@ -292,6 +292,47 @@ CATALOG: dict[str, tuple[str, str]] = {
                          "{where} exists and is not a folder."),
     "web.pyodide_incomplete": ("{where} ist kein vollständiges Pyodide-Paket.",
                                "{where} is not a complete Pyodide package."),
+    # files the command line reads or writes
+    "os.not_found": ("{where} gibt es nicht.", "{where} does not exist."),
+    "os.permission": ("{where}: keine Berechtigung.", "{where}: permission denied."),
+    "os.is_folder": ("{where} ist ein Ordner, keine Datei.", "{where} is a folder, not a file."),
+    "os.not_a_folder": ("{where}: ein Teil des Pfades ist kein Ordner.",
+                        "{where}: part of the path is not a folder."),
+    "os.no_folder": ("{where} kann nicht geschrieben werden: den Ordner gibt es nicht.",
+                     "{where} cannot be written: its folder does not exist."),
+    "os.cannot_write": ("{where} kann nicht geschrieben werden.", "{where} cannot be written."),
+    "os.error": ("{where} kann nicht gelesen oder geschrieben werden.",
+                 "{where} cannot be read or written."),
+    # the command line's own sentences
+    "cli.line": ("Zeile {line}", "line {line}"),
+    "cli.no_database": ("Es gibt noch keinen Spielverlauf ({where}); es wurde keiner angelegt.",
+                        "There is no game history yet ({where}); none was created."),
+    "cli.exported": ("{count} Spiele → {where}", "{count} games → {where}"),
+    "cli.imported": ("{imported} neue Spiele importiert, {skipped} schon gespeichert "
+                     "(übersprungen).",
+                     "{imported} new games imported, {skipped} already stored (skipped)."),
+    "cli.nothing_imported": ("Es wurde nichts importiert.", "Nothing was imported."),
+    "cli.no_gpu": ("--device gpu: diese Version hat keinen GPU-Kern; bitte --device cpu.",
+                   "--device gpu: this build has no GPU kernel; use --device cpu."),
+    "cli.interrupted": ("unterbrochen — die fertigen Schichten bleiben; derselbe Befehl macht "
+                        "weiter.",
+                        "interrupted — the finished layers are kept; run the same command again "
+                        "to resume."),
+    "cli.table": ("Tabelle: {where} ({states} Zustände, {threads} Threads)",
+                  "Table: {where} ({states} states, {threads} threads)"),
+    "cli.computed_in": ("berechnet in {seconds} s (der letzte Lauf)",
+                        "computed in {seconds} s (the last run)"),
+    "cli.expected_score": ("Erwartete Punktzahl bei optimalem Spiel ({rules}): {score}",
+                           "Expected score of optimal play ({rules}): {score}"),
+    "cli.endgames": ("Endspiele mit höchstens {most} offenen Kästchen",
+                     "Endgames with at most {most} open boxes"),
+    "cli.build_now": ("Tabelle jetzt berechnen?", "Build the table now?"),
+    "cli.site_written": ("{count} Dateien in {where} (Build {build}, Pyodide {pyodide})",
+                         "{count} files in {where} (build {build}, pyodide {pyodide})"),
+    "cli.no_unfinished": ("Es gibt kein offenes Spiel zum Fortsetzen.",
+                          "There is no unfinished game to resume."),
+    "cli.game_saved": ("Spiel gespeichert – weiter mit: kniffel play --resume",
+                       "Game saved – continue with: kniffel play --resume"),
 }
 
 #: The computer players' names as a player reads them.

@@ -18,6 +18,7 @@ import numpy as np
 from kniffel.dice import Keep, Roll, sub_keeps
 from kniffel.errors import IllegalMoveError
 from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
+from kniffel.messages import dice_text
 from kniffel.rules import Box, Entry, Lang, RuleSet, choices
 from kniffel.solver import kernel
 from kniffel.solver.solve import kernel_args, solve, solve_in_memory
@@ -142,7 +143,8 @@ class Option:
         if isinstance(a, Throw):
             if a.keep == Keep():
                 return "Alle Würfel werfen" if de else "Throw all dice"
-            return f"Behalten: {a.keep}" if de else f"Keep: {a.keep}"
+            kept = dice_text(a.keep.d6, a.keep.d10, lang)
+            return f"Behalten: {kept}" if de else f"Keep: {kept}"
         if isinstance(a, UseChip):
             return "Chip abgeben (4. Wurf)" if de else "Hand in a chip (4th throw)"
         if isinstance(a, Score):
