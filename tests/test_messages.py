@@ -1,0 +1,240 @@
+"""The message catalog: every error code has German and English words, every place that raises
+an error names a code of the catalog with the params its words need, and the German words are
+German."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pickle
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import kniffel
+from kniffel.dice import Keep, Roll
+from kniffel.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidDiceError,
+    KniffelError,
+    dice_param,
+)
+from kniffel.game import Game, Outcome, Score, Strike, Throw, UseChip
+from kniffel.messages import (
+    CATALOG,
+    STRATEGY_NAMES,
+    dice_text,
+    fields,
+    render,
+    render_code,
+    strategy_name,
+)
+from kniffel.rules import Box, preset
+
+SRC = Path(kniffel.__file__).parent
+
+#: Files whose errors are internal to the solver (a bug or a damaged table, never a player's
+#: input): they may rely on their class's default code.
+DEFAULT_CODE_FILES = {"solver/tables.py", "solver/table.py", "solver/kernel.py"}
+
+#: Words that give away an English developer message inside a German sentence.
+ENGLISH = re.compile(r"\b(the|must|cannot|got|is not|expected|allowed|already|throw|strike|"
+                     r"score|game|file|roll)\b")
+
+
+def _import_everything() -> None:
+    for info in pkgutil.walk_packages([str(SRC)], prefix="kniffel."):
+        if info.name == "kniffel.__main__":  # runs the command line
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional dependency (numba, textual) that is missing
+            continue
+
+
+def _error_classes() -> dict[str, type[KniffelError]]:
+    _import_everything()
+    found: dict[str, type[KniffelError]] = {}
+    todo: list[type[KniffelError]] = [KniffelError]
+    while todo:
+        cls = todo.pop()
+        found[cls.__name__] = cls
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def _codes(node: ast.expr) -> list[str] | None:
+    """The codes an expression can give: a string, or conditional strings."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        a, b = _codes(node.body), _codes(node.orelse)
+        return None if a is None or b is None else a + b
+    return None
+
+
+def _error_constructions() -> list[tuple[str, int, str, ast.Call]]:
+    classes = _error_classes()
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                    node.func.id in classes):
+                out.append((rel, node.lineno, node.func.id, node))
+    return out
+
+
+CONSTRUCTIONS = _error_constructions()
+
+
+def test_the_source_raises_many_kniffel_errors() -> None:
+    # guards the test below against finding nothing
+    assert len(CONSTRUCTIONS) > 150
+    assert {rel for rel, *_ in CONSTRUCTIONS} >= {"game.py", "dice.py", "rules.py", "history.py",
+                                                   "history_file.py", "web/bridge.py",
+                                                   "strategy.py", "solver/advise.py", "cli.py"}
+
+
+@pytest.mark.parametrize(("rel", "line", "cls", "call"), CONSTRUCTIONS,
+                         ids=[f"{r}:{n}" for r, n, _, _ in CONSTRUCTIONS])
+def test_every_raise_site_names_a_catalog_code_and_the_params_its_words_need(
+        rel: str, line: int, cls: str, call: ast.Call) -> None:
+    keywords = {k.arg: k.value for k in call.keywords}
+    if "code" not in keywords:
+        assert rel in DEFAULT_CODE_FILES, f"{rel}:{line}: {cls}(...) without code="
+        codes = [_error_classes()[cls].default_code]
+    else:
+        found = _codes(keywords["code"])
+        assert found is not None, f"{rel}:{line}: the code is not a literal"
+        codes = found
+    params = keywords.get("params")
+    if params is None:
+        given: set[str] = set()
+    else:
+        assert isinstance(params, ast.Dict), f"{rel}:{line}: params is not a dict literal"
+        given = set()
+        for key in params.keys:
+            assert isinstance(key, ast.Constant) and isinstance(key.value, str), f"{rel}:{line}"
+            given.add(key.value)
+    for code in codes:
+        assert code in CATALOG, f"{rel}:{line}: the code {code!r} is not in the catalog"
+        for words in CATALOG[code]:
+            missing = fields(words) - given
+            assert not missing, f"{rel}:{line}: {code} needs the params {missing}"
+
+
+def test_every_error_class_has_a_default_code_in_the_catalog() -> None:
+    for name, cls in _error_classes().items():
+        assert cls.default_code in CATALOG, name
+
+
+def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
+    for code, (de, en) in CATALOG.items():
+        assert de.strip() and en.strip(), code
+        assert de != en or not re.search(r"[a-z]{4}", de), code  # not left untranslated
+        assert fields(de) == fields(en), code
+
+
+def _sample(name: str) -> object:
+    samples: dict[str, object] = {
+        "box": "fives", "boxes": ["ones", "chance"], "strikes": ["ones"], "rules": "extreme",
+        "strategies": ["greedy", "random"], "strategy": "greedy", "die": "d10",
+        "roll": {"d6": [1, 2, 3, 4, 5], "d10": 8}, "keep": {"d6": [5, 5], "d10": None},
+        "cause": {"code": "move.keep_all", "params": {}}, "possible": [5, 10, 15],
+        "choices": ["extreme", "kniffel"], "where": "/tmp/x.json",
+    }
+    return samples.get(name, 7)
+
+
+def test_german_words_hold_no_english_developer_text() -> None:
+    for code, (de, _) in CATALOG.items():
+        params = {name: _sample(name) for name in fields(de)}
+        text = render_code(code, params, "de")
+        # commands, option names and paths are the same in both languages
+        prose = re.sub(r"kniffel \S+( --?[\w-]+( \S+)?)*|--[\w-]+|\"[^\"]*\"|/\S+", "", text)
+        assert not ENGLISH.search(prose), f"{code}: {text}"
+
+
+def _raised(action: object) -> KniffelError:
+    with pytest.raises(KniffelError) as info:
+        assert callable(action)
+        action()
+    return info.value
+
+
+def test_real_errors_render_in_both_languages_without_their_english_message() -> None:
+    game = Game(preset("extreme"), ["Anna", "Ben"], seed=1)
+    game.apply(Throw(Keep()))
+    game.apply(Outcome(Roll((1, 1, 1, 1, 2), d10=8)))
+    errors = [
+        _raised(lambda: game.apply(Score(Box.SIXES))),
+        _raised(lambda: game.apply(Strike(Box.ONES))),
+        _raised(lambda: game.apply(UseChip())),
+        _raised(lambda: game.apply(Throw(Keep((1, 1, 1, 1, 2), 8)))),
+        _raised(lambda: game.apply(Throw(Keep(), ), player=1)),
+        _raised(lambda: preset("poker")),
+        _raised(lambda: Roll.parse("1 2 x 4 5 6", d10=True)),
+        _raised(lambda: Game(preset("kniffel"), ["A", "a"])),
+        _raised(lambda: Game.from_json({"format": "kniffel-game", "version": 99})),
+    ]
+    for e in errors:
+        de, en = render(e, "de"), render(e, "en")
+        assert e.code in CATALOG, e
+        assert de != en
+        assert str(e) not in de and str(e) not in en
+        assert de != render_code("error", {}, "de"), f"{e.code} fell back to the generic words"
+    assert render(errors[0], "de").startswith("Der Wurf 1 1 1 1 2, W10=8 darf nicht in Sechser")
+    assert "d10=8" in render(errors[0], "en")
+    assert render(errors[4], "de") == "Anna ist am Zug, nicht Ben."
+
+
+def test_an_error_inside_an_error_is_rendered_too() -> None:
+    data = Game(preset("kniffel"), ["A"]).to_json()
+    data["actions"] = [{"type": "chip"}]
+    e = _raised(lambda: Game.from_json(data))
+    assert render(e, "de") == ("Der Spielstand ist kein gültiges Spiel: Zug 1 des Spiels ist "
+                               "nicht erlaubt: Kniffel (klassisch) hat keine Chips.")
+
+
+def test_anything_else_renders_as_a_generic_sentence() -> None:
+    assert render(RuntimeError("internal detail"), "de") == "Ein unerwarteter Fehler ist " \
+        "aufgetreten."
+    assert render(KniffelError("x", code="no.such.code"), "en") == "That is not possible."
+    # params that do not fill the words: the generic sentence, never a KeyError
+    assert render(IllegalMoveError("x", code="move.box_filled"), "de") == "Das geht nicht."
+
+
+def test_a_file_name_leads_the_words_when_they_do_not_use_it() -> None:
+    e = CorruptSaveError("x", code="file.not_json", params={"where": "a.json"})
+    assert render(e, "de") == "a.json: Die Datei ist kein gültiges JSON."
+    assert render(e.within("b.json"), "en") == "a.json: The file is not valid JSON."
+    assert str(CorruptSaveError("m", code="save.corrupt").within("c.json")) == "c.json: m"
+
+
+def test_errors_keep_code_and_params_through_pickle_and_type_changes() -> None:
+    e = InvalidDiceError("msg", code="dice.wrong_count", params={"want": 6, "got": 2})
+    back = pickle.loads(pickle.dumps(e))
+    assert (type(back), str(back), back.code, back.params) == (type(e), "msg", e.code, e.params)
+    moved = e.as_type(IllegalMoveError)
+    assert isinstance(moved, IllegalMoveError) and moved.code == "dice.wrong_count"
+    assert eval(repr(e), {"InvalidDiceError": InvalidDiceError}).params == e.params
+
+
+def test_dice_use_the_players_die_label() -> None:
+    assert dice_text([5, 5, 6], 8, "de") == "5 5 6, W10=8"
+    assert dice_text([5, 5, 6], 8, "en") == "5 5 6, d10=8"
+    assert dice_text([], None, "de") == "nichts"
+    assert dice_param(Keep((5, 5), 3)) == {"d6": [5, 5], "d10": 3}
+
+
+def test_strategy_names_are_translated() -> None:
+    assert strategy_name("greedy", "de") == "gierig"
+    assert strategy_name("random", "de") == "zufällig"
+    assert strategy_name("greedy", "en") == "greedy"
+    assert strategy_name("mine", "de") == "mine"
+    from kniffel.strategy import strategy_names
+    assert set(strategy_names()) <= set(STRATEGY_NAMES)
