@@ -118,7 +118,8 @@ def test_every_raise_site_names_a_catalog_code_and_the_params_its_words_need(
         assert isinstance(params, ast.Dict), f"{rel}:{line}: params is not a dict literal"
         given = set()
         for key in params.keys:
-            assert isinstance(key, ast.Constant) and isinstance(key.value, str), f"{rel}:{line}"
+            assert isinstance(key, ast.Constant), f"{rel}:{line}"
+            assert isinstance(key.value, str), f"{rel}:{line}"
             given.add(key.value)
     for code in codes:
         assert code in CATALOG, f"{rel}:{line}: the code {code!r} is not in the catalog"
@@ -134,7 +135,8 @@ def test_every_error_class_has_a_default_code_in_the_catalog() -> None:
 
 def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
     for code, (de, en) in CATALOG.items():
-        assert de.strip() and en.strip(), code
+        assert de.strip(), code
+        assert en.strip(), code
         assert de != en or not re.search(r"[a-z]{4}", de), code  # not left untranslated
         assert fields(de) == fields(en), code
 
@@ -160,8 +162,8 @@ def test_german_words_hold_no_english_developer_text() -> None:
 
 
 def _raised(action: object) -> KniffelError:
+    assert callable(action)
     with pytest.raises(KniffelError) as info:
-        assert callable(action)
         action()
     return info.value
 
@@ -185,7 +187,8 @@ def test_real_errors_render_in_both_languages_without_their_english_message() ->
         de, en = render(e, "de"), render(e, "en")
         assert e.code in CATALOG, e
         assert de != en
-        assert str(e) not in de and str(e) not in en
+        assert str(e) not in de
+        assert str(e) not in en
         assert de != render_code("error", {}, "de"), f"{e.code} fell back to the generic words"
     assert render(errors[0], "de").startswith("Der Wurf 1 1 1 1 2, W10=8 darf nicht in Sechser")
     assert "d10=8" in render(errors[0], "en")
@@ -220,7 +223,8 @@ def test_errors_keep_code_and_params_through_pickle_and_type_changes() -> None:
     back = pickle.loads(pickle.dumps(e))
     assert (type(back), str(back), back.code, back.params) == (type(e), "msg", e.code, e.params)
     moved = e.as_type(IllegalMoveError)
-    assert isinstance(moved, IllegalMoveError) and moved.code == "dice.wrong_count"
+    assert isinstance(moved, IllegalMoveError)
+    assert moved.code == "dice.wrong_count"
     assert eval(repr(e), {"InvalidDiceError": InvalidDiceError}).params == e.params
 
 
