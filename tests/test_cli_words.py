@@ -176,10 +176,18 @@ def test_the_missing_table_message_names_the_cost_and_max_open(tmp_path: Path) -
     german = refused(invoke(args))
     assert "etwa 6 Stunden" in german
     assert "2.4 GB" in german
-    assert "kniffel solve --rules extreme --max-open 22" in german
+    assert "kniffel solve --rules extreme --max-open K" in german
     english = refused(invoke([*args, "--lang", "en"]))
     assert "about 6 hours and 2.4 GB" in english
-    assert "--max-open 22" in english
+    assert "--max-open K" in english
+    # an endgame just beyond what is solved on the spot: the table for exactly that
+    filled = ",".join(f"{b}=-" for b in ("ones", "twos", "threes", "fours", "fives", "sixes",
+                                          "three_of_a_kind", "two_pairs", "four_of_a_kind",
+                                          "three_pairs", "two_triples", "full_house",
+                                          "large_full_house", "small_straight", "large_straight"))
+    near = refused(invoke(["advise", "--filled", filled, *args[1:]]))
+    assert "mit 7 offenen Kästchen" in near
+    assert "kniffel solve --rules extreme --max-open 7" in near
 
 
 def test_advise_labels_the_d10_as_the_language_does(tmp_path: Path) -> None:

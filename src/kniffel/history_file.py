@@ -98,7 +98,7 @@ def decode_history(data: object) -> list[HistoryEntry]:
     out: list[HistoryEntry] = []
     uids: set[str] = set()
     for number, item in enumerate(games, start=1):
-        entry = _entry(item, number)
+        entry = _entry(item, number, version)
         if entry.uid in uids:
             raise InvalidImportError(f"game #{number} of the file: the uid {entry.uid!r} "
                                      f"appears twice", code="import.uid_twice",
@@ -108,7 +108,7 @@ def decode_history(data: object) -> list[HistoryEntry]:
     return out
 
 
-def _entry(item: object, number: int) -> HistoryEntry:
+def _entry(item: object, number: int, version: int) -> HistoryEntry:
     where = f"game #{number} of the file"
     if not isinstance(item, dict):
         raise InvalidImportError(f"{where} is not an object: {item!r:.60}",
@@ -118,7 +118,7 @@ def _entry(item: object, number: int) -> HistoryEntry:
     except KniffelError as e:
         raise InvalidImportError(f"{where}: {e}", code="import.game_invalid",
                                  params={"number": number, "cause": cause_param(e)}) from None
-    if "finished" in item and "uid" not in item:  # version 1, written by the browser
+    if version == 1 and "uid" not in item:  # version 1, written by the browser
         stored = _opt_text(item, "finished", number)
         uid = derived_uid(item.get("game"))
         started = stored or UNKNOWN_TIME

@@ -232,7 +232,8 @@ class Advisor:
             f"table with `kniffel solve --rules {self.rules.name}` (about {cost['hours']} hours, "
             f"{cost['size']}), or only the endgames up to this one with `kniffel solve --rules "
             f"{self.rules.name} --max-open {open_boxes}`",
-            code="solver.table_missing",
+            code=("solver.table_missing_full" if open_boxes == len(self.rules.boxes) else
+                  "solver.table_missing"),
             params={"rules": self.rules.name, "rules_id": self.rules.name, "open": open_boxes,
                     "most": ON_THE_FLY_OPEN[self.rules.d10], "hours": cost["hours"],
                     "size": cost["size"]})
