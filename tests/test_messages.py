@@ -8,10 +8,13 @@ import ast
 import importlib
 import pickle
 import pkgutil
+import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kniffel
 from kniffel.dice import Keep, Roll
@@ -242,3 +245,33 @@ def test_strategy_names_are_translated() -> None:
     assert strategy_name("mine", "de") == "mine"
     from kniffel.strategy import strategy_names
     assert set(strategy_names()) <= set(STRATEGY_NAMES)
+
+
+ALL_ACTIONS = [Throw(Keep()), Throw(Keep((6,))), Throw(Keep((1, 2, 3, 4, 5), 0)), UseChip(),
+               *[Score(b) for b in Box], *[Strike(b) for b in Box]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["extreme", "kniffel", "yahtzee"]), st.integers(0, 2**32),
+       st.lists(st.integers(0, len(ALL_ACTIONS) - 1), min_size=1, max_size=60))
+def test_every_refused_move_renders_specific_words_in_both_languages(
+        name: str, seed: int, picks: list[int]) -> None:
+    rng = random.Random(seed)
+    game = Game(preset(name), ["Anna", "Ben"], seed=seed)
+    generic = {render_code("error", {}, "de"), render_code("error", {}, "en")}
+    for pick in picks:
+        if game.is_over():
+            break
+        if game.is_chance_node():
+            game.apply(game.sample_outcome(rng))
+            continue
+        action = ALL_ACTIONS[pick]
+        if action in game.legal_actions():
+            game.apply(action)
+            continue
+        with pytest.raises(KniffelError) as info:
+            game.apply(action)
+        de, en = render(info.value, "de"), render(info.value, "en")
+        assert de not in generic, (info.value.code, str(info.value))
+        assert en not in generic, (info.value.code, str(info.value))
+        assert de != en
