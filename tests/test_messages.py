@@ -25,7 +25,7 @@ from kniffel.errors import (
     KniffelError,
     dice_param,
 )
-from kniffel.game import Game, Outcome, Score, Strike, Throw, UseChip
+from kniffel.game import Action, Game, Outcome, Score, Strike, Throw, UseChip
 from kniffel.messages import (
     CATALOG,
     STRATEGY_NAMES,
@@ -247,7 +247,7 @@ def test_strategy_names_are_translated() -> None:
     assert set(strategy_names()) <= set(STRATEGY_NAMES)
 
 
-ALL_ACTIONS = [Throw(Keep()), Throw(Keep((6,))), Throw(Keep((1, 2, 3, 4, 5), 0)), UseChip(),
+ALL_ACTIONS: list[Action] = [Throw(Keep()), Throw(Keep((6,))), Throw(Keep((1, 2, 3, 4, 5), 0)), UseChip(),
                *[Score(b) for b in Box], *[Strike(b) for b in Box]]
 
 
