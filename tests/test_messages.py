@@ -247,8 +247,8 @@ def test_strategy_names_are_translated() -> None:
     assert set(strategy_names()) <= set(STRATEGY_NAMES)
 
 
-ALL_ACTIONS: list[Action] = [Throw(Keep()), Throw(Keep((6,))), Throw(Keep((1, 2, 3, 4, 5), 0)), UseChip(),
-               *[Score(b) for b in Box], *[Strike(b) for b in Box]]
+ALL_ACTIONS: list[Action] = [Throw(Keep()), Throw(Keep((6,))), Throw(Keep((1, 2, 3, 4, 5), 0)),
+                             UseChip(), *[Score(b) for b in Box], *[Strike(b) for b in Box]]
 
 
 @settings(max_examples=60, deadline=None)
