@@ -251,3 +251,30 @@ def test_histogram_has_about_sqrt_n_bins() -> None:
     assert histogram_bins(list(range(10_000))) == 60
     assert histogram_bins([100, 101, 102]) == 3  # never more bins than totals
     assert histogram_bins(list(range(10))) == 5
+
+
+def test_an_error_no_command_expected_is_still_words_not_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import kniffel.cli
+    from kniffel.errors import IllegalMoveError
+
+    def broken(*_args: object) -> list[str]:
+        raise IllegalMoveError("developer text", code="undo.nothing")
+
+    monkeypatch.setattr(kniffel.cli, "describe", broken)
+    assert "kniffel rules: Es gibt nichts zurückzunehmen." in refused(invoke(["rules"]))
+    english = refused(invoke(["rules", "--lang", "en"]))
+    assert "kniffel rules: There is nothing to undo." in english
+    assert "developer text" not in english
+
+
+def test_history_opened_without_create_leaves_no_trace(tmp_path: Path) -> None:
+    from kniffel.history import History
+
+    path = tmp_path / "a" / "b" / "h.sqlite3"
+    with History(path, create=False) as db:
+        assert not db.exists
+        assert db.games() == []
+        assert db.stats() == []
+        assert db.export()["games"] == []
+    assert not (tmp_path / "a").exists()
