@@ -66,11 +66,12 @@ def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path)
         assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
         assert [p.strategy for p in game.players] == [None, "greedy", "random"]
         assert game.start_player == 1
-        assert screen.game_id is not None
+        await until(pilot, lambda: screen.game_id is not None and screen.match.save_state.in_sync)
+        [record] = db.games()
+        assert record.players == ("Anna", "Computer 1", "Computer 2")
+        assert record.actions >= 1
 
-    run(KniffelApp(lang="en", history=db, speed=5.0), script)
-    [record] = db.games()
-    assert record.players == ("Anna", "Computer 1", "Computer 2")
+    run(KniffelApp(lang="en", history=db, speed=0.5), script)
     db.close()
 
 
@@ -138,6 +139,7 @@ def test_a_human_turn_roll_keep_by_number_and_click_then_score(tmp_path: Path) -
         assert isinstance(game.actions[-1], Score)
         assert game.actions[-1].box is chosen
         assert game.current_player == 1
+        await until(pilot, lambda: screen.match.save_state.in_sync)
         stored = db.latest_unfinished()
         assert stored is not None
         assert stored[1].actions == game.actions
@@ -230,25 +232,25 @@ def test_undo_takes_back_any_number_of_steps_and_the_history_follows(tmp_path: P
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
-        game = screen.game
         await pilot.press("r", "enter", "r", "1", "r")
-        assert len(game.actions) == 7
-        first_dice = game.actions[1]
+        assert len(screen.game.actions) == 7
+        first_dice = screen.game.actions[1]
         await pilot.press("u")
-        assert len(game.actions) == 5  # the re-throw and its dice
+        assert len(screen.game.actions) == 5  # the re-throw and its dice
         await pilot.press("u", "u")  # the first throw of turn 2, then the score of turn 1
-        assert len(game.actions) == 2
-        assert game.sheet(0).entries == {}
+        assert len(screen.game.actions) == 2
+        assert screen.game.sheet(0).entries == {}
         await pilot.press("u", "u")
-        assert game.actions == ()
+        assert screen.game.actions == ()
         assert "Nothing to undo" in text_of(screen, "#message")
+        await until(pilot, lambda: screen.match.save_state.in_sync)
         stored = db.latest_unfinished()
         assert stored is not None
         assert stored[1].actions == ()
         # the same dice come again: they follow from the seed
         await pilot.press("r")
         assert isinstance(first_dice, Outcome)
-        assert game.actions[1] == first_dice
+        assert screen.game.actions[1] == first_dice
 
     run(KniffelApp(lang="en", history=db, rules=preset("kniffel"), seats=[Seat("Anna")],
                    seed=5), script)
@@ -263,6 +265,7 @@ def test_undo_in_a_game_with_computers_goes_back_to_the_human_decision() -> None
         await until(pilot, lambda: game.current_player == 0 and len(game.actions) > 3)
         assert game.sheet(1).entries
         await pilot.press("u")
+        game = screen.game
         assert len(game.actions) == 2  # the human's score and the bot's whole turn are gone
         assert game.current_player == 0
         assert not game.sheet(1).entries

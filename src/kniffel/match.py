@@ -259,6 +259,16 @@ class Match:
         return self._game
 
     @property
+    def storage(self) -> Storage | None:
+        return self._storage
+
+    @property
+    def has_plan(self) -> bool:
+        """Whether the next computer decision is made already (:meth:`step` plays it at
+        once)."""
+        return self._plan is not None
+
+    @property
     def version(self) -> int:
         """Grows with every change of the game."""
         return self._version
