@@ -4,16 +4,25 @@ chips, strikes, undo, quit and resume, and whole games with computer players."""
 from __future__ import annotations
 
 import asyncio
+import io
+import sqlite3
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel.history import History
 from kniffel.rules import preset
-from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen
+from kniffel.storage import load_game
+from kniffel.strategy import register_strategy
+from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
 
 SIZE = (150, 45)
 
@@ -360,4 +369,317 @@ def test_a_whole_extreme_game_against_two_computers(tmp_path: Path) -> None:
     [stats] = db.stats("anna")
     assert stats.games == 1
     assert stats.rules == "extreme"
+    db.close()
+
+
+# --- the screen at 80×24 and larger ---------------------------------------------------------
+
+
+def screen_text(app: KniffelApp) -> str:
+    """What the terminal shows, as plain text (one line per row)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False,
+                      safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+SEATS = {
+    1: [Seat("Anna")],
+    3: [Seat("Anna"), Seat("Computer 1", "greedy"), Seat("Computer 2", "greedy")],
+    8: [Seat("Anna"), *(Seat(f"Computer {i}", "random") for i in range(1, 7)),
+        Seat("Bernadette Beispielname")],
+}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)])
+@pytest.mark.parametrize("players", [1, 3, 8])
+@pytest.mark.parametrize("rules", ["extreme", "yahtzee"])
+def test_every_player_the_roll_column_and_the_total_are_on_screen(
+        size: tuple[int, int], players: int, rules: str) -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset(rules), seats=SEATS[players], seed=1, start=0,
+                         speed=60)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            screen = screen_of(app)
+            text = screen_text(app)
+            lines = text.splitlines()
+            assert len(lines) <= size[1]
+            header = next(line for line in lines if line.lstrip().startswith("Box"))
+            shown = screen._short
+            assert len(set(shown)) == players  # told apart: not "Co" and "Co"
+            for name in shown:
+                assert name in header
+            assert "Roll" in header
+            assert "Total" in text
+            assert "Upper sum" in text
+            # the Roll column holds whole numbers, not one cut-off digit
+            column = roll_column(screen)
+            for c in screen.game.choices():
+                if not c.strike:
+                    assert column[c.box.value].startswith(str(c.points))
+            table: DataTable[object] = screen.query_one("#sheet", DataTable)
+            assert table.virtual_size.width <= table.size.width  # no column off to the right
+            totals: DataTable[object] = screen.query_one("#totals", DataTable)
+            assert totals.region.bottom <= size[1] - 1  # the sums above the key line
+            if rules == "extreme":
+                d10 = screen.query_one("#die-5", Die)
+                assert d10.region.right <= size[0]
+                assert "W10" not in text
+                assert "d10" in text
+            else:
+                assert "Yahtzee bonus" in text
+                assert "Extra" not in text
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="de", seats=SEATS[3], seed=1, start=0, speed=60)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            top = [line for line in text.splitlines() if "W10" in line]
+            assert top
+            assert "╔" in top[0]
+            assert "╗" in top[0]
+            d10 = screen_of(app).query_one("#die-5", Die)
+            assert d10.region.right <= width
+            assert d10.region.width == 9
+
+    asyncio.run(main())
+
+
+def test_abbreviated_names_stay_distinct_and_fit() -> None:
+    assert abbreviate(["Computer 1", "Computer 2"], 4) == ["Co…1", "Co…2"]
+    assert abbreviate(["Anna", "Computer 1"], 6) == ["Anna", "Compu…"]
+    assert abbreviate(["Anna", "Anneliese"], 4) == ["Anna", "Ann…"]
+
+
+@given(st.lists(st.text(alphabet="abAB 12", min_size=1, max_size=14), min_size=1, max_size=8,
+                unique_by=str.casefold), st.integers(min_value=4, max_value=14))
+def test_abbreviations_are_distinct_and_no_wider_than_asked(names: list[str], width: int) -> None:
+    short = abbreviate(names, width)
+    assert len(set(short)) == len(names)
+    assert all(len(s) <= width for s in short)
+    assert all(s == n for s, n in zip(short, names, strict=True) if len(n) <= width)
+
+
+def test_the_cursor_starts_on_the_first_open_box_not_the_biggest_number() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        assert table.cursor_row == 0
+        await pilot.press("r")
+        game = screen.game
+        fitting = [c.box for c in game.choices()]
+        first = next(b for b in game.rules.boxes if b in fitting)
+        assert game.rules.boxes[table.cursor_row] is first
+        assert first is not Box.SUPER_CHANCE
+
+    run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=1), script)
+
+
+def test_chip_help_only_with_chips_and_on_a_persons_turn() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r")
+        assert "[c]" in text_of(screen, "#turn")
+        assert "[c]" not in text_of(screen, "#keys")
+
+    run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
+
+    async def classic(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r")
+        assert "[c]" not in text_of(screen, "#turn") + text_of(screen, "#keys")
+        assert "Chips" not in screen_text(app)
+
+    run(KniffelApp(lang="en", rules=preset("yahtzee"), seats=[Seat("Anna")], seed=2), classic)
+
+    async def computer(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        assert screen.match.computer_to_move() == 0
+        assert "[c]" not in text_of(screen, "#turn") + text_of(screen, "#keys")
+        assert "[r]" not in text_of(screen, "#keys")
+
+    run(KniffelApp(lang="en", seats=[Seat("Bot", "greedy"), Seat("Anna")], seed=2, start=0,
+                   speed=60), computer)
+
+
+def test_the_computers_last_moves_are_logged_and_it_thinks_off_the_screen() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r", "enter")
+        await until(pilot, lambda: game.current_player == 0 and len(game.sheet(2).entries) == 1)
+        await pilot.pause()
+        assert len(screen.moves) == 3
+        assert screen.moves[1].startswith("Bot 1: ")
+        assert screen.moves[2].startswith("Bot 2: ")
+        shown = text_of(screen, "#log")  # wide: the log beside the sheet
+        assert "Bot 1: " in shown
+        assert "Bot 2: " in shown
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"),
+                   seats=[Seat("Anna"), Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")],
+                   seed=6, start=0, speed=0), script)
+
+
+def test_q_quits_while_a_computer_is_still_thinking() -> None:
+    release = threading.Event()
+
+    class Slow:
+        name = "slow"
+
+        def __init__(self, rules: object) -> None:
+            pass
+
+        def choose(self, game: Game, rng: object) -> object:
+            release.wait(30)
+            return game.legal_actions()[0]
+
+    register_strategy("slow", Slow)  # type: ignore[arg-type]
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.pause(0.4)
+        assert "Slow is thinking" in text_of(screen, "#message")
+        await pilot.press("q")
+        await pilot.pause()
+        assert app._exit_renderables is not None or not app.is_running
+
+    try:
+        run(KniffelApp(lang="en", seats=[Seat("Slow", "slow")], seed=1, speed=0), script)
+    finally:
+        release.set()
+
+
+def test_setup_screen_fits_80x24_with_start_reachable_and_escape_quits() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            button = app.screen.query_one("#start")
+            assert button.region.bottom <= 24
+            assert button.region.right <= 80
+            assert "Start" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.return_code in (0, None)
+
+    asyncio.run(main())
+
+
+def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#start").focus()
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running or app._exit_renderables is not None
+
+    asyncio.run(main())
+
+
+# --- honest history writes --------------------------------------------------------------------
+
+
+def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    played: list[Game] = []
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r")
+        await until(pilot, lambda: screen.match.save_state.error is not None)
+        warning = text_of(screen, "#save")
+        assert screen.query_one("#save").display
+        assert "Not saved: 2 of 2 moves" in warning
+        assert "locked" in warning
+        await pilot.press("1", "r", "enter", "r")  # more moves while it is locked
+        await until(pilot, lambda: not screen._saving and screen.match.save_state.error
+                    is not None and screen.match.save_state.unsaved == 7)
+        assert "Not saved: 7 of 7 moves" in text_of(screen, "#save")
+        assert "saved" not in text_of(screen, "#message").lower()
+        locker.execute("ROLLBACK")  # the other program lets go
+        await pilot.press("1")  # the next action (or the retry timer) writes everything
+        await until(pilot, lambda: screen.match.save_state.in_sync
+                    and screen.match.save_state.error is None)
+        await pilot.pause()
+        assert not screen.query_one("#save").display
+        played.append(screen.game.copy())
+
+    try:
+        run(KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3), script)
+    finally:
+        locker.close()
+    [record] = db.games()
+    assert db.load(record.id).actions == played[0].actions
+    assert record.actions == 7
+    db.close()
+
+
+def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_missing(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    app = KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "1", "r")
+        await until(pilot, lambda: screen.match.save_state.error is not None
+                    and not screen._saving)
+        await pilot.press("q")
+        assert "4 moves are not saved" in text_of(screen, "#message")
+        assert app.is_running
+        await pilot.press("q")
+
+    try:
+        run(app, script)
+        report = app.quit_report()
+        assert app.unsaved_on_exit
+        assert "NOT saved: moves 1–4 of 4 are missing" in report
+        assert "Game saved" not in report
+        rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
+        assert load_game(rescued).actions == screen_of_game(app).actions
+    finally:
+        locker.close()
+    # once the database is free again, the same report writes everything
+    assert app.quit_report() == "Game saved – continue with: kniffel play --resume"
+    [record] = db.games()
+    assert record.actions == 4
+    db.close()
+
+
+def screen_of_game(app: KniffelApp) -> Game:
+    assert app.game_screen is not None
+    return app.game_screen.game
+
+
+def test_a_game_without_a_move_is_not_stored(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+    app = KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        await pilot.press("q")
+
+    run(app, script)
+    assert app.quit_report() == "Game not stored: no move was made yet."
+    assert db.games() == []
     db.close()

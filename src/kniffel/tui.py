@@ -44,7 +44,16 @@ from kniffel.game import (
     roll_off,
 )
 from kniffel.history import History, HistoryStorage
-from kniffel.match import Match, Plan, SaveJob, SaveState, Seat, Step, validate_players
+from kniffel.match import (
+    Match,
+    Plan,
+    SaveJob,
+    SaveState,
+    Seat,
+    SeatView,
+    Step,
+    validate_players,
+)
 from kniffel.rules import PRESETS, Box, Lang, RuleSet, preset
 from kniffel.storage import save_game
 from kniffel.strategy import strategy_names
@@ -84,7 +93,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "keys_keep": ("[1–{n}] halten", "[1–{n}] keep"),
     "keys_enter": ("[↑↓ Enter] eintragen", "[↑↓ Enter] score"),
     "keys_strike": ("[s] streichen", "[s] strike"),
-    "keys_chip": ("[c] Chip", "[c] chip"),
     "keys_undo": ("[u] zurück", "[u] undo"),
     "keys_quit": ("[q] beenden", "[q] quit"),
     "keys_speed": ("[+/−] Tempo", "[+/−] speed"),
@@ -104,7 +112,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "nothing_to_undo": ("Nichts zurückzunehmen", "Nothing to undo"),
     "undone": ("Zurückgenommen", "Undone"),
     "over": ("Spiel vorbei!", "Game over!"),
-    "speed": ("Tempo: {s:.1f} s pro Schritt", "speed: {s:.1f} s per step"),
+    "speed": ("Tempo {s:.1f} s", "speed {s:.1f} s"),
     "thinking": ("{name} denkt nach …", "{name} is thinking …"),
     "building": ("{name} denkt nach … (baut beim ersten Zug Tabellen)",
                  "{name} is thinking … (building tables on the first move)"),
@@ -347,6 +355,7 @@ class GameScreen(Screen[None]):
         self._quit_asked = False
         self._retry_timer: object | None = None
         self._widths: tuple[int, ...] = ()
+        self._drawn: tuple[int, tuple[int, ...], int] | None = None
         self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
 
     @property
@@ -423,6 +432,7 @@ class GameScreen(Screen[None]):
         roll_short = max(len(tr("strike_short", lang)), len(tr("this_roll", lang)), 6)
         name_w = [max(min(len(n), 14), 4) for n in names]
         chosen: tuple[int, ...] | None = None
+        cap = 4
         for pad in (1, 0):
             for box_cap, name_cap, roll in ((99, 14, roll_long), (99, 14, roll_short),
                                             (16, 10, roll_short), (14, 8, roll_short),
@@ -432,18 +442,19 @@ class GameScreen(Screen[None]):
                 widths = (min(box_w, box_cap), *(min(w, name_cap) for w in name_w), roll)
                 if sum(widths) + 2 * pad * len(widths) <= avail:
                     chosen = (pad, *widths)
+                    cap = name_cap
                     break
             if chosen is not None:
                 break
         if chosen is None:
-            chosen = (0, 6, *([4] * len(names)), roll_short)
+            chosen, cap = (0, 6, *([4] * len(names)), roll_short), 4
         if chosen == self._widths:
             return False
         self._widths = chosen
         pad, box_w, *player_w, roll_w = chosen
         self._roll_w = roll_w
         self._box_w = box_w
-        self._short = abbreviate(names, min(player_w))
+        self._short = abbreviate(names, cap)
         for table in (self.table, self.query_one("#totals", DataTable)):
             table.cell_padding = pad
             table.clear(columns=True)
@@ -454,9 +465,26 @@ class GameScreen(Screen[None]):
         return True
 
     def refresh_view(self) -> None:
-        """Redraw sheet, dice and status from the game."""
-        lang, rules = self.lang, self.game.rules
+        """Redraw sheet (when the game changed), dice and status from the game."""
         view = self.match.view()
+        turn = view.turn
+        drawn = (self.match.version, self._widths, id(self.game))
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self._draw_sheet(view)
+        # dice
+        roll = turn.roll if turn else None
+        faces = roll.values if roll else ()
+        for die in self.query(Die):
+            die.show(faces[die.index] if die.index < len(faces) else None,
+                     die.index in self.kept)
+        self._draw_status()
+        self._draw_info()
+        self._draw_keys()
+        self._draw_save()
+
+    def _draw_sheet(self, view: SeatView) -> None:
+        lang, rules = self.lang, self.game.rules
         turn = view.turn
         current = turn.player if turn else None
         table = self.table
@@ -488,16 +516,6 @@ class GameScreen(Screen[None]):
         table.move_cursor(row=min(max(row, 0), len(rules.boxes) - 1), scroll=False)
         table.scroll_y = scroll
         self._draw_totals(view.sheets, current)
-        # dice
-        roll = turn.roll if turn else None
-        faces = roll.values if roll else ()
-        for die in self.query(Die):
-            die.show(faces[die.index] if die.index < len(faces) else None,
-                     die.index in self.kept)
-        self._draw_status()
-        self._draw_info()
-        self._draw_keys()
-        self._draw_save()
 
     def _draw_totals(self, sheets: tuple[Sheet, ...], current: int | None) -> None:
         lang, rules = self.lang, self.game.rules
@@ -566,7 +584,8 @@ class GameScreen(Screen[None]):
         self.query_one("#turn", Static).update(Text(self._turn_line()))
         self.query_one("#message", Static).update(Text(self._message, style="bold"))
         room = 2 - (1 if self._message else 0)
-        recent = [] if wide or not room else self.moves[-room:]
+        recent = [m for m in self.moves if m != self._message]
+        recent = [] if wide or not room else recent[-room:]
         self.query_one("#recent", Static).update(
             Text("\n".join(reversed(recent)), style="dim"))
         log = self.query_one("#log", Static)
@@ -583,13 +602,17 @@ class GameScreen(Screen[None]):
             if turn.roll is not None:
                 keys += [tr("keys_keep", lang, n=rules.dice_count), tr("keys_enter", lang),
                          tr("keys_strike", lang)]
-                if rules.chips:
-                    keys.append(tr("keys_chip", lang))
         keys.append(tr("keys_undo", lang))
-        if self.match.has_computers:
+        if self.match.computer_to_move() is not None:
             keys.append(tr("keys_speed", lang))
         keys.append(tr("keys_quit", lang))
-        self.query_one("#keys", Static).update(Text("  ".join(keys)))
+        room = self.size.width - 2
+        text = "  ".join(keys)
+        if len(text) > room:
+            text = " ".join(keys)
+        if len(text) > room:
+            text = text.replace("[↑↓ Enter]", "[↑↓⏎]")
+        self.query_one("#keys", Static).update(Text(text))
 
     def _draw_save(self) -> None:
         state = self.match.save_state
@@ -733,7 +756,9 @@ class GameScreen(Screen[None]):
         if not self._apply(action):
             return
         self.kept = set()
-        self.say(self._entry_text(player, action))
+        text = self._entry_text(player, action)
+        self.moves.append(text)
+        self.say(text)
         self.refresh_view()
         self._cursor_to_open()
         self._schedule()
