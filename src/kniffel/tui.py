@@ -159,6 +159,8 @@ def error_text(error: BaseException, lang: Lang) -> str:
 SPEEDS = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
 #: Below this width the log moves out of the way: the sheet gets every column.
 WIDE = 110
+#: The room the log takes beside the sheet on a wide screen.
+LOG_WIDTH = 34
 #: After this long, a computer still deciding is said to be thinking.
 THINK_NOTICE_S = 0.15
 #: How often a failed history write is tried again while nothing else happens.
@@ -398,11 +400,25 @@ class GameScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(self.size.width >= WIDE, "wide")
+        self._draw_info()
         self.call_after_refresh(self._relayout)
 
     def _relayout(self) -> None:
         if self._build_columns():
             self.refresh_view()
+        self.call_after_refresh(self._fit_height)
+
+    def _fit_height(self) -> None:
+        """The sheet as tall as its boxes when there is room (the sums right below), else as
+        tall as the room (it scrolls, the sums stay)."""
+        main = self.query_one("#main").size.height
+        totals = self.query_one("#totals", DataTable).row_count
+        if main <= 0:
+            return
+        wanted = len(self.game.rules.boxes) + 1
+        height = max(min(wanted, main - totals), 3)
+        if self.table.styles.height is None or self.table.styles.height.value != height:
+            self.table.styles.height = height
 
     # the view
 
@@ -415,8 +431,7 @@ class GameScreen(Screen[None]):
         self._draw_info()
 
     def _sheet_width(self) -> int:
-        box = self.query_one("#sheet-box")
-        width = box.size.width or self.size.width
+        width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
         return max(width - 1, 20)  # the sheet's scroll bar
 
     def _build_columns(self) -> bool:
@@ -448,6 +463,18 @@ class GameScreen(Screen[None]):
                 break
         if chosen is None:
             chosen, cap = (0, 6, *([4] * len(names)), roll_short), 4
+        else:  # room left over: whole box names first, then longer player names
+            pad, box_now, *player_now, roll_now = chosen
+            left = avail - sum(chosen[1:]) - 2 * pad * (len(chosen) - 1)
+            grow = min(left, box_w - box_now)
+            box_now, left = box_now + grow, left - grow
+            while cap < 14:
+                trial = [max(min(len(n), cap + 1), 4) for n in names]
+                if sum(trial) - sum(player_now) > left:
+                    break
+                left -= sum(trial) - sum(player_now)
+                player_now, cap = trial, cap + 1
+            chosen = (pad, box_now, *player_now, roll_now)
         if chosen == self._widths:
             return False
         self._widths = chosen
@@ -455,6 +482,11 @@ class GameScreen(Screen[None]):
         self._roll_w = roll_w
         self._box_w = box_w
         self._short = abbreviate(names, cap)
+        if self.size.width >= WIDE:
+            self.query_one("#sheet-box").styles.width = (
+                sum(chosen[1:]) + 2 * pad * (len(chosen) - 1) + 1)
+        else:
+            self.query_one("#sheet-box").styles.width = "1fr"
         for table in (self.table, self.query_one("#totals", DataTable)):
             table.cell_padding = pad
             table.clear(columns=True)
@@ -619,7 +651,9 @@ class GameScreen(Screen[None]):
         save = self.query_one("#save", Static)
         if state.error is None:
             save.update("")
-            save.display = False
+            if save.display:
+                save.display = False
+                self.call_after_refresh(self._fit_height)
             return
         why = error_text(state.error, self.lang)
         if state.unsaved:
@@ -627,7 +661,9 @@ class GameScreen(Screen[None]):
         else:
             text = tr("unsaved_undo", self.lang, n=state.stale, why=why)
         save.update(Text(text, style="bold"))
-        save.display = True
+        if not save.display:
+            save.display = True
+            self.call_after_refresh(self._fit_height)
 
     def _cursor_to_open(self, force: bool = False) -> None:
         """At a person's new turn put the cursor on the first open box; after a throw keep it
@@ -975,7 +1011,6 @@ class KniffelApp(App[None]):
     #sheet { height: 1fr; scrollbar-size-vertical: 1; }
     #totals { height: auto; scrollbar-size-vertical: 1; }
     #log { display: none; width: 36; padding: 0 1; color: $text-muted; }
-    GameScreen.wide #sheet-box { width: auto; max-width: 1fr; }
     GameScreen.wide #log { display: block; width: 1fr; }
     #keys { height: auto; padding: 0 1; color: $text-muted; }
     """
