@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -683,3 +688,62 @@ def test_a_game_without_a_move_is_not_stored(tmp_path: Path) -> None:
     assert app.quit_report() == "Game not stored: no move was made yet."
     assert db.games() == []
     db.close()
+
+
+# --- a real terminal ----------------------------------------------------------------------------
+
+
+def _tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def _pane_until(session: str, done: Callable[[str], bool], seconds: float = 60) -> str:
+    deadline = time.monotonic() + seconds
+    text = ""
+    while time.monotonic() < deadline:
+        text = _tmux("capture-pane", "-p", "-t", session)
+        if done(text):
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"the terminal never showed what was expected:\n{text}")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str) -> None:
+    kniffel = Path(sys.executable).with_name("kniffel")
+    db = tmp_path / "h.sqlite3"
+    session = f"kniffel-test-{os.getpid()}-{lang}"
+    # Textual draws on stderr: the pane shows the game, then what the command says at the end
+    command = (f"{kniffel} play --lang {lang} --db {db} --seed 1 --start 2 --speed 0.2 "
+               f"--player Anna --player 'Computer 1:greedy' --player 'Computer 2:greedy'; "
+               f"echo exit=$?; sleep 60")
+    _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+          f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
+    try:
+        total = "Gesamt" if lang == "de" else "Total"
+        roll = "Wurf" if lang == "de" else "Roll"
+        d10 = "W10" if lang == "de" else "d10"
+        text = _pane_until(session, lambda t: total in t and "Anna" in t)
+        lines = text.splitlines()
+        assert len(lines) <= 24
+        assert all(len(line) <= 80 for line in lines)
+        header = next(line for line in lines if "Anna" in line and roll in line)
+        assert "Computer 1" in header
+        assert "Computer 2" in header
+        top = next(line for line in lines if d10 in line)
+        assert "╔" in top
+        assert "╗" in top
+        assert "Traceback" not in text
+        # Anna's turn comes after the two computers; she throws
+        text = _pane_until(session, lambda t: ("Anna ist dran" in t or "Anna's turn" in t)
+                           and ("[r]" in t.splitlines()[-1] or "[r]" in t))
+        _tmux("send-keys", "-t", session, "r")
+        text = _pane_until(session, lambda t: "1 von 3" in t or "1 of 3" in t)
+        assert "Computer 1:" in text or "Computer 2:" in text  # their moves are logged
+        _tmux("send-keys", "-t", session, "q")
+        report = _pane_until(session, lambda t: "exit=" in t)
+        assert "exit=0" in report
+        assert ("Spiel gespeichert" if lang == "de" else "Game saved") in report
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
