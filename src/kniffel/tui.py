@@ -129,6 +129,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
                      "{why}"),
     "quit_unsaved": ("{n} Züge sind nicht gespeichert. [q] nochmal: trotzdem beenden",
                      "{n} moves are not saved. [q] again: quit anyway"),
+    "written_again": ("Der Verlauf ist wieder vollständig.",
+                      "The history is complete again."),
     "saved_resume": ("Spiel gespeichert – weiter mit: kniffel play --resume",
                      "Game saved – continue with: kniffel play --resume"),
     "not_stored": ("Spiel nicht gespeichert: noch kein Zug gemacht.",
@@ -866,6 +868,9 @@ class GameScreen(Screen[None]):
         if error is None:
             if not state.in_sync:
                 self._save_soon()  # moves made while it was writing
+            elif self._quit_asked:
+                self._quit_asked = False
+                self.say(tr("written_again", self.lang))
         elif self._retry_timer is None:
             self._retry_timer = self.set_interval(RETRY_S, self._retry)
 
