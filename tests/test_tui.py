@@ -23,10 +23,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
+from kniffel import strategy as strategy_module
 from kniffel.history import History
 from kniffel.rules import preset
 from kniffel.storage import load_game
-from kniffel import strategy as strategy_module
 from kniffel.strategy import register_strategy
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
 
