@@ -610,7 +610,8 @@ class GameScreen(Screen[None]):
         if self.match.human_to_move() and UseChip() in game.legal_actions():
             parts.append(tr("chip_offer", lang))
         if self.speed and self.match.has_computers and not self.match.human_to_move():
-            parts.append(tr("speed", lang, s=self.speed))
+            speed = tr("speed", lang, s=self.speed)
+            parts.append(speed.replace(".", ",") if lang == "de" else speed)
         return " · ".join(parts)
 
     def _draw_info(self) -> None:
