@@ -386,10 +386,10 @@ class Match:
 
     def _decision(self, game: Game, player: int) -> Callable[[], Plan]:
         version = self._version
-        strategy = self.strategy(player)
         rng = self._rng if self._rng is not None else strategy_rng(game)
 
         def job() -> Plan:
+            strategy = self.strategy(player)  # built on first use: in the job's thread
             return _plan_of(game, version, player, strategy.choose(game, rng))
 
         return job

@@ -912,8 +912,7 @@ class GameScreen(Screen[None]):
             self.say(error_text(e, self.lang))
             return
         self._thinking = version
-        strategy = self.match.strategy(seat)
-        key = (strategy.name, self.game.rules)
+        key = (self.game.players[seat].strategy or "greedy", self.game.rules)
         name = self.game.players[seat].name
         notice = tr("thinking" if key in _warm else "building", self.lang, name=name)
 
