@@ -39,3 +39,12 @@ if [ "${1:-}" = "--dev" ] && [ ! -x /usr/bin/chromium ]; then
     apt-get update -q >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >&2
 fi
+# The terminal game is tested in a real terminal too: tmux at 80×24.
+if [ "${1:-}" = "--dev" ] && ! command -v tmux >/dev/null; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "the terminal tests need tmux: run as root, or apt-get install tmux" >&2
+        exit 1
+    fi
+    apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tmux >&2
+fi

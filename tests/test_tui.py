@@ -4,16 +4,31 @@ chips, strikes, undo, quit and resume, and whole games with computer players."""
 from __future__ import annotations
 
 import asyncio
+import io
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
+from kniffel import strategy as strategy_module
 from kniffel.history import History
 from kniffel.rules import preset
-from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen
+from kniffel.storage import load_game
+from kniffel.strategy import register_strategy
+from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
 
 SIZE = (150, 45)
 
@@ -66,11 +81,12 @@ def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path)
         assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
         assert [p.strategy for p in game.players] == [None, "greedy", "random"]
         assert game.start_player == 1
-        assert screen.game_id is not None
+        await until(pilot, lambda: screen.game_id is not None and screen.match.save_state.in_sync)
+        [record] = db.games()
+        assert record.players == ("Anna", "Computer 1", "Computer 2")
+        assert record.actions >= 1
 
-    run(KniffelApp(lang="en", history=db, speed=5.0), script)
-    [record] = db.games()
-    assert record.players == ("Anna", "Computer 1", "Computer 2")
+    run(KniffelApp(lang="en", history=db, speed=0.5), script)
     db.close()
 
 
@@ -100,7 +116,7 @@ def test_setup_refuses_two_players_with_the_same_name() -> None:
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
-        assert "two players are called 'Spieler 1'" in str(
+        assert "Zwei Spieler heißen „Spieler 1“" in str(
             app.screen.query_one("#setup-error", Static).render())
 
     run(KniffelApp(lang="de"), script)
@@ -138,6 +154,7 @@ def test_a_human_turn_roll_keep_by_number_and_click_then_score(tmp_path: Path) -
         assert isinstance(game.actions[-1], Score)
         assert game.actions[-1].box is chosen
         assert game.current_player == 1
+        await until(pilot, lambda: screen.match.save_state.in_sync)
         stored = db.latest_unfinished()
         assert stored is not None
         assert stored[1].actions == game.actions
@@ -230,25 +247,25 @@ def test_undo_takes_back_any_number_of_steps_and_the_history_follows(tmp_path: P
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
-        game = screen.game
         await pilot.press("r", "enter", "r", "1", "r")
-        assert len(game.actions) == 7
-        first_dice = game.actions[1]
+        assert len(screen.game.actions) == 7
+        first_dice = screen.game.actions[1]
         await pilot.press("u")
-        assert len(game.actions) == 5  # the re-throw and its dice
+        assert len(screen.game.actions) == 5  # the re-throw and its dice
         await pilot.press("u", "u")  # the first throw of turn 2, then the score of turn 1
-        assert len(game.actions) == 2
-        assert game.sheet(0).entries == {}
+        assert len(screen.game.actions) == 2
+        assert screen.game.sheet(0).entries == {}
         await pilot.press("u", "u")
-        assert game.actions == ()
+        assert screen.game.actions == ()
         assert "Nothing to undo" in text_of(screen, "#message")
+        await until(pilot, lambda: screen.match.save_state.in_sync)
         stored = db.latest_unfinished()
         assert stored is not None
         assert stored[1].actions == ()
         # the same dice come again: they follow from the seed
         await pilot.press("r")
         assert isinstance(first_dice, Outcome)
-        assert game.actions[1] == first_dice
+        assert screen.game.actions[1] == first_dice
 
     run(KniffelApp(lang="en", history=db, rules=preset("kniffel"), seats=[Seat("Anna")],
                    seed=5), script)
@@ -263,6 +280,7 @@ def test_undo_in_a_game_with_computers_goes_back_to_the_human_decision() -> None
         await until(pilot, lambda: game.current_player == 0 and len(game.actions) > 3)
         assert game.sheet(1).entries
         await pilot.press("u")
+        game = screen.game
         assert len(game.actions) == 2  # the human's score and the bot's whole turn are gone
         assert game.current_player == 0
         assert not game.sheet(1).entries
@@ -358,3 +376,379 @@ def test_a_whole_extreme_game_against_two_computers(tmp_path: Path) -> None:
     assert stats.games == 1
     assert stats.rules == "extreme"
     db.close()
+
+
+# --- the screen at 80×24 and larger ---------------------------------------------------------
+
+
+def screen_text(app: KniffelApp) -> str:
+    """What the terminal shows, as plain text (one line per row)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False,
+                      safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+SEATS = {
+    1: [Seat("Anna")],
+    3: [Seat("Anna"), Seat("Computer 1", "greedy"), Seat("Computer 2", "greedy")],
+    8: [Seat("Anna"), *(Seat(f"Computer {i}", "random") for i in range(1, 7)),
+        Seat("Bernadette Beispielname")],
+}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)])
+@pytest.mark.parametrize("players", [1, 3, 8])
+@pytest.mark.parametrize("rules", ["extreme", "yahtzee"])
+def test_every_player_the_roll_column_and_the_total_are_on_screen(
+        size: tuple[int, int], players: int, rules: str) -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset(rules), seats=SEATS[players], seed=1, start=0,
+                         speed=60)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            screen = screen_of(app)
+            text = screen_text(app)
+            lines = text.splitlines()
+            assert len(lines) <= size[1]
+            header = next(line for line in lines if line.lstrip().startswith("Box"))
+            shown = screen._short
+            assert len(set(shown)) == players  # told apart: not "Co" and "Co"
+            for name in shown:
+                assert name in header
+            assert "Roll" in header
+            assert "Total" in text
+            assert "Upper sum" in text
+            # the Roll column holds whole numbers, not one cut-off digit
+            column = roll_column(screen)
+            for c in screen.game.choices():
+                if not c.strike:
+                    assert column[c.box.value].startswith(str(c.points))
+            table: DataTable[object] = screen.query_one("#sheet", DataTable)
+            assert table.virtual_size.width <= table.size.width  # no column off to the right
+            totals: DataTable[object] = screen.query_one("#totals", DataTable)
+            assert totals.region.bottom <= size[1] - 1  # the sums above the key line
+            if rules == "extreme":
+                d10 = screen.query_one("#die-5", Die)
+                assert d10.region.right <= size[0]
+                assert "W10" not in text
+                assert "d10" in text
+            else:
+                assert str(totals.get_cell("extra", "box")).startswith("Yahtzee")
+                assert "Extra" not in text
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="de", seats=SEATS[3], seed=1, start=0, speed=60)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            top = [line for line in text.splitlines() if "W10" in line]
+            assert top
+            assert "╔" in top[0]
+            assert "╗" in top[0]
+            d10 = screen_of(app).query_one("#die-5", Die)
+            assert d10.region.right <= width
+            assert d10.region.width == 9
+
+    asyncio.run(main())
+
+
+def test_abbreviated_names_stay_distinct_and_fit() -> None:
+    assert abbreviate(["Computer 1", "Computer 2"], 4) == ["Co…1", "Co…2"]
+    assert abbreviate(["Anna", "Computer 1"], 6) == ["Anna", "Compu…"]
+    assert abbreviate(["Anna", "Anneliese"], 4) == ["Anna", "Ann…"]
+
+
+@given(st.lists(st.text(alphabet="abAB 12", min_size=1, max_size=14), min_size=1, max_size=8,
+                unique_by=str.casefold), st.integers(min_value=4, max_value=14))
+def test_abbreviations_are_distinct_and_no_wider_than_asked(names: list[str], width: int) -> None:
+    short = abbreviate(names, width)
+    assert len(set(short)) == len(names)
+    assert all(len(s) <= width for s in short)
+    assert all(s == n for s, n in zip(short, names, strict=True) if len(n) <= width)
+
+
+def test_the_cursor_starts_on_the_first_open_box_not_the_biggest_number() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        assert table.cursor_row == 0
+        await pilot.press("r")
+        game = screen.game
+        fitting = [c.box for c in game.choices()]
+        first = next(b for b in game.rules.boxes if b in fitting)
+        assert game.rules.boxes[table.cursor_row] is first
+        assert first is not Box.SUPER_CHANCE
+
+    run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=1), script)
+
+
+def test_chip_help_only_with_chips_and_on_a_persons_turn() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r")
+        assert "[c]" in text_of(screen, "#turn")
+        assert "[c]" not in text_of(screen, "#keys")
+
+    run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
+
+    async def classic(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "r", "r")
+        assert "[c]" not in text_of(screen, "#turn") + text_of(screen, "#keys")
+        assert "Chips" not in screen_text(app)
+
+    run(KniffelApp(lang="en", rules=preset("yahtzee"), seats=[Seat("Anna")], seed=2), classic)
+
+    async def computer(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        assert screen.match.computer_to_move() == 0
+        assert "[c]" not in text_of(screen, "#turn") + text_of(screen, "#keys")
+        assert "[r]" not in text_of(screen, "#keys")
+
+    run(KniffelApp(lang="en", seats=[Seat("Bot", "greedy"), Seat("Anna")], seed=2, start=0,
+                   speed=60), computer)
+
+
+def test_the_computers_last_moves_are_logged_and_it_thinks_off_the_screen() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r", "enter")
+        await until(pilot, lambda: game.current_player == 0 and len(game.sheet(2).entries) == 1)
+        await pilot.pause()
+        assert len(screen.moves) == 3
+        assert screen.moves[1].startswith("Bot 1: ")
+        assert screen.moves[2].startswith("Bot 2: ")
+        shown = text_of(screen, "#log")  # wide: the log beside the sheet
+        assert "Bot 1: " in shown
+        assert "Bot 2: " in shown
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"),
+                   seats=[Seat("Anna"), Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")],
+                   seed=6, start=0, speed=0), script)
+
+
+def test_q_quits_while_a_computer_is_still_thinking(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    class Slow:
+        name = "slow"
+
+        def __init__(self, rules: object) -> None:
+            pass
+
+        def choose(self, game: Game, rng: object) -> object:
+            release.wait(30)
+            return game.legal_actions()[0]
+
+    monkeypatch.setattr(strategy_module, "_REGISTRY", dict(strategy_module._REGISTRY))
+    register_strategy("slow", Slow)  # type: ignore[arg-type]
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.pause(0.4)
+        assert "Slow is thinking" in text_of(screen, "#message")
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0  # quit at once, the decision still running
+
+    try:
+        run(KniffelApp(lang="en", seats=[Seat("Slow", "slow")], seed=1, speed=0), script)
+    finally:
+        release.set()
+
+
+def test_setup_screen_fits_80x24_with_start_reachable_and_escape_quits() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            button = app.screen.query_one("#start")
+            assert button.region.bottom <= 24
+            assert button.region.right <= 80
+            assert "Start" in screen_text(app)
+            app.screen.query_one("#name-0").focus()
+            await pilot.press("escape")  # also from a name field
+            await pilot.pause()
+            assert app.return_code == 0
+
+    asyncio.run(main())
+
+
+def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#start").focus()
+            assert app.return_code is None
+            await pilot.press("q")
+            await pilot.pause()
+            assert app.return_code == 0
+
+    asyncio.run(main())
+
+
+# --- honest history writes --------------------------------------------------------------------
+
+
+def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    played: list[Game] = []
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r")
+        await until(pilot, lambda: screen.match.save_state.error is not None)
+        warning = text_of(screen, "#save")
+        assert screen.query_one("#save").display
+        assert "Not saved: 2 of 2 moves" in warning
+        assert "locked" in warning
+        await pilot.press("1", "r", "enter", "r")  # more moves while it is locked
+        await until(pilot, lambda: not screen._saving and screen.match.save_state.error
+                    is not None and screen.match.save_state.unsaved == 7)
+        assert "Not saved: 7 of 7 moves" in text_of(screen, "#save")
+        assert "saved" not in text_of(screen, "#message").lower()
+        locker.execute("ROLLBACK")  # the other program lets go
+        await pilot.press("1")  # the next action (or the retry timer) writes everything
+        await until(pilot, lambda: screen.match.save_state.in_sync
+                    and screen.match.save_state.error is None)
+        await pilot.pause()
+        assert not screen.query_one("#save").display
+        played.append(screen.game.copy())
+
+    try:
+        run(KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3), script)
+    finally:
+        locker.close()
+    [record] = db.games()
+    assert db.load(record.id).actions == played[0].actions
+    assert record.actions == 7
+    db.close()
+
+
+def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_missing(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    app = KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "1", "r")
+        await until(pilot, lambda: screen.match.save_state.error is not None
+                    and not screen._saving)
+        await pilot.press("q")
+        assert "4 moves are not saved" in text_of(screen, "#message")
+        assert app.is_running
+        await pilot.press("q")
+
+    try:
+        run(app, script)
+        report = app.quit_report()
+        assert app.unsaved_on_exit
+        assert "NOT saved: moves 1–4 of 4 are missing" in report
+        assert "Game saved" not in report
+        rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
+        assert load_game(rescued).actions == screen_of_game(app).actions
+    finally:
+        locker.close()
+    # once the database is free again, the same report writes everything
+    assert app.quit_report() == "Game saved – continue with: kniffel play --resume"
+    [record] = db.games()
+    assert record.actions == 4
+    db.close()
+
+
+def screen_of_game(app: KniffelApp) -> Game:
+    assert app.game_screen is not None
+    return app.game_screen.game
+
+
+def test_a_game_without_a_move_is_not_stored(tmp_path: Path) -> None:
+    db = History(tmp_path / "h.sqlite3")
+    app = KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        await pilot.press("q")
+
+    run(app, script)
+    assert app.quit_report() == "Game not stored: no move was made yet."
+    assert db.games() == []
+    db.close()
+
+
+# --- a real terminal ----------------------------------------------------------------------------
+
+
+def _tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def _pane_until(session: str, done: Callable[[str], bool], seconds: float = 60) -> str:
+    deadline = time.monotonic() + seconds
+    text = ""
+    while time.monotonic() < deadline:
+        text = _tmux("capture-pane", "-p", "-t", session)
+        if done(text):
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"the terminal never showed what was expected:\n{text}")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str) -> None:
+    kniffel = Path(sys.executable).with_name("kniffel")
+    db = tmp_path / "h.sqlite3"
+    session = f"kniffel-test-{os.getpid()}-{lang}"
+    # Textual draws on stderr: the pane shows the game, then what the command says at the end
+    command = (f"{kniffel} play --lang {lang} --db {db} --seed 1 --start 2 --speed 0.2 "
+               f"--player Anna --player 'Computer 1:greedy' --player 'Computer 2:greedy'; "
+               f"echo exit=$?; sleep 60")
+    _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+          f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
+    try:
+        total = "Gesamt" if lang == "de" else "Total"
+        roll = "Wurf" if lang == "de" else "Roll"
+        d10 = "W10" if lang == "de" else "d10"
+        text = _pane_until(session, lambda t: total in t and "Anna" in t)
+        lines = text.splitlines()
+        assert len(lines) <= 24
+        assert all(len(line) <= 80 for line in lines)
+        header = next(line for line in lines if "Anna" in line and roll in line)
+        assert "Computer 1" in header
+        assert "Computer 2" in header
+        top = next(line for line in lines if d10 in line)
+        assert "╔" in top
+        assert "╗" in top
+        assert "Traceback" not in text
+        # Anna's turn comes after the two computers; she throws
+        text = _pane_until(session, lambda t: ("Anna ist dran" in t or "Anna's turn" in t)
+                           and ("[r]" in t.splitlines()[-1] or "[r]" in t))
+        _tmux("send-keys", "-t", session, "r")
+        text = _pane_until(session, lambda t: "1 von 3" in t or "1 of 3" in t)
+        assert "Computer 1:" in text or "Computer 2:" in text  # their moves are logged
+        _tmux("send-keys", "-t", session, "q")
+        report = _pane_until(session, lambda t: "exit=" in t)
+        assert "exit=0" in report
+        assert ("Spiel gespeichert" if lang == "de" else "Game saved") in report
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)

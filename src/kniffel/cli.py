@@ -38,7 +38,6 @@ from kniffel.storage import load_game
 
 if TYPE_CHECKING:
     from kniffel.simulate import SimulationResult
-    from kniffel.tui import Seat
 
 
 def strategy_names() -> tuple[str, ...]:
@@ -636,16 +635,6 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
 # --- kniffel play -------------------------------------------------------------------------------
 
 
-def _seat(text: str) -> Seat:
-    """``NAME`` (a human) or ``NAME:STRATEGY`` (a computer)."""
-    from kniffel.tui import Seat
-
-    name, sep, strategy = text.rpartition(":")
-    if sep and strategy.strip().lower() in strategy_names():
-        return Seat(name, strategy.strip().lower())
-    return Seat(text)
-
-
 @main.command()
 @rules_option
 @free_strike_option
@@ -669,9 +658,22 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
     Without --player a setup screen asks for the rule set and players. Every action is saved in
     the history database as it happens: quit with q at any time, continue with --resume.
     """
+    from kniffel.match import parse_seat, validate_players
     from kniffel.tui import KniffelApp
 
     err = _console(err=True)
+    ruleset = preset(rules_name, free_strike=free_strike)
+    try:  # players, names and strategies are checked before any file or screen is opened
+        seats = [parse_seat(p) for p in players]
+        if seats:
+            validate_players(seats, ruleset)
+    except KniffelError as e:
+        err.print(f"kniffel play: {render(e, lang)}", markup=False)
+        sys.exit(2)
+    if start is not None and start > max(len(seats), 1):
+        err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
+                  markup=False)
+        sys.exit(2)
     with _open_history(db_path, "play") as db:
         found = None
         if resume:
@@ -688,21 +690,6 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
                     err.print(f"kniffel play: unknown strategy {p.strategy!r} of {p.name}; the "
                               f"strategies are: {', '.join(strategy_names())}", markup=False)
                     sys.exit(2)
-        ruleset = preset(rules_name, free_strike=free_strike)
-        seats = [_seat(p) for p in players]
-        try:  # a computer player that cannot play these rules is refused before the screen opens
-            from kniffel.strategy import get_strategy
-
-            for seat in seats:
-                if seat.strategy is not None:
-                    get_strategy(seat.strategy, ruleset)
-        except KniffelError as e:
-            err.print(f"kniffel play: {render(e, lang)}", markup=False)
-            sys.exit(2)
-        if start is not None and start > max(len(seats), 1):
-            err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
-                      markup=False)
-            sys.exit(2)
         try:
             app = KniffelApp(lang=lang, rules=ruleset, history=db, seats=seats, resume=found,
                              speed=speed, seed=seed, start=None if start is None else start - 1)
@@ -710,9 +697,12 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
         except KniffelError as e:
             err.print(f"kniffel play: {render(e, lang)}", markup=False)
             sys.exit(2)
-        screen = app.game_screen
-        if screen is not None and not screen.game.is_over():
-            err.print(words("cli.game_saved", lang), markup=False)
+    report = app.quit_report()
+    if report:
+        err.print(report, markup=False)
+    if app.unsaved_on_exit:
+        sys.exit(1)
+
 
 # --- solver: kniffel solve / kniffel advise -------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -198,7 +199,10 @@ class History:
                                    code="history.no_folder",
                                    params={"where": str(self.path)}) from None
         try:
-            self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None)
+            # one connection, usable from a writer thread; every use holds self._lock
+            self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None,
+                                       check_same_thread=False)
+            self._lock = threading.RLock()
         except sqlite3.Error as e:
             raise HistoryError(f"{self.path}: cannot open the history database ({e})",
                                code="history.cannot_open",
@@ -251,6 +255,11 @@ class History:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: everything in it is stored, or nothing (also on errors)."""
+        with self._lock, self._transaction_unlocked() as db:
+            yield db
+
+    @contextmanager
+    def _transaction_unlocked(self) -> Iterator[sqlite3.Connection]:
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -272,12 +281,14 @@ class History:
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         try:
-            return self._db.execute(sql, tuple(args)).fetchall()
+            with self._lock:
+                return self._db.execute(sql, tuple(args)).fetchall()
         except sqlite3.Error as e:
             raise _wrap(self.path, e) from None
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def __enter__(self) -> History:
         return self
@@ -321,7 +332,8 @@ class History:
     def load(self, game_id: int) -> Game:
         """The stored game ``game_id``, replayed and checked."""
         try:
-            return _load(self._db, game_id)
+            with self._lock:
+                return _load(self._db, game_id)
         except sqlite3.Error as e:
             raise _wrap(self.path, e) from None
 
@@ -403,6 +415,25 @@ class History:
                 db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
                            (entry.finished_at or entry.started, gid))
         return ImportResult(len(entries) - len(skipped), len(skipped), tuple(skipped))
+
+
+class HistoryStorage:
+    """A :class:`~kniffel.match.Storage` for one game in ``history``: the game is stored from its
+    first action (a game nobody moved in leaves no row), then every save brings its stored
+    actions in line. ``game_id`` is the stored game's id once there is one (a resumed game has
+    it from the start). Failures raise :class:`HistoryError`; usable from a writer thread."""
+
+    def __init__(self, history: History, game_id: int | None = None) -> None:
+        self.history = history
+        self.game_id = game_id
+
+    def save(self, game: Game) -> None:
+        if self.game_id is None:
+            if not game.actions:
+                return
+            self.game_id = self.history.start(game)
+        else:
+            self.history.record(self.game_id, game)
 
 
 @lru_cache(maxsize=4096)

@@ -106,6 +106,7 @@ CATALOG: dict[str, tuple[str, str]] = {
                        "That works only in a game with virtual dice."),
     "move.not_an_action": ("Das ist kein Spielzug.", "That is not a move."),
     "undo.nothing": ("Es gibt nichts zurückzunehmen.", "There is nothing to undo."),
+    "match.dice_pending": ("Erst müssen die Würfel fallen.", "The dice have to land first."),
     # chips
     "chip.none_in_rules": ("{rules} hat keine Chips.", "{rules} has no chips."),
     "chip.all_used": ("Alle Chips sind verbraucht.", "All chips are used."),

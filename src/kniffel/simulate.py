@@ -2,7 +2,7 @@
 
 :func:`simulate` is the one place that plays games without a person: ``kniffel simulate`` and the
 benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
-its dice (through :func:`kniffel.dice.seeded_rng`, like every game) and its own generator for the
+its dice (through :func:`kniffel.match.dice_rng`, like every game) and its own generator for the
 strategy's random choices, so the same seed gives the same result.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kniffel.dice import seeded_rng
 from kniffel.errors import KniffelError
 from kniffel.game import Game, Player, PlayerKind
+from kniffel.match import Match
 from kniffel.rules import Box, RuleSet
 from kniffel.strategy import Strategy
 
@@ -106,13 +106,10 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_out(game: Game, strategy: Strategy, rng: random.Random) -> None:
-    """Play ``game`` to its end with ``strategy`` making every decision; dice from the game's
-    seed."""
-    while not game.is_over():
-        if game.is_chance_node():
-            game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
-        else:
-            game.apply(strategy.choose(game, rng))
+    """Play ``game`` to its end with ``strategy`` making every decision (with ``rng``); dice from
+    the game's seed (a :class:`~kniffel.match.Match` of computers only)."""
+    match = Match(game, strategies=dict.fromkeys(range(len(game.players)), strategy), rng=rng)
+    match.play_out()
 
 
 def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,

@@ -1,43 +1,65 @@
 """``kniffel play``: the full-screen terminal game (Textual).
 
-A thin front end: keys and clicks become actions of the rules engine (:class:`~kniffel.game.Game`),
-whose errors become messages; every action goes to the history database as it happens, so a game
-can be quit at any time and resumed with ``kniffel play --resume``. Computer players take their
-turns step by step on a timer, each throw and keep shown, at a speed the user sets.
+A thin front end over a :class:`~kniffel.match.Match`: keys and clicks become the match's moves,
+its errors become messages (:func:`error_text`). The match throws the dice, asks the computers
+and undoes; this module draws. Computer players think in a background thread (the screen and q
+keep working while a strategy builds its tables) and take their turns step by step on a timer.
+Every change is written to the history by a writer thread, so a locked database never freezes the
+screen; a write that fails is shown until a later one succeeds, and nothing unwritten is ever
+called saved.
+
+The layout fits 80×24 and uses more room when there is some: the dice and the turn on top, below
+them the sheet with every player, the Roll column and the sums always visible (names and box
+names shortened when the columns are narrow), a move log beside the sheet when it is wide.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
-from kniffel.dice import Keep, keep_positions, seeded_rng
+from kniffel.dice import Keep, keep_positions
 from kniffel.errors import KniffelError
 from kniffel.game import (
     MAX_PLAYERS,
     Action,
     Game,
-    Player,
-    PlayerKind,
     Score,
+    Sheet,
     Strike,
     Throw,
     UseChip,
     roll_off,
 )
-from kniffel.history import History
-from kniffel.rules import PRESETS, Lang, RuleSet, preset
-from kniffel.strategy import Strategy, get_strategy, strategy_names
+from kniffel.history import History, HistoryStorage
+from kniffel.match import (
+    Match,
+    Plan,
+    SaveJob,
+    SaveState,
+    Seat,
+    SeatView,
+    Step,
+    validate_players,
+)
+from kniffel.messages import render, strategy_name
+from kniffel.rules import PRESETS, Box, Lang, RuleSet, preset
+from kniffel.storage import save_game
+from kniffel.strategy import strategy_names
+
+__all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "error_text", "tr"]
 
 _TEXTS: dict[str, tuple[str, str]] = {
     "setup": ("Neues Spiel", "New game"),
@@ -52,24 +74,29 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "not_playing": ("Spieler {n} spielt nicht mit und kann nicht beginnen",
                     "player {n} is not playing and cannot start"),
     "start": ("Los geht's", "Start"),
+    "setup_keys": ("[Enter] Los  [Tab] nächstes Feld  [Esc] beenden",
+                   "[Enter] start  [Tab] next field  [Esc] quit"),
     "box": ("Kästchen", "Box"),
     "this_roll": ("Wurf", "Roll"),
     "strike": ("streichen", "strike"),
+    "strike_short": ("str.", "str."),
     "upper_sum": ("Summe oben", "Upper sum"),
-    "to_bonus": ("noch bis Bonus", "to bonus"),
-    "bonus": ("Bonus", "Bonus"),
+    "bonus_row": ("Bonus (−: fehlt)", "Bonus (−: to go)"),
     "lower_sum": ("Summe unten", "Lower sum"),
-    "extra": ("Extra-Kniffel", "Extra Kniffel"),
+    "extra": ("{kniffel}-Bonus", "{kniffel} bonus"),
     "chips": ("Chips", "Chips"),
     "total": ("Gesamt", "Total"),
     "turn": ("{name} ist dran", "{name}'s turn"),
     "round": ("Runde {n}/{of}", "Round {n}/{of}"),
     "throws": ("Wurf {used} von {allowed}", "throw {used} of {allowed}"),
     "chips_left": ("Chips übrig: {n}", "chips left: {n}"),
-    "keys": ("[r] würfeln  [1–6] Würfel halten  [c] Chip  [↑↓ Enter] eintragen  "
-             "[s] streichen  [u] zurück  [q] beenden  [+/−] Tempo",
-             "[r] roll  [1–6] keep die  [c] chip  [↑↓ Enter] score  [s] strike  "
-             "[u] undo  [q] quit  [+/−] speed"),
+    "keys_roll": ("[r] würfeln", "[r] roll"),
+    "keys_keep": ("[1–{n}] halten", "[1–{n}] keep"),
+    "keys_enter": ("[↑↓ Enter] eintragen", "[↑↓ Enter] score"),
+    "keys_strike": ("[s] streichen", "[s] strike"),
+    "keys_undo": ("[u] zurück", "[u] undo"),
+    "keys_quit": ("[q] beenden", "[q] quit"),
+    "keys_speed": ("[+/−] Tempo", "[+/−] speed"),
     "d10": ("W10", "d10"),
     "first_throw": ("Würfeln mit [r]", "Roll with [r]"),
     "no_rolls": ("Keine Würfe mehr – trage ein oder streiche", "No throws left – score or strike"),
@@ -79,17 +106,44 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "chip_offer": ("[c] Chip abgeben für einen 4. Wurf", "[c] hand in a chip for a 4th throw"),
     "chip_used": ("{name} gibt einen Chip ab: ein 4. Wurf", "{name} hands in a chip: a 4th throw"),
     "keeps": ("{name} behält {dice}", "{name} keeps {dice}"),
+    "throws_dice": ("{name} würfelt: {dice}", "{name} throws: {dice}"),
     "scores": ("{name}: {box} mit {points}", "{name}: {box} for {points}"),
     "strikes": ("{name} streicht {box}", "{name} strikes {box}"),
     "nothing": ("nichts", "nothing"),
     "nothing_to_undo": ("Nichts zurückzunehmen", "Nothing to undo"),
     "undone": ("Zurückgenommen", "Undone"),
     "over": ("Spiel vorbei!", "Game over!"),
-    "leader": ("führt", "leads"),
-    "speed": ("Tempo: {s:.1f} s pro Schritt", "speed: {s:.1f} s per step"),
-    "computer_turn": ("{name} spielt …", "{name} is playing …"),
+    "speed": ("Tempo {s:.1f} s", "speed {s:.1f} s"),
+    "thinking": ("{name} denkt nach …", "{name} is thinking …"),
+    "building": ("{name} denkt nach … (baut beim ersten Zug Tabellen)",
+                 "{name} is thinking … (building tables on the first move)"),
     "starts": ("{name} beginnt", "{name} starts"),
     "rolled_off": ("{name} beginnt (ausgewürfelt: {sums})", "{name} starts (rolled off: {sums})"),
+    "log": ("Letzte Züge", "Last moves"),
+    "unsaved": ("⚠ Nicht gespeichert: {n} von {of} Zügen fehlen im Verlauf – neuer Versuch beim "
+                "nächsten Zug. {why}",
+                "⚠ Not saved: {n} of {of} moves are missing from the history – retrying with "
+                "the next move. {why}"),
+    "unsaved_undo": ("⚠ Der Verlauf enthält noch {n} zurückgenommene Züge – neuer Versuch beim "
+                     "nächsten Zug. {why}",
+                     "⚠ The history still holds {n} undone moves – retrying with the next move. "
+                     "{why}"),
+    "quit_unsaved": ("{n} Züge sind nicht gespeichert. [q] nochmal: trotzdem beenden",
+                     "{n} moves are not saved. [q] again: quit anyway"),
+    "written_again": ("Der Verlauf ist wieder vollständig.",
+                      "The history is complete again."),
+    "saved_resume": ("Spiel gespeichert – weiter mit: kniffel play --resume",
+                     "Game saved – continue with: kniffel play --resume"),
+    "not_stored": ("Spiel nicht gespeichert: noch kein Zug gemacht.",
+                   "Game not stored: no move was made yet."),
+    "missing": ("NICHT gespeichert: die Züge {first}–{last} von {of} fehlen im Verlauf {db} "
+                "({why}).",
+                "NOT saved: moves {first}–{last} of {of} are missing from the history {db} "
+                "({why})."),
+    "stale": ("NICHT gespeichert: der Verlauf {db} enthält noch {n} zurückgenommene Züge ({why}).",
+              "NOT saved: the history {db} still holds {n} undone moves ({why})."),
+    "rescued": ("Das ganze Spiel steht in {path} (kniffel show {path}).",
+                "The whole game is in {path} (kniffel show {path})."),
 }
 
 
@@ -99,20 +153,61 @@ def tr(key: str, lang: Lang, **fields: object) -> str:
     return (de if lang == "de" else en).format(**fields)
 
 
+def error_text(error: BaseException, lang: Lang) -> str:
+    """An error as the player reads it (the one place the terminal game turns errors into
+    words), from the one message catalog."""
+    return render(error, lang)
+
+
 SPEEDS = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
+#: Below this width the log moves out of the way: the sheet gets every column.
+WIDE = 110
+#: The room the log takes beside the sheet on a wide screen.
+LOG_WIDTH = 34
+#: After this long, a computer still deciding is said to be thinking.
+THINK_NOTICE_S = 0.15
+#: How often a failed history write is tried again while nothing else happens.
+RETRY_S = 3.0
+#: Strategies whose first decision in this process builds tables (said while it thinks).
+_warm: set[tuple[str, RuleSet]] = set()
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A setup row: a name and who plays it (``None`` for a human, else a strategy name)."""
+def abbreviate(names: Iterable[str], width: int) -> list[str]:
+    """``names`` cut to at most ``width`` characters (at least 2), all still told apart: the
+    start of a name, an ellipsis and the end that makes it distinct ("Computer 1" →
+    "Co…1")."""
+    names = list(names)
+    width = max(width, 2)
+    out: list[str] = []
+    for i, name in enumerate(names):
+        others = [n for j, n in enumerate(names) if j != i]
+        if len(name) <= width:
+            out.append(name)
+            continue
+        candidates = [name[:width - 1] + "…"]
+        candidates += [name[:width - 1 - t] + "…" + name[-t:] for t in range(1, width - 1)]
+        candidates.append(f"{i + 1}")
+        taken = set(out) | {n for n in others if len(n) <= width}
+        for c in candidates:
+            clash = any(c == o or (len(o) > width and c == o[:width - 1] + "…")
+                        for o in others) or c in taken
+            if not clash:
+                out.append(c)
+                break
+        else:  # pragma: no cover - the seat number is always free
+            out.append(f"{i + 1}")
+    return out
 
-    name: str
-    strategy: str | None = None
 
-    def player(self) -> Player:
-        if self.strategy is None:
-            return Player(self.name)
-        return Player(self.name, PlayerKind.COMPUTER, self.strategy)
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def _dice_text(values: Iterable[int], d10: int | None, lang: Lang) -> str:
+    parts = [" ".join(map(str, values))] if values else []
+    if d10 is not None:
+        parts.append(f"{tr('d10', lang)} {d10}")
+    return " · ".join(p for p in parts if p) or tr("nothing", lang)
 
 
 # --- widgets -----------------------------------------------------------------------------------
@@ -148,6 +243,11 @@ class Die(Static):
 class SetupScreen(Screen[None]):
     """Rule set, players (name, human or which computer), start player."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "quit_setup", show=False),
+        Binding("q", "quit_setup", show=False),
+    ]
+
     def __init__(self, lang: Lang, rules: RuleSet) -> None:
         super().__init__()
         self.lang = lang
@@ -156,14 +256,16 @@ class SetupScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         lang = self.lang
         kinds: list[tuple[str, str]] = [(tr("human", lang), "human")]
-        kinds += [(f"{tr('computer', lang)} ({n})", f"computer:{n}") for n in strategy_names()]
+        kinds += [(f"{tr('computer', lang)} ({strategy_name(n, lang)})", f"computer:{n}")
+                  for n in strategy_names()]
         kinds.append((tr("off", lang), "off"))
         with VerticalScroll(id="setup"):
-            yield Label(tr("setup", lang), id="setup-title")
             with Horizontal(classes="setup-row"):
                 yield Label(tr("rules", lang), classes="setup-label")
                 yield Select([(preset(n).title(lang), n) for n in PRESETS], value=self.rules.name,
                              allow_blank=False, id="rules")
+            with Horizontal(classes="setup-row"):
+                yield Label("", classes="setup-label")
                 yield Checkbox(tr("free_strike", lang), self.rules.free_strike, id="free-strike")
             default_computer = "computer:greedy" if "greedy" in strategy_names() else "off"
             for i in range(MAX_PLAYERS):
@@ -182,9 +284,12 @@ class SetupScreen(Screen[None]):
                 starts = [(tr("roll_off", lang), -1)]
                 starts += [(f"{tr('player', lang)} {i + 1}", i) for i in range(MAX_PLAYERS)]
                 yield Select(starts, value=-1, allow_blank=False, id="start-player")
+        with Horizontal(id="setup-bar"):
             yield Button(tr("start", lang), id="start", variant="primary")
-            yield Static("", id="setup-error")
-        yield Footer()
+            with Vertical(id="setup-side"):
+                yield Static(Text(tr("setup", lang), style="bold"), id="setup-title")
+                yield Static("", id="setup-error")
+                yield Static(Text(tr("setup_keys", lang), style="dim"), id="setup-keys")
 
     def seats(self) -> dict[int, Seat]:
         """The players set up, by their row (0–7), in seat order."""
@@ -197,6 +302,13 @@ class SetupScreen(Screen[None]):
             strategy = str(kind).split(":", 1)[1] if str(kind).startswith("computer:") else None
             out[i] = Seat(name, strategy)
         return out
+
+    def action_quit_setup(self) -> None:
+        self.app.exit()
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.start()
 
     @on(Button.Pressed, "#start")
     def start(self) -> None:
@@ -211,18 +323,19 @@ class SetupScreen(Screen[None]):
             error.update(Text(tr("not_playing", self.lang, n=row + 1), style="bold red"))
             return
         try:
-            app.new_game(rules, list(seats.values()), None if row == -1 else list(seats).index(row))
+            validate_players(list(seats.values()), rules)
+            app.new_game(rules, list(seats.values()),
+                         None if row == -1 else list(seats).index(row))
         except KniffelError as e:
-            error.update(Text(str(e), style="bold red"))
+            error.update(Text(error_text(e, self.lang), style="bold red"))
 
 
 # --- the game ----------------------------------------------------------------------------------
 
 
 class GameScreen(Screen[None]):
-    """Dice, score sheet and the turn: humans by keys and clicks, computers on a timer."""
+    """Dice, score sheet and the turn: people by keys and clicks, computers on a timer."""
 
-    # The key help is the "#keys" panel, in the player's language; the footer shows none.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,space", "roll", show=False),
         *(Binding(str(i + 1), f"keep({i})", show=False) for i in range(6)),
@@ -231,53 +344,85 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", show=False),
         Binding("plus,equals_sign", "speed(-1)", show=False),
         Binding("minus", "speed(1)", show=False),
-        Binding("q", "quit_game", show=False),
+        Binding("q,escape", "quit_game", show=False, priority=True),
     ]
 
-    def __init__(self, game: Game, game_id: int | None, lang: Lang, speed: float,
-                 note: str = "") -> None:
+    def __init__(self, match: Match, lang: Lang, speed: float, note: str = "") -> None:
         super().__init__()
-        self.game = game
-        self.game_id = game_id
+        self.match = match
         self.lang = lang
         self.speed = speed
         self.kept: set[int] = set()
         self.note = note
-        self._strategies: dict[int, Strategy] = {}
-        for i, p in enumerate(game.players):
-            if p.kind is PlayerKind.COMPUTER:
-                self._strategies[i] = get_strategy(p.strategy or "greedy", game.rules)
-        self._planned: Throw | None = None
+        self.moves: list[str] = []
         self._timer_running = False
+        self._thinking: int | None = None  # the match version a thinking job works for
+        self._saving = False
+        self._quit_asked = False
+        self._retry_timer: object | None = None
+        self._widths: tuple[int, ...] = ()
+        self._drawn: tuple[int, tuple[int, ...], int] | None = None
+        self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def game_id(self) -> int | None:
+        storage = self.match.storage
+        return storage.game_id if isinstance(storage, HistoryStorage) else None
 
     # layout
 
     def compose(self) -> ComposeResult:
         rules = self.game.rules
-        with Horizontal(id="main"):
-            yield DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
-            with Vertical(id="side"):
-                yield Static("", id="status")
-                with Horizontal(id="dice"):
-                    for i in range(rules.dice_count):
-                        yield Die(i, d10=rules.d10 and i == rules.dice_count - 1,
-                                  lang=self.lang)
+        yield Static("", id="status")
+        yield Static("", id="save")
+        with Horizontal(id="top"):
+            with Horizontal(id="dice"):
+                for i in range(rules.dice_count):
+                    yield Die(i, d10=rules.d10 and i == rules.dice_count - 1, lang=self.lang)
+            with Vertical(id="info"):
                 yield Static("", id="turn")
                 yield Static("", id="message")
-                yield Static(Text(tr("keys", self.lang)), id="keys")
-        yield Footer()
+                yield Static("", id="recent")
+        with Horizontal(id="main"):
+            with Vertical(id="sheet-box"):
+                yield DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
+                yield DataTable(id="totals", cursor_type="none", show_header=False,
+                                show_cursor=False)
+            yield Static("", id="log")
+        yield Static("", id="keys")
 
     def on_mount(self) -> None:
-        table = self.query_one("#sheet", DataTable)
-        table.add_column(tr("box", self.lang), key="box")
-        for i, p in enumerate(self.game.players):
-            table.add_column(p.name, key=f"p{i}")
-        table.add_column(tr("this_roll", self.lang), key="roll")
+        self._message = self.note
+        self._build_columns()
         self.refresh_view()
-        self._cursor_to_best()
-        if self.note:
-            self.say(self.note)
+        self._cursor_to_open(force=True)
         self._schedule()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(self.size.width >= WIDE, "wide")
+        self._draw_info()
+        self.call_after_refresh(self._relayout)
+
+    def _relayout(self) -> None:
+        if self._build_columns():
+            self.refresh_view()
+        self.call_after_refresh(self._fit_height)
+
+    def _fit_height(self) -> None:
+        """The sheet as tall as its boxes when there is room (the sums right below), else as
+        tall as the room (it scrolls, the sums stay)."""
+        main = self.query_one("#main").size.height
+        totals = self.query_one("#totals", DataTable).row_count
+        if main <= 0:
+            return
+        wanted = len(self.game.rules.boxes) + 1
+        height = max(min(wanted, main - totals), 3)
+        if self.table.styles.height is None or self.table.styles.height.value != height:
+            self.table.styles.height = height
 
     # the view
 
@@ -286,134 +431,309 @@ class GameScreen(Screen[None]):
         return self.query_one("#sheet", DataTable)
 
     def say(self, text: str) -> None:
-        self.query_one("#message", Static).update(Text(text))
+        self._message = text
+        self._draw_info()
+
+    def _sheet_width(self) -> int:
+        width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
+        return max(width - 1, 20)  # the sheet's scroll bar
+
+    def _build_columns(self) -> bool:
+        """Choose the sheet's column widths for the room there is; True when they changed."""
+        game, lang, rules = self.game, self.lang, self.game.rules
+        avail = self._sheet_width()
+        names = [p.name for p in game.players]
+        box_names = [rules.box_name(b, lang) for b in rules.boxes]
+        labels = [*box_names, tr("upper_sum", lang), tr("bonus_row", lang), tr("lower_sum", lang),
+                  tr("total", lang)]
+        box_w = max(map(len, labels))
+        roll_long = max(len(tr("strike", lang)), len(tr("this_roll", lang)), 6)
+        roll_short = max(len(tr("strike_short", lang)), len(tr("this_roll", lang)), 6)
+        name_w = [max(min(len(n), 14), 4) for n in names]
+        chosen: tuple[int, ...] | None = None
+        cap = 4
+        for pad in (1, 0):
+            for box_cap, name_cap, roll in ((99, 14, roll_long), (99, 14, roll_short),
+                                            (16, 10, roll_short), (14, 8, roll_short),
+                                            (12, 6, roll_short), (11, 5, roll_short),
+                                            (10, 4, roll_short), (8, 4, roll_short),
+                                            (6, 4, roll_short)):
+                widths = (min(box_w, box_cap), *(min(w, name_cap) for w in name_w), roll)
+                if sum(widths) + 2 * pad * len(widths) <= avail:
+                    chosen = (pad, *widths)
+                    cap = name_cap
+                    break
+            if chosen is not None:
+                break
+        if chosen is None:
+            chosen, cap = (0, 6, *([4] * len(names)), roll_short), 4
+        else:  # room left over: whole box names first, then longer player names
+            pad, box_now, *player_now, roll_now = chosen
+            left = avail - sum(chosen[1:]) - 2 * pad * (len(chosen) - 1)
+            grow = min(left, box_w - box_now)
+            box_now, left = box_now + grow, left - grow
+            while cap < 14:
+                trial = [max(min(len(n), cap + 1), 4) for n in names]
+                if sum(trial) - sum(player_now) > left:
+                    break
+                left -= sum(trial) - sum(player_now)
+                player_now, cap = trial, cap + 1
+            chosen = (pad, box_now, *player_now, roll_now)
+        if chosen == self._widths:
+            return False
+        self._widths = chosen
+        pad, box_w, *player_w, roll_w = chosen
+        self._roll_w = roll_w
+        self._box_w = box_w
+        self._short = abbreviate(names, cap)
+        if self.size.width >= WIDE:
+            self.query_one("#sheet-box").styles.width = (
+                sum(chosen[1:]) + 2 * pad * (len(chosen) - 1) + 1)
+        else:
+            self.query_one("#sheet-box").styles.width = "1fr"
+        for table in (self.table, self.query_one("#totals", DataTable)):
+            table.cell_padding = pad
+            table.clear(columns=True)
+            table.add_column(tr("box", lang), key="box", width=box_w)
+            for i, w in enumerate(player_w):
+                table.add_column(self._short[i], key=f"p{i}", width=w)
+            table.add_column(tr("this_roll", lang), key="roll", width=roll_w)
+        return True
 
     def refresh_view(self) -> None:
-        """Redraw sheet, dice and status from the game."""
-        game, lang, rules = self.game, self.lang, self.game.rules
-        turn = game.turn
-        table = self.table
-        row = table.cursor_row
-        table.clear()
-        options = {c.box: c for c in game.choices()}
-        sheets = [game.sheet(i) for i in range(len(game.players))]
-        for box in rules.boxes:
-            cells: list[Text | str] = [rules.box_name(box, lang)]
-            for s in sheets:
-                e = s.entries.get(box)
-                cells.append("" if e is None else ("–" if e.struck else str(e.points)))
-            c = options.get(box)
-            if c is None:
-                cells.append("")
-            elif c.strike:
-                cells.append(Text(tr("strike", lang), style="red"))
-            else:
-                extra = f" +{c.bonus}" if c.bonus else ""
-                cells.append(Text(f"{c.points}{extra}", style="bold green"))
-            table.add_row(*cells, key=box.value)
-        sums: list[tuple[str, list[int]]] = [
-            (tr("upper_sum", lang), [s.upper_sum for s in sheets]),
-            (tr("to_bonus", lang), [s.bonus_missing for s in sheets]),
-            (tr("bonus", lang), [s.bonus for s in sheets]),
-            (tr("lower_sum", lang), [s.lower_sum for s in sheets]),
-        ]
-        if rules.extra_kniffel_bonus:
-            sums.append((tr("extra", lang), [s.extra_bonus for s in sheets]))
-        if rules.chips:
-            sums.append((tr("chips", lang), [s.chips_left for s in sheets]))
-        for label, values in sums:
-            table.add_row(Text(label, style="dim"), *(Text(str(v), style="dim") for v in values),
-                          "", key=f"sum-{label}")
-        totals = [s.total for s in sheets]
-        best = max(totals)
-        table.add_row(Text(tr("total", lang), style="bold"),
-                      *(Text(f"{t}{' ★' if t == best and best else ''}", style="bold")
-                        for t in totals), "", key="total")
-        table.move_cursor(row=min(row, len(rules.boxes) - 1), scroll=False)
+        """Redraw sheet (when the game changed), dice and status from the game."""
+        view = self.match.view()
+        turn = view.turn
+        drawn = (self.match.version, self._widths, id(self.game))
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self._draw_sheet(view)
         # dice
         roll = turn.roll if turn else None
         faces = roll.values if roll else ()
         for die in self.query(Die):
             die.show(faces[die.index] if die.index < len(faces) else None,
                      die.index in self.kept)
-        # status
+        self._draw_status()
+        self._draw_info()
+        self._draw_keys()
+        self._draw_save()
+
+    def _draw_sheet(self, view: SeatView) -> None:
+        lang, rules = self.lang, self.game.rules
+        turn = view.turn
+        current = turn.player if turn else None
+        table = self.table
+        # the header: the current player's column highlighted
+        for i, column in enumerate(list(table.columns.values())[1:-1]):
+            style = "bold reverse" if i == current else "bold"
+            column.label = Text(self._short[i], style=style)
+        row = table.cursor_row
+        scroll = table.scroll_y
+        table.clear()
+        options = {c.box: c for c in view.choices}
+        strike = tr("strike", lang) if self._roll_w >= len(tr("strike", lang)) else tr(
+            "strike_short", lang)
+        for box in rules.boxes:
+            cells: list[Text | str] = [_fit(rules.box_name(box, lang), self._box_w)]
+            for i, s in enumerate(view.sheets):
+                e = s.entries.get(box)
+                value = "" if e is None else ("–" if e.struck else str(e.points))
+                cells.append(Text(value, style="bold" if i == current else ""))
+            c = options.get(box)
+            if c is None:
+                cells.append("")
+            elif c.strike:
+                cells.append(Text(strike, style="red"))
+            else:
+                extra = f"+{c.bonus}" if c.bonus else ""
+                cells.append(Text(f"{c.points}{extra}", style="bold green"))
+            table.add_row(*cells, key=box.value)
+        table.move_cursor(row=min(max(row, 0), len(rules.boxes) - 1), scroll=False)
+        table.scroll_y = scroll
+        self._draw_totals(view.sheets, current)
+
+    def _draw_totals(self, sheets: tuple[Sheet, ...], current: int | None) -> None:
+        lang, rules = self.lang, self.game.rules
+        totals_table = self.query_one("#totals", DataTable)
+        totals_table.clear()
+
+        def bonus(s: Sheet) -> str:
+            if s.bonus:
+                return str(s.bonus)
+            return f"−{s.bonus_missing}" if s.bonus_reachable else "0"
+
+        rows: list[tuple[str, str, list[str]]] = [
+            ("upper", tr("upper_sum", lang), [str(s.upper_sum) for s in sheets]),
+            ("bonus", tr("bonus_row", lang), [bonus(s) for s in sheets]),
+            ("lower", tr("lower_sum", lang), [str(s.lower_sum) for s in sheets]),
+        ]
+        if rules.extra_kniffel_bonus:
+            rows.append(("extra", tr("extra", lang, kniffel=rules.box_name(Box.KNIFFEL, lang)),
+                         [str(s.extra_bonus) for s in sheets]))
+        if rules.chips:
+            rows.append(("chips", tr("chips", lang), [str(s.chips_left) for s in sheets]))
+        for key, label, values in rows:
+            totals_table.add_row(
+                Text(_fit(label, self._box_w), style="dim"),
+                *(Text(v, style="bold" if i == current else "dim") for i, v in enumerate(values)),
+                "", key=key)
+        scores = [s.total for s in sheets]
+        best = max(scores)
+        totals_table.add_row(
+            Text(_fit(tr("total", lang), self._box_w), style="bold"),
+            *(Text(f"{t}{'★' if t == best and best else ''}",
+                   style="bold reverse" if i == current else "bold")
+              for i, t in enumerate(scores)), "", key="total")
+
+    def _draw_status(self) -> None:
+        game, lang = self.game, self.lang
         status = self.query_one("#status", Static)
-        turn_line = self.query_one("#turn", Static)
+        turn = game.turn
         if turn is None:
-            ranking = "   ".join(f"{rank}. {game.players[p].name} {total}"
-                                 for rank, p, total in game.ranking())
-            status.update(Text(tr("over", lang), style="bold green"))
-            turn_line.update(Text(ranking))
+            status.update(Text(f"{tr('over', lang)}  " + "   ".join(
+                f"{rank}. {game.players[p].name} {total}" for rank, p, total in game.ranking()),
+                style="bold green"))
             return
         name = game.players[turn.player].name
-        status.update(Text(f"{rules.title(lang)} · "
-                           f"{tr('round', lang, n=game.round, of=len(rules.boxes))} · "
+        status.update(Text(f"{game.rules.title(lang)} · "
+                           f"{tr('round', lang, n=game.round, of=len(game.rules.boxes))} · "
                            f"{tr('turn', lang, name=name)}", style="bold"))
+
+    def _turn_line(self) -> str:
+        game, lang, rules = self.game, self.lang, self.game.rules
+        turn = game.turn
+        if turn is None:
+            return "   ".join(f"{rank}. {game.players[p].name} {total}"
+                              for rank, p, total in game.ranking())
         parts = [tr("throws", lang, used=turn.rolls_used, allowed=turn.rolls_allowed)]
         if rules.chips:
             parts.append(tr("chips_left", lang, n=game.sheet(turn.player).chips_left))
-            if UseChip() in game.legal_actions():
-                parts.append(tr("chip_offer", lang))
-        if self.speed and self._strategies:
-            parts.append(tr("speed", lang, s=self.speed))
-        turn_line.update(Text(" · ".join(parts)))
+        if self.match.human_to_move() and UseChip() in game.legal_actions():
+            parts.append(tr("chip_offer", lang))
+        if self.speed and self.match.has_computers and not self.match.human_to_move():
+            speed = tr("speed", lang, s=self.speed)
+            parts.append(speed.replace(".", ",") if lang == "de" else speed)
+        return " · ".join(parts)
 
-    def _cursor_to_best(self) -> None:
-        """Put the cursor on the open box that scores the most for the dice on the table."""
-        choices = self.game.choices()
-        if not choices:
+    def _draw_info(self) -> None:
+        wide = self.has_class("wide")
+        self.query_one("#turn", Static).update(Text(self._turn_line()))
+        self.query_one("#message", Static).update(Text(self._message, style="bold"))
+        room = 2 - (1 if self._message else 0)
+        recent = [m for m in self.moves if m != self._message]
+        recent = [] if wide or not room else recent[-room:]
+        self.query_one("#recent", Static).update(
+            Text("\n".join(reversed(recent)), style="dim"))
+        log = self.query_one("#log", Static)
+        if wide:
+            log.update(Text("\n").join([Text(tr("log", self.lang), style="bold underline"),
+                                        *(Text(e) for e in reversed(self.moves[-12:]))]))
+
+    def _draw_keys(self) -> None:
+        lang, rules = self.lang, self.game.rules
+        keys: list[str] = []
+        turn = self.game.turn
+        if self.match.human_to_move() and turn is not None:
+            keys.append(tr("keys_roll", lang))
+            if turn.roll is not None:
+                keys += [tr("keys_keep", lang, n=rules.dice_count), tr("keys_enter", lang),
+                         tr("keys_strike", lang)]
+        keys.append(tr("keys_undo", lang))
+        if self.match.computer_to_move() is not None:
+            keys.append(tr("keys_speed", lang))
+        keys.append(tr("keys_quit", lang))
+        room = self.size.width - 2
+        text = "  ".join(keys)
+        if len(text) > room:
+            text = " ".join(keys)
+        if len(text) > room:
+            text = text.replace("[↑↓ Enter]", "[↑↓⏎]")
+        self.query_one("#keys", Static).update(Text(text))
+
+    def _draw_save(self) -> None:
+        state = self.match.save_state
+        save = self.query_one("#save", Static)
+        if state.error is None:
+            save.update("")
+            if save.display:
+                save.display = False
+                self.call_after_refresh(self._fit_height)
             return
-        best = max(choices, key=lambda c: (not c.strike, c.points))
-        self.table.move_cursor(row=self.game.rules.boxes.index(best.box))
+        why = error_text(state.error, self.lang)
+        if state.unsaved:
+            text = tr("unsaved", self.lang, n=state.unsaved, of=state.actions, why=why)
+        else:
+            text = tr("unsaved_undo", self.lang, n=state.stale, why=why)
+        save.update(Text(text, style="bold"))
+        if not save.display:
+            save.display = True
+            self.call_after_refresh(self._fit_height)
 
-    # applying actions
+    def _cursor_to_open(self, force: bool = False) -> None:
+        """At a person's new turn put the cursor on the first open box; after a throw keep it
+        where the player put it unless that box cannot take the dice, then on the first open box
+        that can."""
+        game = self.game
+        turn = game.turn
+        if turn is None or not self.match.human_to_move():
+            return
+        rules = game.rules
+        key = (turn.player, len(game.sheet(turn.player).entries))
+        sheet = game.sheet(turn.player)
+        row = self.table.cursor_row
+        new_turn = force or key != self._last_turn
+        self._last_turn = key
+        fitting = {c.box for c in game.choices()}
+        if not new_turn and 0 <= row < len(rules.boxes):
+            box = rules.boxes[row]
+            if box not in sheet.entries and (not fitting or box in fitting):
+                return
+        wanted = [b for b in rules.boxes if b not in sheet.entries and (
+            not fitting or b in fitting)]
+        if wanted:
+            self.table.move_cursor(row=rules.boxes.index(wanted[0]))
+
+    # applying moves
 
     def _apply(self, action: Action) -> bool:
-        """Apply ``action`` and store it; a refused action becomes a message."""
+        """Apply a person's ``action``; a refused one becomes a message."""
         try:
-            self.game.apply(action)
+            self.match.apply(action)
         except KniffelError as e:
-            self.say(str(e))
+            self.say(error_text(e, self.lang))
             return False
-        self._store()
+        self._changed()
         return True
 
-    def _store(self) -> None:
-        app = self.app
-        assert isinstance(app, KniffelApp)
-        app.store(self)
-
-    def _throw(self, keep: Keep) -> bool:
-        """Throw keeping ``keep``: the throw and its dice (from the game's seed)."""
-        if not self._apply(Throw(keep)):
-            return False
-        outcome = self.game.sample_outcome(seeded_rng(self.game.seed, len(self.game.actions)))
-        self._apply(outcome)
-        self.kept = set(keep_positions(outcome.roll, keep))
-        return True
-
-    def _human(self) -> bool:
-        turn = self.game.turn
-        return turn is not None and turn.player not in self._strategies
+    def _changed(self) -> None:
+        """After every change of the game: store it (in the writer thread)."""
+        self._save_soon()
 
     def action_roll(self) -> None:
-        if not self._human():
+        if not self.match.human_to_move():
             return
         turn = self.game.turn
         assert turn is not None
         if turn.roll is not None and turn.rolls_left <= 0:
             self.say(tr("no_rolls", self.lang))
             return
-        keep = Keep() if turn.roll is None else Keep.from_positions(turn.roll, self.kept)
-        if self._throw(keep):
-            self.say("")
-            self.refresh_view()
-            self._cursor_to_best()
+        try:
+            keep = Keep() if turn.roll is None else Keep.from_positions(turn.roll, self.kept)
+            outcome = self.match.throw(keep)
+        except KniffelError as e:
+            self.say(error_text(e, self.lang))
+            return
+        self.kept = set(keep_positions(outcome.roll, keep))
+        self._changed()
+        self.say("")
+        self.refresh_view()
+        self._cursor_to_open()
 
     def toggle_keep(self, index: int) -> None:
         """Keep or release die ``index`` (0-based, the d10 last)."""
         turn = self.game.turn
-        if not self._human() or turn is None or turn.roll is None:
+        if not self.match.human_to_move() or turn is None or turn.roll is None:
             return
         if index >= len(turn.roll.values):
             return
@@ -424,7 +744,7 @@ class GameScreen(Screen[None]):
         self.toggle_keep(index)
 
     def action_chip(self) -> None:
-        if not self._human():
+        if not self.match.human_to_move() or not self.game.rules.chips:
             return
         if UseChip() not in self.game.legal_actions():
             self.say(tr("no_chip", self.lang))
@@ -433,14 +753,11 @@ class GameScreen(Screen[None]):
             self.say(tr("chip_used", self.lang, name=self._mover()))
             self.refresh_view()
 
-    def _selected_box(self) -> int:
-        return self.table.cursor_row
-
     def _enter(self, strike: bool) -> None:
-        if not self._human():
+        if not self.match.human_to_move():
             return
         rules = self.game.rules
-        row = self._selected_box()
+        row = self.table.cursor_row
         if not 0 <= row < len(rules.boxes) or self.game.turn is None:
             return
         box = rules.boxes[row]
@@ -459,21 +776,32 @@ class GameScreen(Screen[None]):
         self.say(tr(key, self.lang, box=rules.box_name(box, self.lang)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self._enter(strike=False)
+        if event.data_table.id == "sheet":
+            self._enter(strike=False)
 
     def action_strike(self) -> None:
         self._enter(strike=True)
 
-    def _finish_turn(self, action: Score | Strike) -> None:
-        name, lang = self._mover(), self.lang
+    def _entry_text(self, player: int, action: Score | Strike) -> str:
+        name, lang = self.game.players[player].name, self.lang
         box_name = self.game.rules.box_name(action.box, lang)
-        points = next((c.points for c in self.game.choices() if c.box is action.box), 0)
+        if isinstance(action, Strike):
+            return tr("strikes", lang, name=name, box=box_name)
+        entry = self.game.sheet(player).entries.get(action.box)
+        return tr("scores", lang, name=name, box=box_name,
+                  points=entry.points if entry else 0)
+
+    def _finish_turn(self, action: Score | Strike) -> None:
+        player = self.game.current_player
+        assert player is not None
         if not self._apply(action):
             return
         self.kept = set()
-        self.say(tr("strikes", lang, name=name, box=box_name) if isinstance(action, Strike)
-                 else tr("scores", lang, name=name, box=box_name, points=points))
+        text = self._entry_text(player, action)
+        self.moves.append(text)
+        self.say(text)
         self.refresh_view()
+        self._cursor_to_open()
         self._schedule()
 
     def _mover(self) -> str:
@@ -481,33 +809,86 @@ class GameScreen(Screen[None]):
         return self.game.players[turn.player].name if turn else ""
 
     def action_undo(self) -> None:
-        """Take back the last human decision and everything after it."""
-        last = self.game.last_human_decision()
-        if last is None:
+        """Take back the last decision of a person and everything after it."""
+        if not self.match.can_undo():
             self.say(tr("nothing_to_undo", self.lang))
             return
-        for _ in range(len(self.game.actions) - last):
-            self.game.undo()
-        self._planned = None
+        self.match.undo()
         self.kept = set()
-        self._store()
+        self._thinking = None
+        self._changed()
         self.say(tr("undone", self.lang))
         self.refresh_view()
-        self._cursor_to_best()
+        self._cursor_to_open(force=True)
+        self._schedule()
 
     def action_speed(self, direction: int) -> None:
         i = min(range(len(SPEEDS)), key=lambda j: abs(SPEEDS[j] - self.speed))
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + direction))]
         self.refresh_view()
 
-    def action_quit_game(self) -> None:
-        self.app.exit()
+    async def action_quit_game(self) -> None:
+        """Quit once the history holds the game; with moves it cannot store, say so and quit
+        on a second q."""
+        for _ in range(150):  # a write in progress (a locked database waits 2 s at most)
+            if not self._saving:
+                break
+            await self._sleep(0.02)
+        state = self.match.save_state
+        if state.in_sync or self._quit_asked:
+            self.app.exit()
+            return
+        self._quit_asked = True
+        self.say(tr("quit_unsaved", self.lang, n=state.unsaved or state.stale))
+        self._save_soon()
+
+    async def _sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    # the history, written by a thread
+
+    def _save_soon(self) -> None:
+        if self._saving:
+            return
+        job = self.match.save_job()
+        if job is None:
+            self._draw_save()
+            return
+        self._saving = True
+        thread = threading.Thread(target=self._write, args=(job,), daemon=True,
+                                  name="kniffel-history-writer")
+        thread.start()
+
+    def _write(self, job: SaveJob) -> None:
+        error = job.run()
+        with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+            self.app.call_from_thread(self._written, job, error)
+
+    def _written(self, job: SaveJob, error: KniffelError | None) -> None:
+        self._saving = False
+        state = self.match.saved(job, error)
+        self._draw_save()
+        if error is None:
+            if not state.in_sync:
+                self._save_soon()  # moves made while it was writing
+            elif self._quit_asked:
+                self._quit_asked = False
+                self.say(tr("written_again", self.lang))
+        elif self._retry_timer is None:
+            self._retry_timer = self.set_interval(RETRY_S, self._retry)
+
+    def _retry(self) -> None:
+        if self.match.save_state.in_sync and self.match.save_state.error is None:
+            timer, self._retry_timer = self._retry_timer, None
+            if timer is not None:
+                timer.stop()  # type: ignore[attr-defined]
+            return
+        self._save_soon()
 
     # computer players
 
     def _schedule(self) -> None:
-        turn = self.game.turn
-        if turn is None or turn.player not in self._strategies or self._timer_running:
+        if self.match.computer_to_move() is None or self._timer_running:
             return
         self._timer_running = True
         if self.speed > 0:
@@ -516,38 +897,90 @@ class GameScreen(Screen[None]):
             self.call_later(self._computer_step)
 
     def _computer_step(self) -> None:
-        """One visible step of a computer's turn: a throw, a keep shown, a chip or a box."""
+        """One visible step of a computer's turn; its decision is made in a thread first."""
         self._timer_running = False
-        game = self.game
-        turn = game.turn
-        if turn is None or turn.player not in self._strategies:
+        seat = self.match.computer_to_move()
+        if seat is None:
             return
-        name = self._mover()
-        if self._planned is not None:
-            planned, self._planned = self._planned, None
-            self._throw(planned.keep)
+        version = self.match.version
+        if self.match.has_plan:
+            self._play_step()
+            return
+        if self._thinking == version:
+            return
+        try:
+            job = self.match.thinking_job()
+        except KniffelError as e:
+            self.say(error_text(e, self.lang))
+            return
+        self._thinking = version
+        key = (self.game.players[seat].strategy or "greedy", self.game.rules)
+        name = self.game.players[seat].name
+        notice = tr("thinking" if key in _warm else "building", self.lang, name=name)
+
+        def think() -> None:
+            try:
+                result: Plan | KniffelError = job()
+            except KniffelError as e:
+                result = e
+            _warm.add(key)
+            with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+                self.app.call_from_thread(self._thought, version, result)
+
+        threading.Thread(target=think, daemon=True, name="kniffel-computer").start()
+        self.set_timer(THINK_NOTICE_S, lambda: self._notice(version, notice))
+
+    def _notice(self, version: int, text: str) -> None:
+        if self._thinking == version:
+            self.say(text)
+
+    def _thought(self, version: int, result: Plan | KniffelError) -> None:
+        if self._thinking != version:
+            return  # an undo came first: that plan is for a game that is gone
+        self._thinking = None
+        if isinstance(result, KniffelError):
+            self.say(error_text(result, self.lang))
+            return
+        if self.match.accept(result):
+            self._play_step()
+
+    def _play_step(self) -> None:
+        try:
+            step = self.match.step()
+        except KniffelError as e:
+            self.say(error_text(e, self.lang))
+            return
+        self._show_step(step)
+        if not step.shown:
+            self._changed()
+        if isinstance(step.action, Score | Strike) and not step.shown:
+            self.kept = set()
+            self.refresh_view()
+            self._cursor_to_open()
         else:
-            rng = random.Random(f"{game.seed}:{len(game.actions)}")
-            action = self._strategies[turn.player].choose(game, rng)
-            if isinstance(action, Throw) and turn.roll is not None:
-                # show which dice stay before throwing the others
-                self._planned = action
-                self.kept = set(keep_positions(turn.roll, action.keep))
-                self.say(tr("keeps", self.lang, name=name,
-                            dice=str(action.keep) if action.keep.size
-                            else tr("nothing", self.lang)))
-            elif isinstance(action, Throw):
-                self._throw(action.keep)
-            elif isinstance(action, UseChip):
-                self._apply(action)
-                self.say(tr("chip_used", self.lang, name=name))
-            elif isinstance(action, Score | Strike):
-                self._finish_turn(action)
-                return
-            else:  # pragma: no cover - strategies only return legal actions
-                self._apply(action)
-        self.refresh_view()
+            self.refresh_view()
         self._schedule()
+
+    def _show_step(self, step: Step) -> None:
+        lang = self.lang
+        name = self.game.players[step.player].name
+        action = step.action
+        if step.shown and isinstance(action, Throw):
+            self.kept = set(step.keep or ())
+            self.say(tr("keeps", lang, name=name,
+                        dice=_dice_text(action.keep.d6, action.keep.d10, lang)))
+        elif isinstance(action, Throw):
+            self.kept = set(step.keep or ())
+            if step.outcome is not None:
+                roll = step.outcome.roll
+                self.say(tr("throws_dice", lang, name=name,
+                            dice=_dice_text(roll.d6, roll.d10, lang)))
+        elif isinstance(action, UseChip):
+            self.say(tr("chip_used", lang, name=name))
+        elif isinstance(action, Score | Strike):
+            text = self._entry_text(step.player, action)
+            self.moves.append(text)
+            self.say(text)
 
 
 # --- the app -----------------------------------------------------------------------------------
@@ -558,26 +991,35 @@ class KniffelApp(App[None]):
 
     TITLE = "kniffel"
     CSS = """
-    #setup { padding: 1 2; }
-    #setup-title { text-style: bold; margin-bottom: 1; }
+    SetupScreen { layout: vertical; }
+    #setup { height: 1fr; padding: 0 1; }
     .setup-row { height: auto; }
-    .setup-label { width: 16; padding: 1 1; }
-    .setup-row Input { width: 30; }
-    .setup-row Select { width: 36; }
-    #setup-error { margin-top: 1; }
-    #main { height: 1fr; }
-    #sheet { width: 3fr; height: 1fr; }
-    #side { width: 2fr; min-width: 50; padding: 0 1; }
-    #status { height: auto; margin-bottom: 1; }
-    #dice { height: 5; }
-    .die { width: 7; height: 5; border: round $foreground; content-align: center middle;
+    .setup-label { width: 14; padding: 1 1 0 0; }
+    .setup-row Input { width: 1fr; max-width: 34; }
+    .setup-row Select { width: 1fr; max-width: 32; }
+    #setup-bar { height: 3; dock: bottom; padding: 0 1; }
+    #setup-bar Button { margin-right: 2; }
+    #setup-side { height: 3; }
+    #status { height: 1; padding: 0 1; }
+    #save { height: auto; max-height: 2; padding: 0 1; color: $error; display: none; }
+    #top { height: 3; }
+    #dice { width: auto; height: 3; padding: 0 1; }
+    .die { width: 5; height: 3; border: round $foreground; content-align: center middle;
            text-style: bold; margin-right: 1; }
     .die.d10 { border: double $warning; color: $warning; width: 9; }
     .die.kept { background: $success 40%; border: heavy $success; }
     .die.d10.kept { border: heavy $warning; }
-    #turn { height: auto; margin-top: 1; }
-    #message { height: auto; min-height: 2; margin-top: 1; color: $accent; }
-    #keys { height: auto; margin-top: 1; color: $text-muted; }
+    #info { width: 1fr; height: 3; }
+    #turn { height: 1; }
+    #message { height: auto; max-height: 2; color: $accent; }
+    #recent { height: auto; color: $text-muted; }
+    #main { height: 1fr; }
+    #sheet-box { width: 1fr; height: 1fr; }
+    #sheet { height: 1fr; scrollbar-size-vertical: 1; }
+    #totals { height: auto; scrollbar-size-vertical: 1; }
+    #log { display: none; width: 36; padding: 0 1; color: $text-muted; }
+    GameScreen.wide #log { display: block; width: 1fr; }
+    #keys { height: auto; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, *, lang: Lang = "de", rules: RuleSet | None = None,
@@ -594,23 +1036,23 @@ class KniffelApp(App[None]):
         self._seed = seed
         self._start = start
         self.game_screen: GameScreen | None = None
+        self.unsaved_on_exit = False
 
     def on_mount(self) -> None:
         if self._resume is not None:
             gid, game = self._resume
-            self._show(game, gid)
+            storage = HistoryStorage(self.history, gid) if self.history is not None else None
+            self._show(Match(game, storage=storage, stored=game.actions))
         elif self._seats:
             self.new_game(self.rules, self._seats, self._start)
         else:
             self.push_screen(SetupScreen(self.lang, self.rules))
 
     def new_game(self, rules: RuleSet, seats: list[Seat], start: int | None) -> None:
-        """Start a game of ``seats`` on ``rules``; ``start`` None rolls off who begins."""
+        """Start a game of ``seats`` on ``rules``; ``start`` None rolls off who begins. The game
+        is stored with its first move."""
         seed = self._seed if self._seed is not None else random.SystemRandom().randrange(2**31)
-        players = [s.player() for s in seats]
-        for p in players:
-            if p.strategy is not None:
-                get_strategy(p.strategy, rules)  # unknown names fail here
+        players = validate_players(seats, rules)
         note = ""
         if start is None:
             result = roll_off(rules, len(players), random.Random(f"roll-off:{seed}"))
@@ -618,21 +1060,52 @@ class KniffelApp(App[None]):
             sums = ", ".join(f"{players[p].name} {r.total}" for p, r in result.rounds[-1].items())
             note = tr("rolled_off", self.lang, name=players[start].name, sums=sums)
         game = Game(rules, players, seed=seed, start_player=start)
-        gid = self.history.start(game) if self.history is not None else None
-        self._show(game, gid, note or tr("starts", self.lang, name=players[start].name))
+        storage = HistoryStorage(self.history) if self.history is not None else None
+        self._show(Match(game, storage=storage),
+                   note or tr("starts", self.lang, name=players[start].name))
 
-    def _show(self, game: Game, gid: int | None, note: str = "") -> None:
-        self.game_screen = GameScreen(game, gid, self.lang, self.speed, note)
+    def _show(self, match: Match, note: str = "") -> None:
+        self.game_screen = GameScreen(match, self.lang, self.speed, note)
         if isinstance(self.screen, SetupScreen):
             self.switch_screen(self.game_screen)
         else:
             self.push_screen(self.game_screen)
 
-    def store(self, screen: GameScreen) -> None:
-        """Save the game's actions to the history (after every change)."""
-        if self.history is None or screen.game_id is None:
-            return
-        try:
-            self.history.record(screen.game_id, screen.game)
-        except KniffelError as e:
-            screen.say(str(e))
+    def quit_report(self, rescue: Callable[[Game], str] | None = None) -> str:
+        """After the game closed: write what is still unwritten (now, waiting for the database)
+        and say what happened to the game — saved, not stored, or exactly which moves are
+        missing (then the whole game goes to a save file next to the history)."""
+        screen = self.game_screen
+        if screen is None:
+            return ""
+        match, lang = screen.match, self.lang
+        state = match.save()
+        if state.in_sync:
+            if not match.game.actions:
+                return tr("not_stored", lang)
+            return "" if match.game.is_over() else tr("saved_resume", lang)
+        self.unsaved_on_exit = True
+        return _missing(state, match, lang, self.history, rescue)
+
+
+def _missing(state: SaveState, match: Match, lang: Lang, history: History | None,
+             rescue: Callable[[Game], str] | None) -> str:
+    why = error_text(state.error, lang) if state.error is not None else "?"
+    db = str(history.path) if history is not None else ""
+    if state.unsaved:
+        text = tr("missing", lang, first=state.actions - state.unsaved + 1, last=state.actions,
+                  of=state.actions, db=db, why=why)
+    else:
+        text = tr("stale", lang, n=state.stale, db=db, why=why)
+    try:
+        if rescue is not None:
+            path = rescue(match.game)
+        elif history is not None:
+            target = history.path.with_name(
+                f"{history.path.stem}.unsaved-{random.SystemRandom().randrange(10**6):06d}.json")
+            path = str(save_game(match.game, target))
+        else:
+            return text
+    except OSError:
+        return text
+    return f"{text}\n{tr('rescued', lang, path=path)}"

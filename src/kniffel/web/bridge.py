@@ -4,16 +4,16 @@ The page sends JSON requests (``{"op": "act", "action": {...}}``) and gets JSON 
 as a save (:meth:`Game.to_json`) and its view (:func:`kniffel.web.view.game_view`), or an error
 naming the problem. The page never decides a rule: it forwards what the user tapped.
 
-Pure Python, no I/O: it runs inside Pyodide. The random generator for virtual dice is
-``seeded_rng(game.seed, len(game.actions))``, so a game's dice follow from its seed and an undone
-throw, thrown again, brings the same dice.
+Pure Python, no I/O: it runs inside Pyodide. Every game is run by a :class:`kniffel.match.Match`
+(dice from the game's seed, so an undone throw, thrown again, brings the same dice; the
+computers' decisions; undo), like in the terminal game and ``simulate``.
 
 Computer players (virtual dice only) take their turn a step at a time, as the page asks:
 ``computer_plan`` says what the computer to move will do next (the dice it keeps, so the page can
 show them before the throw) and changes nothing; ``computer_move`` makes that move. A strategy's
-own random choices come from ``random.Random(f"{seed}:{len(actions)}")`` like in the terminal
-game, so a game with computers replays too. Undo takes back the last decision of a human and every
-computer move after it.
+own random choices follow from the seed (:func:`kniffel.match.strategy_rng`), so a game with
+computers replays too. Undo takes back the last decision of a human and every computer move after
+it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel.dice import Keep, keep_positions, seeded_rng
 from kniffel.errors import (
     CorruptSaveError,
     IllegalMoveError,
@@ -33,7 +32,6 @@ from kniffel.errors import (
     cause_param,
 )
 from kniffel.game import (
-    Action,
     Game,
     Mode,
     Player,
@@ -53,6 +51,7 @@ from kniffel.history_file import (
     encode_history,
     is_history,
 )
+from kniffel.match import Match
 from kniffel.messages import render
 from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
@@ -72,23 +71,41 @@ class Session:
     """The game the page is showing, and the requests that read and change it."""
 
     def __init__(self) -> None:
-        self.game: Game | None = None
+        self.match: Match | None = None
         self._strategies: dict[tuple[str, RuleSet], Strategy] = {}
 
-    def _game(self) -> Game:
-        if self.game is None:
+    @property
+    def game(self) -> Game | None:
+        """The game the page is showing (None before the first)."""
+        return self.match.game if self.match is not None else None
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self.match = None if game is None else self._match(game)
+
+    def _match(self, game: Game) -> Match:
+        """A match of ``game`` whose computers play the browser's strategies."""
+        return Match(game, factory=self._strategy)
+
+    def _strategy(self, name: str, rules: RuleSet) -> Strategy:
+        """A browser computer player's strategy, built once per session and rule set."""
+        key = (_web_strategy(name), rules)
+        if key not in self._strategies:
+            self._strategies[key] = get_strategy(key[0], rules)
+        return self._strategies[key]
+
+    def _current(self) -> Match:
+        if self.match is None:
             raise IllegalMoveError("no game is loaded; start or load one first",
                                    code="web.no_game")
-        return self.game
+        return self.match
+
+    def _game(self) -> Game:
+        return self._current().game
 
     def _state(self) -> Reply:
         game = self._game()
         return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
-
-    def _settle(self, game: Game) -> None:
-        """Throw the dice a pending throw waits for (dice mode), from the game's own seed."""
-        if game.is_chance_node():
-            game.apply(game.sample_outcome(seeded_rng(game.seed, len(game.actions))))
 
     def new(self, req: dict[str, Any]) -> Reply:
         """A new game: rule set, free-strike house rule, mode, players, seed (random if
@@ -138,99 +155,61 @@ class Session:
     def load(self, req: dict[str, Any]) -> Reply:
         """Replay a saved game (the page's stored copy); a bad one raises and changes
         nothing."""
-        game = Game.from_json(req.get("game"))
-        self._settle(game)
-        self.game = game
+        match = self._match(Game.from_json(req.get("game")))
+        match.settle()
+        self.match = match
         return self._state()
 
     def act(self, req: dict[str, Any]) -> Reply:
         """Apply one action the user chose (its JSON from the view's options)."""
-        game = self._game()
+        match = self._current()
         action = action_from_json(req.get("action"))
         if isinstance(action, Throw):
             raise IllegalMoveError("throws go through the 'roll' request", code="web.bad_request")
-        game.apply(action)
+        match.apply(action)
         return self._state()
 
     def roll(self, req: dict[str, Any]) -> Reply:
         """Dice mode: keep the dice at ``keep`` (positions in the view's dice) and throw the
         others."""
-        game = self._game()
-        turn = game.turn
+        match = self._current()
         positions = req.get("keep", [])
         if not isinstance(positions, list) or not all(
             isinstance(p, int) and not isinstance(p, bool) for p in positions
         ):
             raise IllegalMoveError(f"keep must be a list of dice positions, got {positions!r}",
                                    code="web.bad_request")
-        if turn is None or turn.roll is None:
-            keep = Keep()
-            if positions:
-                raise IllegalMoveError("the first throw of a turn throws all dice",
-                                       code="move.first_throw_all")
-        else:
-            keep = Keep.from_positions(turn.roll, positions)
-        game.apply(Throw(keep))
-        try:
-            self._settle(game)
-        except KniffelError:
-            game.undo()
-            raise
+        match.throw_keeping(positions)
         return self._state()
 
     def undo(self, req: dict[str, Any]) -> Reply:
         """Take back the last decision of a human (a throw with its dice counts as one step),
         and every computer move after it."""
-        game = self._game()
-        last = game.last_human_decision()
-        if last is None:
-            raise IllegalMoveError("nothing to undo: no person has made a move yet",
-                                   code="undo.nothing")
-        self.game = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                         start_player=game.start_player, actions=game.actions[:last])
+        self._current().undo()
         return self._state()
 
-    def _computer(self) -> tuple[Game, Action]:
-        """The game and the next action of the computer player to move."""
-        game = self._game()
+    def _computer(self) -> Match:
+        """The match, when a computer player (virtual dice) is to move."""
+        match = self._current()
+        game = match.game
         turn = game.turn
-        if turn is None:
-            raise IllegalMoveError("the game is over: there is nothing to play",
-                                   code="move.game_over")
-        player = game.players[turn.player]
-        if player.kind is not PlayerKind.COMPUTER:
-            raise IllegalMoveError(f"{player.name!r} is a person: it is not a computer's turn",
-                                   code="web.not_computer_turn", params={"player": player.name})
-        if game.mode is not Mode.DICE:
+        if turn is not None and game.mode is not Mode.DICE and (
+                game.players[turn.player].kind is PlayerKind.COMPUTER):
             raise IllegalMoveError("computer players play only with virtual dice",
                                    code="web.computer_needs_dice")
-        name = _web_strategy(player.strategy)
-        key = (name, game.rules)
-        if key not in self._strategies:
-            self._strategies[key] = get_strategy(name, game.rules)
-        rng = random.Random(f"{game.seed}:{len(game.actions)}")
-        return game, self._strategies[key].choose(game, rng)
+        return match
 
     def computer_plan(self, req: dict[str, Any]) -> Reply:
         """What the computer to move does next, changing nothing: the action, and for a throw
         after the first the positions of the dice it keeps."""
-        game, action = self._computer()
-        turn = game.turn
-        keep = None
-        if isinstance(action, Throw) and turn is not None and turn.roll is not None:
-            keep = list(keep_positions(turn.roll, action.keep))
-        return {"action": action_to_json(action), "keep": keep}
+        plan = self._computer().plan()
+        return {"action": action_to_json(plan.action),
+                "keep": None if plan.keep is None else list(plan.keep)}
 
     def computer_move(self, req: dict[str, Any]) -> Reply:
         """Make the next move of the computer to move (a throw with its dice)."""
-        game, action = self._computer()
-        game.apply(action)
-        try:
-            self._settle(game)
-        except KniffelError:
-            game.undo()
-            raise
-        return {"move": action_to_json(action), **self._state()}
+        step = self._computer().move()
+        return {"move": action_to_json(step.action), **self._state()}
 
     def pad_choices(self, req: dict[str, Any]) -> Reply:
         """Score pad: where the dice a player typed in may go, with their points."""
