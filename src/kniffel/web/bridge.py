@@ -18,6 +18,7 @@ computer move after it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -48,7 +49,7 @@ from kniffel.strategy import Strategy, get_strategy
 from kniffel.web.view import game_view, history_stats, pad_options_view, summary
 
 HISTORY_FORMAT = "kniffel-history"
-HISTORY_VERSION = 1
+HISTORY_VERSION = 2
 MAX_IMPORT_GAMES = 10_000
 #: The computer players the browser offers (``optimal`` needs numba: desktop only).
 WEB_STRATEGIES = ("greedy", "random")
@@ -233,17 +234,17 @@ class Session:
         if isinstance(data, dict) and data.get("format") == HISTORY_FORMAT:
             return {"kind": "history", "entries": _history_entries(data)}
         game = loads_game(text, name="the file")
-        return {"kind": "game", "game": game.to_json(), "view": game_view(game),
-                "summary": summary(game)}
+        return {"kind": "game", "uid": _game_uid(game), "game": game.to_json(),
+                "view": game_view(game), "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file for export: the games of the page's history entries."""
         entries = req.get("entries")
         if not isinstance(entries, list):
             raise CorruptSaveError("entries must be a list")
-        return {"file": {"format": HISTORY_FORMAT, "version": HISTORY_VERSION,
-                         "games": [{"finished": e.get("finished"), "game": e.get("game")}
-                                   for e in entries if isinstance(e, dict)]}}
+        return {"file": {"format": HISTORY_FORMAT, "version": HISTORY_VERSION, "games": [
+            {"uid": e.get("uid"), "started": e.get("started"), "finished_at": e.get("finished_at"),
+             "game": e.get("game")} for e in entries if isinstance(e, dict)]}}
 
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
@@ -331,15 +332,36 @@ def _history_entries(data: dict[str, Any]) -> list[dict[str, Any]]:
     for i, item in enumerate(games):
         if not isinstance(item, dict):
             raise CorruptSaveError(f"game #{i + 1} of the history is not an object")
-        finished = item.get("finished")
-        if finished is not None and not isinstance(finished, str):
-            raise CorruptSaveError(f"game #{i + 1}: 'finished' must be text, got {finished!r}")
         try:
             game = Game.from_json(item.get("game"))
         except KniffelError as e:
             raise type(e)(f"game #{i + 1} of the history: {e}") from None
-        entries.append({"finished": finished, "game": game.to_json(), "summary": summary(game)})
+        entries.append({**_entry_dates(item, i, game), "game": game.to_json(),
+                        "summary": summary(game)})
     return entries
+
+
+def _game_uid(game: Game) -> str:
+    """A uid for a game that came without one: the same game always gets the same uid, so a
+    file imported twice is recognised."""
+    text = json.dumps(game.to_json(), sort_keys=True, separators=(",", ":"))
+    return "g-" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _entry_dates(item: dict[str, Any], i: int, game: Game) -> dict[str, Any]:
+    """uid, start and finish of a history file's entry: version 2 (``uid``, ``started``,
+    ``finished_at``), the desktop's version 1 (``started_at``) or the browser's (``finished``,
+    the time it was stored). Until the engine's history codec lands (CONTRACTS.md)."""
+    uid = item.get("uid")
+    started = item.get("started", item.get("started_at"))
+    finished = item.get("finished_at", item.get("finished"))
+    for key, value in (("uid", uid), ("started", started), ("finished_at", finished)):
+        if value is not None and not isinstance(value, str):
+            raise CorruptSaveError(f"game #{i + 1} of the history: {key!r} must be text, got "
+                                   f"{value!r:.60}")
+    if not game.is_over():
+        started, finished = started or finished, None
+    return {"uid": uid or _game_uid(game), "started": started, "finished_at": finished}
 
 
 SESSION = Session()
