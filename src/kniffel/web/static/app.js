@@ -234,7 +234,10 @@ function loadSettings() {
     return;
   }
   console.warn("kniffel: stored settings", bad);
-  if (keepCorruptCopy(KEY.settings, raw, tr("corrupt_settings"))) forget(KEY.settings);
+  if (keepCorruptCopy(KEY.settings, raw, tr("corrupt_settings"))) {
+    state.setup = defaultSetup();
+    saveSettings(); // the language stays
+  }
 }
 
 // The history: a damaged entry is set aside alone, the others stay.
@@ -1044,7 +1047,7 @@ function plot(stats, ordered) {
     const d = new Date(ordered[g] ? entryDate(ordered[g]) : "");
     return isNaN(d) ? "?" : d.toLocaleDateString(state.lang, { day: "numeric", month: "numeric" });
   };
-  const room = Math.max(1, Math.floor((W - L - R) / 64));
+  const room = Math.max(1, Math.floor((W - L - R) / 52)); // a date takes about 40 px
   const every = Math.max(1, Math.ceil((n - 1) / Math.max(1, room - 1)));
   games.forEach((g, i) => {
     if (i % every && i !== n - 1) return;
@@ -1199,7 +1202,7 @@ async function boot() {
   $("boot-text").textContent = tr("booting");
   $("lang").onclick = () => { state.lang = state.lang === "de" ? "en" : "de"; saveSettings(); draw(); };
   $("nav-game").onclick = () => { state.screen = state.current ? "game" : "setup"; draw(); };
-  $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; draw(); };
+  $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
   fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; if (state.screen === "setup") safeDraw(); });
