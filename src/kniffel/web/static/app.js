@@ -944,7 +944,6 @@ function drawHistory() {
 
 function drawEntry(e) {
   const s = e.summary;
-  const best = Math.max(...s.totals);
   const names = h("span", { class: "names" });
   s.players.forEach((n, i) => {
     if (i) names.append(" · ");
@@ -956,7 +955,7 @@ function drawEntry(e) {
       "aria-label": `${tr("open_entry")}: ${entryTitle(e)}`, onclick: () => openEntry(e) }, tr("open_entry")),
     h("button", { type: "button", class: "small", "data-delete": e.uid,
       "aria-label": `${tr("delete_entry")}: ${entryTitle(e)}`, onclick: () => deleteEntry(e) }, tr("delete_entry")));
-  return h("li", { "data-uid": e.uid, "data-best": best },
+  return h("li", { "data-uid": e.uid },
     h("span", { class: "entry-head" }, h("span", { class: "when" }, when(entryDate(e) || null)), " ",
       h("span", { class: "etitle" }, label(s.title) || s.rules),
       s.over ? null : h("span", { class: "badge" }, ` (${tr("unfinished")})`)),
@@ -984,7 +983,12 @@ function drawOpened(wrap, { entry, view }) {
     const names = view.winners.map((i) => view.columns[i].name).join(", ");
     wrap.append(h("p", { class: "status winner" }, tr("winner", names, view.columns[view.winners[0]].total)));
   }
-  wrap.append(h("div", { class: "opened-sheet", id: "opened-sheet" }, drawSheet(view, false)));
+  const sheet = drawSheet(view, false);
+  // read-only: what the sheet offers to tap in a cell (an entry, a correction) becomes text
+  for (const b of sheet.querySelectorAll("td button")) {
+    b.replaceWith(b.classList.contains("open") ? "" : h("span", { class: "points" }, b.textContent));
+  }
+  wrap.append(h("div", { class: "opened-sheet", id: "opened-sheet" }, sheet));
   return wrap;
 }
 
