@@ -247,8 +247,8 @@ class Session:
                 {**e.to_json(), "finished": e.finished_at or e.started,
                  "summary": summary(e.game)} for e in decode_history(data)]}
         game = loads_game(text, name="the file")
-        return {"kind": "game", "game": game.to_json(), "view": game_view(game),
-                "summary": summary(game)}
+        return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
+                "view": game_view(game), "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file (version 2) of the page's history entries: ``uid``, ``started``

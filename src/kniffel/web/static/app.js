@@ -2,13 +2,10 @@
 // No rule lives here: every point, sum, legal choice and check comes from the Python engine
 // (kniffel.web.bridge in Pyodide, in worker.js). User text is only ever set with textContent.
 
+import { KEY, LANGS, STORE_VERSION, byDate, checkCurrent, checkHistory, checkSettings, checkView, cleanEntries,
+  entryDate, isObj, knownView, parse } from "./store.js?b=__BUILD__";
+
 const BUILD = "__BUILD__";
-const KEY = {
-  current: "kniffel.v1.current",
-  history: "kniffel.v1.history",
-  settings: "kniffel.v1.settings",
-};
-const STORE_VERSION = 1;
 const MAX_PLAYERS = 8;
 // The computer players the browser offers (the engine refuses any other); the first is the default.
 const COMPUTERS = ["greedy", "random"];
@@ -146,39 +143,191 @@ function notice(text, kind = "info") {
   drawNotices();
 }
 
-function keepCorruptCopy(key, raw) {
-  const copyKey = `${key}.corrupt.${new Date().toISOString()}`;
-  try {
-    localStorage.setItem(copyKey, raw);
-  } catch (err) {
-    // no room for the copy: the original stays where it is, and the user is told
-    notice(tr("corrupt", key) + " " + tr("storage_full") + String(err), "warn");
-    return false;
+// Words of stored data and the history page (merged into TEXT).
+const DATA_TEXT = {
+  de: {
+    copy_kept: "Eine Kopie der Daten bleibt im Browser aufbewahrt.",
+    corrupt_current: "Das gespeicherte laufende Spiel war beschädigt und wurde beiseitegelegt; es geht mit einem neuen Spiel weiter, der Verlauf bleibt erhalten.",
+    corrupt_view: "Die gespeicherte Anzeige des laufenden Spiels war beschädigt; das Spiel wird aus seinen Zügen wiederhergestellt.",
+    refused_current: "Das gespeicherte laufende Spiel ließ sich nicht wiederherstellen und wurde beiseitegelegt; es geht mit einem neuen Spiel weiter.",
+    corrupt_settings: "Die gespeicherten Einstellungen waren beschädigt und wurden zurückgesetzt.",
+    corrupt_history: "Der gespeicherte Verlauf war beschädigt und wurde beiseitegelegt; es geht mit einem leeren Verlauf weiter.",
+    corrupt_entries: (n) => (n === 1 ? "Ein Spiel im Verlauf war beschädigt und wurde beiseitegelegt; die übrigen sind erhalten."
+      : `${n} Spiele im Verlauf waren beschädigt und wurden beiseitegelegt; die übrigen sind erhalten.`),
+    no_copy: "Für eine Kopie ist im Browser kein Platz mehr; die Daten bleiben unverändert liegen.",
+    import_result: (added, skipped) => `${added === 1 ? "1 neues Spiel" : `${added} neue Spiele`} importiert`
+      + (skipped ? `, ${skipped === 1 ? "1 Spiel war" : `${skipped} Spiele waren`} schon im Verlauf.` : "."),
+    import_known: "Dieses Spiel ist schon im Verlauf.",
+    open_entry: "Ansehen", delete_entry: "Löschen", back: "Zurück zum Verlauf", undo_delete: "Rückgängig",
+    deleted: (what) => `Gelöscht: ${what}.`, no_date: "ohne Datum", started_at: (d) => `begonnen ${d}`,
+    plot_title: "Gesamtpunkte je Spiel", axis_points: "Punkte", axis_games: "Spiele nach Datum",
+    stat_player: "Name", stat_bonus: "Bonus", opened_title: (t, d) => `${t} · ${d}`,
+    history_empty: "Noch keine Spiele im Verlauf. Beendete Spiele landen hier von selbst.",
+  },
+  en: {
+    copy_kept: "A copy of the data is kept in the browser.",
+    corrupt_current: "The stored game in progress was damaged and was set aside; starting a new game, the history is kept.",
+    corrupt_view: "The stored display of the game in progress was damaged; the game is restored from its moves.",
+    refused_current: "The stored game in progress could not be restored and was set aside; starting a new game.",
+    corrupt_settings: "The stored settings were damaged and were reset.",
+    corrupt_history: "The stored history was damaged and was set aside; starting with an empty history.",
+    corrupt_entries: (n) => (n === 1 ? "One game in the history was damaged and was set aside; the others are kept."
+      : `${n} games in the history were damaged and were set aside; the others are kept.`),
+    no_copy: "There is no room left in the browser for a copy; the data stays where it is.",
+    import_result: (added, skipped) => `${added === 1 ? "1 new game" : `${added} new games`} imported`
+      + (skipped ? `; ${skipped === 1 ? "1 game was" : `${skipped} games were`} already in the history.` : "."),
+    import_known: "This game is already in the history.",
+    open_entry: "Open", delete_entry: "Delete", back: "Back to the history", undo_delete: "Undo",
+    deleted: (what) => `Deleted: ${what}.`, no_date: "no date", started_at: (d) => `started ${d}`,
+    plot_title: "Total per game", axis_points: "Points", axis_games: "Games by date",
+    stat_player: "Name", stat_bonus: "Bonus", opened_title: (t, d) => `${t} · ${d}`,
+    history_empty: "No games in the history yet. Finished games come here by themselves.",
+  },
+};
+for (const lang of LANGS) Object.assign(TEXT[lang], DATA_TEXT[lang]);
+
+// Stored data is checked before use (store.js); what fails is kept aside as a copy under
+// `<key>.corrupt.<time>` (never overwritten), the user is told, and the app goes on clean.
+const keptAside = new Set(); // key + raw text already copied in this page's life
+
+function keepCorruptCopy(key, raw, text) {
+  const tag = `${key}\n${raw}`;
+  if (!keptAside.has(tag)) {
+    try {
+      localStorage.setItem(`${key}.corrupt.${new Date().toISOString()}`, raw);
+    } catch {
+      notice(`${text} ${tr("no_copy")}`, "warn");
+      return false;
+    }
+    keptAside.add(tag);
   }
-  localStorage.removeItem(key);
-  notice(tr("corrupt", key), "warn");
+  notice(`${text} ${tr("copy_kept")}`, "warn");
   return true;
 }
 
-// Read a stored record; anything unreadable or of an unknown version is kept aside.
-function readStored(key, valid) {
-  let raw;
+function readRaw(key) {
   try {
-    raw = localStorage.getItem(key);
+    return localStorage.getItem(key);
   } catch (err) {
     notice(tr("storage_off") + String(err), "warn"); // storage switched off
     return null;
   }
-  if (raw === null) return null;
-  let data;
+}
+
+function forget(key) {
   try {
-    data = JSON.parse(raw);
+    localStorage.removeItem(key);
   } catch {
-    data = undefined;
+    // storage switched off: nothing was stored either
   }
-  if (data && typeof data === "object" && data.version === STORE_VERSION && valid(data)) return data;
-  keepCorruptCopy(key, raw);
-  return null;
+}
+
+// Settings: language and the start screen. The language survives damage elsewhere.
+function loadSettings() {
+  const raw = readRaw(KEY.settings);
+  if (raw === null) return;
+  const data = parse(raw);
+  if (isObj(data) && LANGS.includes(data.lang)) state.lang = data.lang;
+  const bad = checkSettings(data, "");
+  if (!bad) {
+    state.setup = data.setup;
+    return;
+  }
+  console.warn("kniffel: stored settings", bad);
+  if (keepCorruptCopy(KEY.settings, raw, tr("corrupt_settings"))) {
+    state.setup = defaultSetup();
+    saveSettings(); // the language stays
+  }
+}
+
+// The history: a damaged entry is set aside alone, the others stay.
+function loadHistory() {
+  const raw = readRaw(KEY.history);
+  state.history = [];
+  if (raw === null) return;
+  const data = parse(raw);
+  const bad = checkHistory(data, "");
+  if (bad) {
+    console.warn("kniffel: stored history", bad);
+    if (keepCorruptCopy(KEY.history, raw, tr("corrupt_history"))) forget(KEY.history);
+    return;
+  }
+  const clean = cleanEntries(data.entries);
+  if (clean.bad && !keepCorruptCopy(KEY.history, raw, tr("corrupt_entries", clean.bad))) {
+    return; // no room for the copy: leave the stored history alone and show none of it
+  }
+  state.history = byDate(clean.entries);
+  // older pages' entries ({id, finished}) and repeated imports are written back cleaned
+  if (clean.bad || clean.repeated || JSON.stringify(state.history) !== JSON.stringify(data.entries)) saveHistory();
+}
+
+// The game in progress: {record, raw}. A record whose view cannot be drawn still has its game,
+// which the engine replays once it runs (the view is only there to draw the sheet at once).
+function loadCurrent() {
+  const raw = readRaw(KEY.current);
+  if (raw === null) return null;
+  const data = parse(raw);
+  const bad = checkCurrent(data, "");
+  if (bad) {
+    console.warn("kniffel: stored game", bad);
+    if (keepCorruptCopy(KEY.current, raw, tr("corrupt_current"))) forget(KEY.current);
+    return null;
+  }
+  if (knownView(data.view)) {
+    const badView = checkView(data.view, "view");
+    if (!badView) return { record: data, raw };
+    console.warn("kniffel: stored game", badView);
+    keepCorruptCopy(KEY.current, raw, tr("corrupt_view"));
+  }
+  // a view of another version is drawn anew by the engine, no harm done
+  return { record: { ...data, view: null }, raw };
+}
+
+// The first screen is drawn from stored data: an error while drawing it counts as damaged data.
+// The suspect (the stored game shown, else the history shown, else the settings) is kept aside
+// and the screen drawn again.
+function safeDraw() {
+  for (let tries = 0; ; tries++) {
+    try {
+      draw();
+      return;
+    } catch (err) {
+      console.error("kniffel: drawing failed", err);
+      if (tries > 3 || !setAsideSuspect()) throw err;
+    }
+  }
+}
+
+function setAsideSuspect() {
+  const raw = (key) => readRaw(key) ?? JSON.stringify(key === KEY.history
+    ? { version: STORE_VERSION, entries: state.history } : state.current);
+  if (state.screen !== "history" && state.screen !== "setup" && state.current) {
+    if (!state.ready && !state.pending) {
+      // the stored view: the engine replays the game and draws it anew
+      keepCorruptCopy(KEY.current, raw(KEY.current), tr("corrupt_view"));
+      state.pending = { record: { ...state.current, view: null }, raw: raw(KEY.current) };
+    } else {
+      keepCorruptCopy(KEY.current, raw(KEY.current), tr("corrupt_current"));
+      forget(KEY.current);
+    }
+    state.current = null;
+    state.screen = "setup";
+    return true;
+  }
+  if (state.screen === "history" && state.history.length) {
+    keepCorruptCopy(KEY.history, raw(KEY.history), tr("corrupt_history"));
+    forget(KEY.history);
+    state.history = [];
+    state.stats = null;
+    return true;
+  }
+  if (readRaw(KEY.settings) !== null) {
+    keepCorruptCopy(KEY.settings, readRaw(KEY.settings), tr("corrupt_settings"));
+    forget(KEY.settings);
+    state.setup = defaultSetup();
+    return true;
+  }
+  return false;
 }
 
 function write(key, value) {
@@ -191,15 +340,9 @@ function write(key, value) {
   }
 }
 
-const isObj = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
-const validCurrent = (d) => isObj(d.game) && isObj(d.view) && d.view.format === "kniffel-view"
-  && d.view.version === 1 && Array.isArray(d.view.columns) && typeof d.id === "string";
-const validHistory = (d) => Array.isArray(d.entries) && d.entries.every(
-  (e) => isObj(e) && isObj(e.game) && isObj(e.summary) && typeof e.id === "string");
-
 function saveCurrent() {
   if (state.current) write(KEY.current, state.current);
-  else localStorage.removeItem(KEY.current);
+  else forget(KEY.current);
 }
 function saveHistory() {
   write(KEY.history, { version: STORE_VERSION, entries: state.history });
@@ -214,15 +357,20 @@ function newId() {
   return `${Date.now().toString(36)}-${a[0].toString(36)}${a[1].toString(36)}`;
 }
 
+// A history entry (CONTRACTS: uid, started, finished_at, game, summary) for the current game.
+function entryOf(cur, finishedAt) {
+  return { uid: cur.id, started: cur.started ?? null, finished_at: finishedAt, game: cur.game, summary: cur.summary };
+}
+
 // Keep the history in step with the current game: a finished game is in it, an unfinished
 // (undone) one is not.
 function syncHistory() {
   const cur = state.current;
   if (!cur) return;
-  const i = state.history.findIndex((e) => e.id === cur.id);
+  const i = state.history.findIndex((e) => e.uid === cur.id);
   if (cur.view.over) {
-    const entry = { id: cur.id, finished: new Date().toISOString(), game: cur.game, summary: cur.summary };
-    if (i >= 0) state.history[i] = { ...entry, finished: state.history[i].finished };
+    const entry = entryOf(cur, i >= 0 && state.history[i].finished_at ? state.history[i].finished_at : new Date().toISOString());
+    if (i >= 0) state.history[i] = entry;
     else state.history.push(entry);
     saveHistory();
     state.stats = null;
@@ -237,8 +385,8 @@ function syncHistory() {
 function shelveCurrent() {
   const cur = state.current;
   if (!cur || cur.view.over || !cur.view.actions) return;
-  if (!state.history.some((e) => e.id === cur.id)) {
-    state.history.push({ id: cur.id, finished: new Date().toISOString(), game: cur.game, summary: cur.summary });
+  if (!state.history.some((e) => e.uid === cur.id)) {
+    state.history.push(entryOf(cur, null));
     saveHistory();
   }
 }
@@ -720,103 +868,240 @@ function rematch() {
 }
 
 // ---------------------------------------------------------------------------------- history
+// The history page: statistics, the plot of totals, and every stored game (newest first), which
+// can be opened (its final sheet, read-only), resumed when unfinished, and deleted (with undo).
+// Its styles live in history.css, loaded here so the page's own stylesheet stays the layout's.
+document.head.append(h("link", { rel: "stylesheet", href: new URL(`./history.css?b=${BUILD}`, import.meta.url).href }));
+
+const when = (iso, withTime = true) => {
+  const d = new Date(iso ?? "");
+  if (isNaN(d)) return tr("no_date");
+  return withTime ? d.toLocaleString(state.lang, { dateStyle: "medium", timeStyle: "short" })
+    : d.toLocaleDateString(state.lang, { dateStyle: "medium" });
+};
+
+// "Kniffel Extreme · 30.11.2026" and "Anna 836 · Ben 51" of an entry.
+const entryTitle = (e) => `${label(e.summary.title) || e.summary.rules} · ${when(entryDate(e) || null, false)}`;
+const entryNames = (e) => e.summary.players.map((n, i) => `${n} ${num(e.summary.totals[i])}`).join(" · ");
+
 function drawHistory() {
   const wrap = h("section", { class: "history", "aria-labelledby": "history-title" });
+  if (state.opened) return drawOpened(wrap, state.opened);
   wrap.append(h("h2", { id: "history-title" }, tr("history")));
+  if (state.deleted) {
+    const { entry } = state.deleted;
+    wrap.append(h("p", { class: "notice deleted", id: "deleted", role: "status" },
+      h("span", { text: tr("deleted", `${entryTitle(entry)} – ${entryNames(entry)}`) }), " ",
+      h("button", { type: "button", id: "undo-delete", onclick: undoDelete }, "↶ ", tr("undo_delete"))));
+  }
   const tools = h("div", { class: "controls" });
   tools.append(h("button", { type: "button", id: "export-history", onclick: exportHistory, disabled: !state.ready }, tr("export_history")));
   const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
     onchange: (e) => importFile(e.target) });
   tools.append(h("label", { class: "button", for: "import-file" }, tr("import")), file);
   wrap.append(tools);
+  const ordered = byDate(state.history);
+  if (!ordered.length) {
+    wrap.append(h("p", { id: "history-empty" }, tr("history_empty")));
+    return wrap;
+  }
   wrap.append(h("h3", {}, tr("stats")));
   const stats = state.stats;
   if (!stats) {
-    if (state.ready) loadStats();
+    if (state.ready) loadStats(ordered);
+  } else if (stats.loading) {
+    // the engine is counting
   } else if (!stats.games) {
     wrap.append(h("p", {}, tr("no_games")));
   } else {
     wrap.append(h("p", { id: "stats-summary" }, `${tr("games")}: ${num(stats.games)} · ${tr("best")}: ${num(stats.best)} · ${tr("average")}: ${num(stats.average)}`));
     const table = h("table", { class: "stats", id: "stats" },
-      h("thead", {}, h("tr", {}, [tr("players"), tr("games"), tr("wins"), tr("best"), tr("average"), tr("bonus_rate")].map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, p.name),
+      h("thead", {}, h("tr", {}, [tr("stat_player"), tr("games"), tr("wins"), tr("best"), tr("average"), tr("stat_bonus")]
+        .map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "pname", title: p.name }, p.name)),
         h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
         h("td", {}, num(p.average)), h("td", {}, `${num(Math.round(p.bonus_rate * 100))} %`)))));
-    wrap.append(h("div", { class: "sheet-wrap" }, table));
-    wrap.append(plot(stats));
+    wrap.append(h("div", { class: "stats-wrap" }, table));
+    wrap.append(plot(stats, stats.order ?? ordered));
   }
+  wrap.append(h("h3", {}, tr("games")));
   const list = h("ol", { class: "games", reversed: true, id: "history-list" });
-  for (const e of [...state.history].reverse()) {
-    const s = e.summary;
-    const when = new Date(e.finished);
-    const names = s.players.map((n, i) => `${n} ${s.totals[i]}`).join(" · ");
-    list.append(h("li", {}, h("span", { class: "when" }, isNaN(when) ? "" : when.toLocaleString(state.lang)), " ",
-      h("span", {}, label(s.title)), " – ", h("span", { class: "names" }, names),
-      s.over ? null : h("span", { class: "badge" }, ` (${tr("unfinished")}) `),
-      s.over ? null : h("button", { type: "button", class: "link", disabled: !state.ready,
-        onclick: () => resume(e) }, tr("resume"))));
+  for (const e of [...ordered].reverse()) {
+    try {
+      list.append(drawEntry(e));
+    } catch (err) {
+      // an entry the page cannot show is set aside alone (the checks in store.js should stop it first)
+      console.error("kniffel: history entry", err);
+      keepCorruptCopy(KEY.history, JSON.stringify({ version: STORE_VERSION, entries: [e] }), tr("corrupt_entries", 1));
+      state.history = state.history.filter((x) => x !== e);
+      saveHistory();
+      state.stats = null;
+    }
   }
   wrap.append(list);
   return wrap;
 }
 
-const PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#1f78b4"];
+function drawEntry(e) {
+  const s = e.summary;
+  const names = h("span", { class: "names" });
+  s.players.forEach((n, i) => {
+    if (i) names.append(" · ");
+    names.append(h(s.over && s.winners.includes(i) ? "strong" : "span", {}, `${n} ${num(s.totals[i])}`));
+  });
+  const buttons = h("span", { class: "entry-tools" },
+    s.over ? null : h("button", { type: "button", class: "link", disabled: !state.ready, onclick: () => resume(e) }, tr("resume")),
+    h("button", { type: "button", class: "small", "data-open": e.uid, disabled: !state.ready,
+      "aria-label": `${tr("open_entry")}: ${entryTitle(e)}`, onclick: () => openEntry(e) }, tr("open_entry")),
+    h("button", { type: "button", class: "small", "data-delete": e.uid,
+      "aria-label": `${tr("delete_entry")}: ${entryTitle(e)}`, onclick: () => deleteEntry(e) }, tr("delete_entry")));
+  return h("li", { "data-uid": e.uid },
+    h("span", { class: "entry-head" }, h("span", { class: "when" }, when(entryDate(e) || null)), " ",
+      h("span", { class: "etitle" }, label(s.title) || s.rules),
+      s.over ? null : h("span", { class: "badge" }, ` (${tr("unfinished")})`)),
+    names, buttons);
+}
 
-// The plot of each player's totals over the games (numbers from the engine's statistics).
-function plot(stats) {
+// An entry's final sheet, read-only: the engine replays the game without touching the one in play.
+async function openEntry(e) {
+  const reply = await ask({ op: "import", text: JSON.stringify(e.game) });
+  if (!reply.ok) { notice(tr("refused") + (reply.error.text ?? reply.error.type), "warn"); return; }
+  state.opened = { entry: e, view: { ...reply.view, options: [], current: null } };
+  draw();
+  focusSel("#history-back");
+}
+
+function drawOpened(wrap, { entry, view }) {
+  wrap.classList.add("opened");
+  wrap.append(h("h2", { id: "history-title" }, entryTitle(entry)));
+  wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
+    onclick: () => { state.opened = null; draw(); } }, "← ", tr("back"))));
+  const s = entry.summary;
+  wrap.append(h("p", { class: "hint", id: "opened-when" }, entry.started ? tr("started_at", when(entry.started)) : "",
+    s.over ? null : ` (${tr("unfinished")})`));
+  if (view.over) {
+    const names = view.winners.map((i) => view.columns[i].name).join(", ");
+    wrap.append(h("p", { class: "status winner" }, tr("winner", names, view.columns[view.winners[0]].total)));
+  }
+  const sheet = drawSheet(view, false);
+  // read-only: what the sheet offers to tap in a cell (an entry, a correction) becomes text
+  for (const b of sheet.querySelectorAll("td button")) {
+    b.replaceWith(b.classList.contains("open") ? "" : h("span", { class: "points" }, b.textContent));
+  }
+  wrap.append(h("div", { class: "opened-sheet", id: "opened-sheet" }, sheet));
+  return wrap;
+}
+
+function deleteEntry(e) {
+  const index = state.history.indexOf(e);
+  if (index < 0) return;
+  state.history.splice(index, 1);
+  state.deleted = { entry: e, index };
+  saveHistory();
+  state.stats = null;
+  draw();
+  focusSel("#undo-delete");
+}
+
+function undoDelete() {
+  const d = state.deleted;
+  state.deleted = null;
+  if (d && !state.history.some((x) => x.uid === d.entry.uid)) {
+    state.history.splice(Math.min(d.index, state.history.length), 0, d.entry);
+    saveHistory();
+    state.stats = null;
+  }
+  draw();
+}
+
+// The plot of each player's totals over the games in date order (numbers from the engine's
+// statistics). Drawn at the width it is shown, so its text has real pixel sizes on a phone.
+function plot(stats, ordered) {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 600, H = 240, P = 36;
-  const all = stats.players.flatMap((p) => p.totals);
-  const maxX = Math.max(1, ...all.map((t) => t[0]));
-  const maxY = Math.max(1, ...all.map((t) => t[1]));
-  const LEGEND = 110; // room on the right for the names
-  const x = (v) => P + (v / maxX) * (W - 2 * P - LEGEND);
-  const y = (v) => H - P - (v / maxY) * (H - 2 * P);
+  const W = Math.round(Math.max(280, Math.min(720, $("screen").clientWidth || 360)));
+  const H = Math.round(Math.max(210, Math.min(300, W * 0.62)));
+  const L = 52, R = 16, T = 14, B = 52; // room for the axes' numbers and titles
+  const series = stats.players.slice(0, 8);
+  const games = [...new Set(series.flatMap((p) => p.totals.map((t) => t[0])))].sort((a, b) => a - b);
+  const rank = new Map(games.map((g, i) => [g, i]));
+  const maxY = Math.max(1, ...series.flatMap((p) => p.totals.map((t) => t[1])));
+  const step = [5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => maxY / s <= 5) ?? 2000;
+  const top = Math.ceil(maxY / step) * step;
+  const n = games.length;
+  const x = (g) => (n === 1 ? (L + W - R) / 2 : L + (rank.get(g) / (n - 1)) * (W - L - R));
+  const y = (v) => H - B - (v / top) * (H - T - B);
   const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("class", "plot");
-  svg.setAttribute("id", "plot");
-  const title = document.createElementNS(NS, "title");
-  title.textContent = tr("plot");
-  svg.append(title);
-  const el = (tag, attrs) => {
+  for (const [k, v] of Object.entries({ viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
+    class: "plot", id: "plot", "aria-labelledby": "plot-title" })) svg.setAttribute(k, String(v));
+  const el = (tag, attrs, text) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
     svg.append(e);
     return e;
   };
-  el("line", { x1: P, y1: H - P, x2: W - P - LEGEND, y2: H - P, class: "axis" });
-  el("line", { x1: P, y1: P, x2: P, y2: H - P, class: "axis" });
-  el("text", { x: 4, y: P, class: "tick" }).textContent = String(maxY);
-  el("text", { x: 4, y: H - P, class: "tick" }).textContent = "0";
-  stats.players.slice(0, PALETTE.length).forEach((p, i) => {
-    const pts = p.totals.map((t) => `${x(t[0]).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" ");
-    el("polyline", { points: pts, fill: "none", stroke: PALETTE[i], "stroke-width": 2 });
-    for (const t of p.totals) el("circle", { cx: x(t[0]).toFixed(1), cy: y(t[1]).toFixed(1), r: 3, fill: PALETTE[i] });
-    el("text", { x: W - LEGEND, y: P + 16 * i, fill: PALETTE[i], class: "legend" }).textContent = p.name;
+  el("title", { id: "plot-title" }, `${tr("plot_title")} (${tr("axis_points")} / ${tr("axis_games")})`);
+  for (let v = 0; v <= top; v += step) {
+    el("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v ? "grid" : "axis" });
+    el("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, num(v));
+  }
+  el("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" });
+  // dates under the x axis: as many as fit, first and last always
+  const dateOf = (g) => {
+    const d = new Date(ordered[g] ? entryDate(ordered[g]) : "");
+    return isNaN(d) ? "?" : d.toLocaleDateString(state.lang, { day: "numeric", month: "numeric" });
+  };
+  const room = Math.max(1, Math.floor((W - L - R) / 52)); // a date takes about 40 px
+  const every = Math.max(1, Math.ceil((n - 1) / Math.max(1, room - 1)));
+  games.forEach((g, i) => {
+    if (i % every && i !== n - 1) return;
+    if (i !== n - 1 && n - 1 - i < every && i) return; // leave room for the last one
+    el("line", { x1: x(g), y1: H - B, x2: x(g), y2: H - B + 5, class: "axis" });
+    el("text", { x: x(g), y: H - B + 19, class: "tick", "text-anchor": n === 1 ? "middle"
+      : i === 0 ? "start" : i === n - 1 ? "end" : "middle" }, dateOf(g));
   });
-  const fig = h("figure", {}, svg, h("figcaption", {}, tr("plot")));
-  return fig;
+  el("text", { x: (L + W - R) / 2, y: H - 8, class: "axis-title", "text-anchor": "middle" }, tr("axis_games"));
+  el("text", { x: 14, y: (T + H - B) / 2, class: "axis-title", "text-anchor": "middle",
+    transform: `rotate(-90 14 ${(T + H - B) / 2})` }, tr("axis_points"));
+  series.forEach((p, i) => {
+    if (p.totals.length > 1) {
+      el("polyline", { points: p.totals.map((t) => `${x(t[0]).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" "),
+        class: `line series-${i}` });
+    }
+    for (const t of p.totals) {
+      const dot = el("circle", { cx: x(t[0]).toFixed(1), cy: y(t[1]).toFixed(1), r: n === 1 ? 6 : 4, class: `dot series-${i}` });
+      const tip = document.createElementNS(NS, "title");
+      tip.textContent = `${p.name}: ${num(t[1])} (${dateOf(t[0])})`;
+      dot.append(tip);
+    }
+  });
+  const legend = h("ul", { class: "legend", id: "plot-legend" }, series.map((p, i) =>
+    h("li", {}, h("span", { class: `swatch series-${i}`, "aria-hidden": "true" }), p.name)));
+  return h("figure", { class: "plot-figure" }, h("figcaption", {}, tr("plot_title")), svg, legend);
 }
 
-async function loadStats() {
-  const reply = await ask({ op: "stats", summaries: state.history.map((e) => e.summary) });
+async function loadStats(ordered) {
+  state.stats = { loading: true }; // asked once per change of the history
+  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary) });
   if (reply.ok) {
-    state.stats = reply.stats;
+    state.stats = { ...reply.stats, order: ordered };
     if (state.screen === "history") draw();
+  } else {
+    state.stats = null;
   }
 }
 
 async function resume(entry) {
   const reply = await ask({ op: "load", game: entry.game });
-  if (!reply.ok) { notice(tr("refused") + reply.error.message, "warn"); return; }
+  if (!reply.ok) { notice(tr("refused") + (reply.error.text ?? reply.error.type), "warn"); return; }
   shelveCurrent();
-  state.history = state.history.filter((e) => e.id !== entry.id);
+  state.history = state.history.filter((e) => e.uid !== entry.uid);
   saveHistory();
+  state.stats = null;
   state.epoch++;
   state.computerSay = null;
-  state.current = { version: STORE_VERSION, id: entry.id, started: entry.finished, game: reply.game, view: reply.view, summary: reply.summary };
+  state.current = { version: STORE_VERSION, id: entry.uid, started: entry.started ?? new Date().toISOString(),
+    game: reply.game, view: reply.view, summary: reply.summary };
   saveCurrent();
   state.screen = "game";
   draw();
@@ -836,8 +1121,28 @@ function exportGame() {
 }
 
 async function exportHistory() {
-  const reply = await ask({ op: "export_history", entries: state.history });
+  const reply = await ask({ op: "export_history", entries: byDate(state.history) });
   if (reply.ok) download("kniffel-verlauf.json", reply.file);
+}
+
+// Add imported entries that are not stored yet (same uid, or the very same game): how many were
+// new and how many already there.
+function addEntries(entries) {
+  const uids = new Set(state.history.map((e) => e.uid));
+  const games = new Set(state.history.map((e) => JSON.stringify(e.game)));
+  let added = 0;
+  for (const e of entries) {
+    const game = JSON.stringify(e.game);
+    if (uids.has(e.uid) || games.has(game)) continue;
+    uids.add(e.uid);
+    games.add(game);
+    state.history.push({ uid: e.uid, started: e.started ?? null, finished_at: e.finished_at ?? null,
+      game: e.game, summary: e.summary });
+    added++;
+  }
+  state.history = byDate(state.history);
+  if (added) saveHistory();
+  return { added, skipped: entries.length - added };
 }
 
 async function importFile(input) {
@@ -847,31 +1152,26 @@ async function importFile(input) {
   const text = await file.text();
   const reply = await ask({ op: "import", text });
   if (!reply.ok) {
-    notice(tr("import_bad") + reply.error.message, "warn");
+    notice(tr("import_bad") + (reply.error.text ?? reply.error.message), "warn");
     return;
   }
+  state.deleted = null;
+  state.opened = null;
+  const uid = reply.uid ?? newId();
   if (reply.kind === "history") {
-    const known = new Set(state.history.map((e) => JSON.stringify(e.game)));
-    let added = 0;
-    for (const e of reply.entries) {
-      if (known.has(JSON.stringify(e.game))) continue;
-      state.history.push({ id: newId(), finished: e.finished ?? new Date().toISOString(), game: e.game, summary: e.summary });
-      added++;
-    }
-    saveHistory();
-    notice(tr("imported_history", added));
+    const { added, skipped } = addEntries(reply.entries);
+    notice(tr("import_result", added, skipped));
   } else if (reply.view.over) {
-    state.history.push({ id: newId(), finished: new Date().toISOString(), game: reply.game, summary: reply.summary });
-    saveHistory();
-    notice(tr("imported_game"));
+    const { added } = addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
+    notice(added ? tr("imported_game") : tr("import_known"));
   } else {
     // an unfinished game continues here; the one in progress goes to the history
     const loaded = await ask({ op: "load", game: reply.game });
-    if (!loaded.ok) { notice(tr("import_bad") + loaded.error.message, "warn"); return; }
+    if (!loaded.ok) { notice(tr("import_bad") + (loaded.error.text ?? loaded.error.message), "warn"); return; }
     shelveCurrent();
     state.epoch++;
     state.computerSay = null;
-    state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(), game: loaded.game, view: loaded.view, summary: loaded.summary };
+    state.current = { version: STORE_VERSION, id: uid, started: new Date().toISOString(), game: loaded.game, view: loaded.view, summary: loaded.summary };
     saveCurrent();
     notice(tr("imported_game"));
     state.screen = "game";
@@ -886,8 +1186,8 @@ function markReady() {
   $("app").setAttribute("aria-busy", "false");
   $("boot").hidden = true;
   timing.interactiveMs = performance.now(); // since the navigation started
+  safeDraw();
   document.documentElement.dataset.ready = "1";
-  draw();
   // Offline copy of the site: registered once the engine runs, so that storing the files does
   // not compete with the first start (they come from the HTTP cache by then).
   if ("serviceWorker" in navigator && window.isSecureContext) {
@@ -896,34 +1196,37 @@ function markReady() {
 }
 
 async function boot() {
-  const settings = readStored(KEY.settings, (d) => typeof d.lang === "string");
-  state.lang = settings && TEXT[settings.lang] ? settings.lang : "de";
-  state.setup = settings && isObj(settings.setup) && Array.isArray(settings.setup.players) ? settings.setup : defaultSetup();
-  const hist = readStored(KEY.history, validHistory);
-  state.history = hist ? hist.entries : [];
-  state.current = readStored(KEY.current, validCurrent);
+  loadSettings(); // first: every notice after it speaks the user's language
+  state.setup ??= defaultSetup();
+  loadHistory();
+  const stored = loadCurrent();
+  state.current = stored && stored.record.view ? stored.record : null;
+  state.pending = stored && !stored.record.view ? stored : null; // replayed once the engine runs
   state.screen = state.current ? "game" : "setup";
   $("boot-text").textContent = tr("booting");
   $("lang").onclick = () => { state.lang = state.lang === "de" ? "en" : "de"; saveSettings(); draw(); };
   $("nav-game").onclick = () => { state.screen = state.current ? "game" : "setup"; draw(); };
-  $("nav-history").onclick = () => { state.screen = "history"; draw(); };
-  draw(); // the stored sheet at once; controls wait for the engine
+  $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
+  safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; if (state.screen === "setup") draw(); });
+  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; if (state.screen === "setup") safeDraw(); });
   await engineReady;
-  if (state.current) {
-    const reply = await ask({ op: "load", game: state.current.game });
+  const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
+  if (restore) {
+    const reply = await ask({ op: "load", game: restore.record.game });
     if (reply.ok) {
-      state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
+      if (!state.current && state.screen === "setup") state.screen = "game";
+      state.current = { ...restore.record, game: reply.game, view: reply.view, summary: reply.summary };
       saveCurrent();
     } else {
       // the engine refuses the stored game: keep it aside, say so, start clean
-      keepCorruptCopy(KEY.current, localStorage.getItem(KEY.current) ?? "");
-      notice(reply.error.message, "warn");
+      console.warn("kniffel: stored game refused", reply.error);
+      if (keepCorruptCopy(KEY.current, restore.raw, tr("refused_current"))) forget(KEY.current);
       state.current = null;
-      state.screen = "setup";
+      if (state.screen === "game") state.screen = "setup";
     }
   }
+  state.pending = null;
   markReady();
 }
 
@@ -933,19 +1236,22 @@ document.addEventListener("visibilitychange", () => {
 });
 
 // Another tab changed the stored game or history: follow it, so no tab overwrites the other.
+// (That tab checked the data before storing it; what does not pass here is simply not taken.)
 window.addEventListener("storage", async (event) => {
   if (event.key === KEY.history) {
-    const hist = readStored(KEY.history, validHistory);
-    state.history = hist ? hist.entries : [];
+    const data = parse(event.newValue ?? "null");
+    if (data !== null && checkHistory(data, "")) return;
+    state.history = data === null ? [] : byDate(cleanEntries(data.entries).entries);
     state.stats = null;
     draw();
   } else if (event.key === KEY.current && state.ready) {
-    const cur = readStored(KEY.current, validCurrent);
-    if (!cur) {
+    const cur = parse(event.newValue ?? "null");
+    if (cur === null) {
       state.current = null;
       draw();
       return;
     }
+    if (checkCurrent(cur, "")) return;
     const reply = await ask({ op: "load", game: cur.game });
     if (reply.ok) {
       state.epoch++;

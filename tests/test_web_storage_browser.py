@@ -1,0 +1,518 @@
+"""Stored data and the history page in a real browser (Debian's Chromium, Playwright).
+
+Nothing stored can lock the app: every stored key is mangled in many ways and the app must
+become interactive each time, keep a copy of what it could not use, say so, and keep the
+history whenever the history itself is fine. The history keeps each game's own dates, skips
+games it already has, opens and deletes entries, and fits a phone.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, sync_playwright
+
+from kniffel import Enter, Game, Mode, Strike, preset
+from kniffel.web.bridge import Session
+from kniffel.web.server import running_server
+from kniffel.web.view import summary
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+READY = "html[data-ready='1']"
+CURRENT, HISTORY, SETTINGS = "kniffel.v1.current", "kniffel.v1.history", "kniffel.v1.settings"
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser: Browser, site: str) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(service_workers="block", bypass_csp=True,
+                              viewport={"width": 390, "height": 844}, has_touch=True)
+    foreign: list[str] = []
+    origin = site.rstrip("/")
+    ctx.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
+           else foreign.append(r.url))
+    ctx.set_default_timeout(30_000)
+    yield ctx
+    ctx.close()
+    assert foreign == [], "requests to other origins"
+
+
+@pytest.fixture(scope="module")
+def shared_page(context: BrowserContext, site: str) -> Iterator[tuple[Page, list[str]]]:
+    """One page for the whole module (the engine snapshot makes each reload quick)."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site)
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    yield page, errors
+    page.close()
+
+
+@pytest.fixture
+def page(shared_page: tuple[Page, list[str]]) -> Iterator[Page]:
+    p, errors = shared_page
+    errors.clear()
+    p.set_viewport_size({"width": 390, "height": 844})
+    restart(p, {})
+    yield p
+    assert errors == []
+
+
+# --- stored data as the page writes it -------------------------------------------------------
+
+
+def finished(names: list[str], points: list[int], rules: str = "kniffel", seed: int = 1) -> Game:
+    """A finished score-pad game: each player's last box holds ``points``, the rest struck."""
+    game = Game(preset(rules), names, mode=Mode.PAD, seed=seed)
+    last = game.rules.boxes[-1]  # chance
+    for box in game.rules.boxes:
+        for p in points:
+            game.apply(Enter(box, p) if box is last and p else Strike(box))
+    return game
+
+
+def entry(uid: str, game: Game, started: str | None, finished_at: str | None) -> dict[str, Any]:
+    return {"uid": uid, "started": started, "finished_at": finished_at,
+            "game": game.to_json(), "summary": summary(game)}
+
+
+def real_data() -> dict[str, str]:
+    """Settings, a dice game in progress (thrown once) and a history of three games."""
+    s = Session()
+    s.handle({"op": "new", "mode": "dice", "seed": 11, "players": [
+        {"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]})
+    reply = s.handle({"op": "roll"})
+    current = {"version": 1, "id": "cur-1", "started": "2026-11-29T18:00:00.000Z",
+               "game": reply["game"], "view": reply["view"], "summary": reply["summary"]}
+    unfinished = Game(preset("extreme"), ["Dora"], mode=Mode.PAD, seed=2)
+    unfinished.apply(Enter(unfinished.rules.boxes[0], 3))
+    history = {"version": 1, "entries": [
+        entry("h-1", finished(["Anna", "Ben"], [20, 25]), "2026-10-01T18:00:00.000Z",
+              "2026-10-01T18:45:00.000Z"),
+        entry("h-2", finished(["Anna", "Ben"], [30, 6], seed=2), "2026-10-08T18:00:00.000Z",
+              "2026-10-08T18:50:00.000Z"),
+        entry("h-3", unfinished, "2026-10-09T18:00:00.000Z", None)]}
+    settings = {"version": 1, "lang": "de", "setup": {
+        "rules": "extreme", "free_strike": False, "mode": "dice", "players": [
+            {"name": "Anna", "kind": "human", "strategy": None},
+            {"name": "Bot", "kind": "computer", "strategy": "greedy"}]}}
+    return {CURRENT: json.dumps(current), HISTORY: json.dumps(history),
+            SETTINGS: json.dumps(settings)}
+
+
+def restart(page: Page, data: dict[str, str | None]) -> None:
+    """Store exactly ``data`` (None: the key is missing) and start the app afresh."""
+    page.evaluate("""data => { localStorage.clear();
+        for (const [k, v] of Object.entries(data)) if (v !== null) localStorage.setItem(k, v); }""",
+                  data)
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=60_000)
+
+
+def stored(page: Page) -> dict[str, str]:
+    data: dict[str, str] = page.evaluate(
+        "Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
+    return data
+
+
+def copies(page: Page, key: str) -> list[str]:
+    return [v for k, v in stored(page).items() if k.startswith(f"{key}.corrupt.")]
+
+
+def warnings(page: Page) -> list[str]:
+    return page.locator(".notice.warn").all_text_contents()
+
+
+def assert_interactive(page: Page, history: bool = True) -> None:
+    """The app answers: a live game or the start screen, and the history page draws."""
+    page.wait_for_selector("#start:enabled, section.game[data-live='1'], section.game "
+                           "[id='rematch']", state="attached", timeout=30_000)
+    if not history:
+        return
+    page.click("#nav-history")
+    page.wait_for_selector("#history-title")
+    page.click("#nav-game")
+    page.wait_for_selector("#setup, section.game", state="attached")
+
+
+# --- mangling every stored key ---------------------------------------------------------------
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every nested field; of a list the first and the last item (deeper down only the first),
+    of a dict of many like fields (a sheet's cells) only two."""
+    if isinstance(value, dict):
+        keys = list(value)
+        if len(keys) > 12 and all(isinstance(v, dict) for v in value.values()):
+            keys = keys[:2]
+        for k in keys:
+            yield (*prefix, k)
+            yield from paths(value[k], (*prefix, k))
+    elif isinstance(value, list) and value:
+        for i in sorted({0, len(value) - 1} if len(prefix) < 2 else {0}):
+            yield (*prefix, i)
+            yield from paths(value[i], (*prefix, i))
+
+
+def wrong_type(v: Any) -> Any:
+    if isinstance(v, str):
+        return 5
+    if isinstance(v, bool | int | float):
+        return "x"
+    if isinstance(v, list):
+        return {"0": v[0]} if v else "x"
+    return [v] if isinstance(v, dict) else "x"
+
+
+MANGLE = ("delete", "null", "wrong type")
+WHOLE = {"deleted": None, "null": "null", "number": "5", "text": '"x"', "list": "[]",
+         "empty object": "{}", "truncated": None, "not JSON": "{oops"}
+ISSUE_9 = ("view.columns[2] = None", "view.columns[2] = 'x'", "players [null, 5]",
+           "entry summary {}")
+
+
+def mangled(raw: str, path: tuple[Any, ...], how: str) -> str:
+    data = json.loads(raw)
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    if how == "delete":
+        if isinstance(parent, list):
+            parent.pop(last)
+        else:
+            del parent[last]
+    else:
+        parent[last] = None if how == "null" else wrong_type(parent[last])
+    return json.dumps(data)
+
+
+def cases() -> list[tuple[str, str, str | None]]:
+    """(key, what, new raw text or None for deleted) for every stored key."""
+    data = real_data()
+    out: list[tuple[str, str, str | None]] = []
+    for key, raw in data.items():
+        for what, text in WHOLE.items():
+            out.append((key, what, raw[: len(raw) // 2] if what == "truncated" else text))
+        for n, path in enumerate(paths(json.loads(raw))):
+            # a record's own fields get every kind of damage, the nested ones one kind in turn
+            kinds = MANGLE if len(path) == 1 else (MANGLE[n % 3],)
+            for how in kinds:
+                out.append((key, f"{'.'.join(map(str, path))} {how}", mangled(raw, path, how)))
+    # the lock-ups seen in issue 9
+    cur = json.loads(data[CURRENT])
+    for v in (None, "x"):
+        c = copy.deepcopy(cur)
+        c["view"]["columns"][2] = v
+        out.append((CURRENT, f"view.columns[2] = {v!r}", json.dumps(c)))
+    s = json.loads(data[SETTINGS])
+    s["setup"]["players"] = [None, 5]
+    out.append((SETTINGS, "players [null, 5]", json.dumps(s)))
+    h = json.loads(data[HISTORY])
+    h["entries"][0]["summary"] = {}
+    out.append((HISTORY, "entry summary {}", json.dumps(h)))
+    return out
+
+
+CASES = cases()
+
+
+def test_the_mangling_covers_every_key_and_hundreds_of_fields() -> None:
+    assert {k for k, _, _ in CASES} == {CURRENT, HISTORY, SETTINGS}
+    assert len(CASES) > 200
+
+
+def check_kept_and_told(page: Page, key: str, raw: str | None) -> bool:
+    """Whatever the page could not use is kept exactly as it was stored, and the user is told;
+    returns whether they were told."""
+    kept = copies(page, key)
+    if warnings(page):
+        assert kept == [raw], (kept, raw)
+        return True
+    assert kept == [], kept
+    return False
+
+
+def run_cases(page: Page, errors: list[str], cases: list[tuple[str, str, str | None]],
+              check: Any) -> tuple[list[str], int]:
+    data = real_data()
+    failures: list[str] = []
+    told = 0
+    for key, what, raw in cases:
+        errors.clear()
+        try:
+            told += check(page, data, key, raw)
+            assert errors == [], errors
+        except Exception as e:  # collect every case that fails
+            failures.append(f"{key} {what}: {type(e).__name__}: {str(e)[:300]}")
+    return failures, told
+
+
+def test_no_mangled_stored_data_breaks_the_first_screen(context: BrowserContext, site: str
+                                                        ) -> None:
+    """Every case, drawn from storage alone while the engine is still starting (a stand-in
+    worker that never answers): the first screen is drawn, nothing thrown."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(re.compile(r".*/worker\.js.*"), lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body="onmessage = () => {};"))
+    page.goto(site)
+
+    def check(page: Page, data: dict[str, str], key: str, raw: str | None) -> bool:
+        page.evaluate("""data => { localStorage.clear();
+            for (const [k, v] of Object.entries(data)) if (v !== null) localStorage.setItem(k, v);
+            }""", {**data, key: raw})
+        page.reload(wait_until="commit")
+        page.wait_for_function("window.kniffelTiming && window.kniffelTiming.firstDrawMs > 0 && "
+                               "document.querySelector('#setup, section.game') !== null",
+                               polling=20, timeout=10_000)
+        seen: dict[str, Any] = page.evaluate(f"""() => ({{
+            copies: Object.keys(localStorage).filter(k => k.startsWith("{key}.corrupt."))
+                .map(k => localStorage.getItem(k)),
+            told: document.querySelectorAll(".notice.warn").length,
+            history: localStorage.getItem("{HISTORY}") }})""")
+        if key != HISTORY:
+            assert len(json.loads(seen["history"])["entries"]) == 3
+        else:  # the history page shows what was kept
+            page.click("#nav-history")
+            page.wait_for_selector("#history-title")
+            kept = json.loads(seen["history"] or '{"entries": []}')["entries"]
+            assert page.locator("#history-list li").count() == len(kept)
+        assert seen["copies"] == ([raw] if seen["told"] else []), seen
+        return bool(seen["told"])
+
+    try:
+        failures, told = run_cases(page, errors, CASES, check)
+    finally:
+        page.close()
+    assert failures == [], "\n".join(failures)
+    assert told > len(CASES) // 3  # most damage is noticed, not silently used
+
+
+def test_no_mangled_stored_data_locks_the_app(shared_page: tuple[Page, list[str]]) -> None:
+    """With the engine: the cases that get past the page's checks to the engine (a stored
+    game whose view or summary is damaged, a game the engine refuses) and one whole damaged
+    record per key; the app becomes interactive every time."""
+    page, errors = shared_page
+    data = real_data()
+    restart(page, dict(data))
+    assert_interactive(page)
+    assert warnings(page) == []  # the real data is fine
+    top = [c for c in CASES if c[1] == "truncated"
+           or (c[0] == CURRENT and re.fullmatch(r"(started|view|summary) .+", c[1]))
+           or re.fullmatch(r"game\.\w+ \w.*", c[1])  # what only the engine refuses
+           or c[1] in ISSUE_9]
+
+    def check(page: Page, data: dict[str, str], key: str, raw: str | None) -> bool:
+        restart(page, {**data, key: raw})
+        assert_interactive(page, history=key == HISTORY)
+        if key != HISTORY:
+            assert len(json.loads(stored(page)[HISTORY])["entries"]) == 3
+        return check_kept_and_told(page, key, raw)
+
+    failures, told = run_cases(page, errors, top, check)
+    assert failures == [], "\n".join(failures)
+    assert told > len(top) // 3
+
+
+@pytest.mark.parametrize(("key", "change", "message"), [
+    (CURRENT, lambda d: d["view"]["columns"].__setitem__(2, None), "Anzeige"),
+    (CURRENT, lambda d: d["view"].pop("rules"), "Anzeige"),
+    (SETTINGS, lambda d: d["setup"].__setitem__("players", [None, 5]), "Einstellungen"),
+    (HISTORY, lambda d: d["entries"][0].__setitem__("summary", {}), "Ein Spiel im Verlauf"),
+])
+def test_the_lock_ups_of_issue_9_keep_a_copy_tell_the_user_and_keep_the_rest(
+    page: Page, key: str, change: Any, message: str
+) -> None:
+    data = real_data()
+    value = json.loads(data[key])
+    change(value)
+    raw = json.dumps(value)
+    restart(page, {**data, key: raw})
+    assert_interactive(page)
+    assert copies(page, key) == [raw]
+    assert any(message in w and "Kopie" in w for w in warnings(page)), warnings(page)
+    history = json.loads(stored(page)[HISTORY])["entries"]
+    assert [e["uid"] for e in history] == (["h-2", "h-3"] if key == HISTORY
+                                           else ["h-1", "h-2", "h-3"])
+    if key == CURRENT:  # the game itself was fine: it is restored from its moves
+        page.wait_for_selector("section.game[data-live='1'][data-actions='2']", state="attached")
+        assert json.loads(stored(page)[CURRENT])["view"]["columns"][2]["name"] == "Carla"
+
+
+def test_a_notice_speaks_english_when_the_user_chose_english(page: Page) -> None:
+    data = real_data()
+    settings = json.loads(data[SETTINGS])
+    settings["lang"] = "en"
+    restart(page, {**data, SETTINGS: json.dumps(settings), HISTORY: "[1, 2"})
+    assert_interactive(page)
+    assert any("history was damaged" in w and "copy" in w for w in warnings(page))
+    assert copies(page, HISTORY) == ["[1, 2"]
+
+
+def test_history_entries_of_the_older_page_are_kept_with_their_date(page: Page) -> None:
+    game = finished(["Anna"], [17])
+    old = {"version": 1, "entries": [
+        {"id": "old-1", "finished": "2025-02-03T10:00:00.000Z", "game": game.to_json(),
+         "summary": summary(game)},
+        {"id": "old-2", "finished": "2025-02-04T10:00:00.000Z", "game": game.to_json(),
+         "summary": summary(game)}]}  # imported twice by the older page: once is enough
+    restart(page, {HISTORY: json.dumps(old)})
+    assert warnings(page) == []
+    entries = json.loads(stored(page)[HISTORY])["entries"]
+    assert [(e["uid"], e["finished_at"]) for e in entries] == [
+        ("old-1", "2025-02-03T10:00:00.000Z")]
+
+
+# --- the history page -------------------------------------------------------------------------
+
+
+def import_file(page: Page, content: dict[str, Any]) -> None:
+    payload: FilePayload = {"name": "verlauf.json", "mimeType": "application/json",
+                            "buffer": json.dumps(content).encode()}
+    page.set_input_files("#import-file", files=[payload])
+
+
+def history_export(*entries: dict[str, Any]) -> dict[str, Any]:
+    return {"format": "kniffel-history", "version": 2, "games": [
+        {k: e[k] for k in ("uid", "started", "finished_at", "game")} for e in entries]}
+
+
+def notice_text(page: Page, pattern: str) -> str:
+    page.wait_for_selector(f".notice:has-text('{pattern}')")
+    return " ".join(page.locator(".notice").all_text_contents())
+
+
+def test_an_import_skips_games_already_stored_says_how_many_were_new_and_keeps_dates(
+    page: Page,
+) -> None:
+    a = entry("u-a", finished(["Anna", "Ben"], [20, 25]), "2025-03-12T18:00:00.000Z",
+              "2025-03-12T18:40:00.000Z")
+    b = entry("u-b", finished(["Anna", "Ben"], [30, 6], seed=2), "2025-04-01T19:00:00.000Z",
+              "2025-04-01T19:30:00.000Z")
+    c = entry("u-c", finished(["Carla"], [12], seed=3), "2025-05-20T08:00:00.000Z",
+              "2025-05-20T08:20:00.000Z")
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": [a]})})
+    page.click("#nav-history")
+    import_file(page, history_export(a, b, c))
+    assert "2 neue Spiele importiert, 1 Spiel war schon im Verlauf." in notice_text(
+        page, "importiert")
+    entries = json.loads(stored(page)[HISTORY])["entries"]
+    assert [(e["uid"], e["started"], e["finished_at"]) for e in entries] == [
+        (x["uid"], x["started"], x["finished_at"]) for x in (a, b, c)]
+    page.wait_for_selector("#stats")
+    assert "Spiele: 3" in (page.text_content("#stats-summary") or "")
+    # the list shows each game's own date, newest first
+    whens = page.locator("#history-list .when").all_text_contents()
+    assert [re.sub(r"\D", "", w)[:8] for w in whens] == ["20052025", "01042025", "12032025"]
+    # the same file again: nothing new, nothing counted twice
+    import_file(page, history_export(a, b, c))
+    assert "0 neue Spiele importiert, 3 Spiele waren schon im Verlauf." in notice_text(
+        page, "0 neue")
+    assert len(json.loads(stored(page)[HISTORY])["entries"]) == 3
+    page.wait_for_selector("#stats")
+    assert "Spiele: 3" in (page.text_content("#stats-summary") or "")
+    # a single finished game that is already there
+    import_file(page, a["game"])
+    notice_text(page, "schon im Verlauf.")
+    assert len(json.loads(stored(page)[HISTORY])["entries"]) == 3
+
+
+def test_an_entry_opens_read_only_and_can_be_deleted_with_undo(page: Page) -> None:
+    data = real_data()
+    restart(page, {HISTORY: data[HISTORY]})
+    page.click("#nav-history")
+    page.click("[data-open='h-2']")
+    page.wait_for_selector("#opened-sheet table")
+    assert page.text_content("#opened-sheet [data-total='Anna']") == "30"
+    assert page.text_content("#opened-sheet [data-total='Ben']") == "6"
+    assert page.locator("#opened-sheet td button").count() == 0  # read-only
+    assert "Anna" in (page.text_content(".history .status") or "")
+    page.click("#history-back")
+    page.click("[data-delete='h-2']")
+    page.wait_for_selector("#undo-delete")
+    assert [e["uid"] for e in json.loads(stored(page)[HISTORY])["entries"]] == ["h-1", "h-3"]
+    assert page.locator("#history-list [data-uid='h-2']").count() == 0
+    page.click("#undo-delete")
+    page.wait_for_selector("#history-list [data-uid='h-2']")
+    assert [e["uid"] for e in json.loads(stored(page)[HISTORY])["entries"]] == [
+        "h-1", "h-2", "h-3"]
+    page.click("[data-delete='h-1']")
+    page.wait_for_selector("#undo-delete")
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    assert [e["uid"] for e in json.loads(stored(page)[HISTORY])["entries"]] == ["h-2", "h-3"]
+
+
+def many_games() -> str:
+    entries = []
+    for i in range(9):
+        game = finished(["Anna", "Ben", "Carla Sophie"], [5 + 3 * i, 30 - 2 * i, 12 + i % 4],
+                        seed=i)
+        entries.append(entry(f"m-{i}", game, f"2026-{i + 1:02d}-0{i % 9 + 1}T18:00:00.000Z",
+                             f"2026-{i + 1:02d}-0{i % 9 + 1}T19:00:00.000Z"))
+    return json.dumps({"version": 1, "entries": entries})
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_the_history_page_fits_a_phone_with_readable_plot(page: Page, size: tuple[int, int]
+                                                          ) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    restart(page, {HISTORY: many_games()})
+    page.click("#nav-history")
+    page.wait_for_selector("#plot")
+    overflow = page.evaluate("document.documentElement.scrollWidth - "
+                             "document.documentElement.clientWidth")
+    assert overflow <= 0
+    # the statistics table fits without sideways scrolling of its own
+    assert page.evaluate("(w => w.scrollWidth - w.clientWidth)(document.querySelector("
+                         "'.stats-wrap'))") <= 0
+    sizes = page.eval_on_selector_all(
+        "#plot text", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert min(sizes) >= 12  # the text of the plot is drawn at its real size
+    labels = page.locator("#plot text.axis-title").all_text_contents()
+    assert labels == ["Spiele nach Datum", "Punkte"]
+    ticks = page.locator("#plot text.tick").all_text_contents()
+    assert "1.1." in ticks  # dates on the x axis, the first and the last game's
+    assert "9.9." in ticks
+    box = page.locator("#plot").bounding_box()
+    assert box is not None
+    assert 0 <= box["x"] <= box["x"] + box["width"] <= size[0]
+
+
+def test_one_game_makes_a_sensible_plot(page: Page) -> None:
+    game = finished(["Anna"], [21])
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": [
+        entry("one", game, None, "2026-06-01T10:00:00.000Z")]})})
+    page.click("#nav-history")
+    page.wait_for_selector("#plot")
+    assert page.locator("#plot circle").count() == 1
+    assert page.locator("#plot polyline").count() == 0
+    cx = float(page.get_attribute("#plot circle", "cx") or "0")
+    width = float((page.get_attribute("#plot", "viewBox") or "0 0 0 0").split()[2])
+    assert width / 3 < cx < 2 * width / 3  # in the middle, not on the axis
