@@ -36,15 +36,15 @@ LANGS: tuple[Lang, ...] = ("de", "en")
 SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
     Box.ONES: ("1er", "1s"), Box.TWOS: ("2er", "2s"), Box.THREES: ("3er", "3s"),
     Box.FOURS: ("4er", "4s"), Box.FIVES: ("5er", "5s"), Box.SIXES: ("6er", "6s"),
-    Box.THREE_OF_A_KIND: ("3er-Pasch", "3 of a kind"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
-    Box.FOUR_OF_A_KIND: ("4er-Pasch", "4 of a kind"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
+    Box.THREE_OF_A_KIND: ("3-Pasch", "3 alike"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
+    Box.FOUR_OF_A_KIND: ("4-Pasch", "4 alike"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
     Box.TWO_TRIPLES: ("2 Dreier", "2 triples"), Box.FULL_HOUSE: ("Full H.", "Full h."),
-    Box.LARGE_FULL_HOUSE: ("Gr. Full H.", "Lg. full h."),
+    Box.LARGE_FULL_HOUSE: ("Gr. F. H.", "Lg. f. h."),
     Box.SMALL_STRAIGHT: ("Kl. Str.", "Sm. str."),
     Box.LARGE_STRAIGHT: ("Gr. Str.", "Lg. str."), Box.HIGHWAY: ("Highway", "Highway"),
-    Box.KNIFFEL: ("Kniffel", "Kniffel"), Box.KNIFFEL_EXTREME: ("K. Extreme", "K. Extreme"),
+    Box.KNIFFEL: ("Kniffel", "Kniffel"), Box.KNIFFEL_EXTREME: ("K. Extr.", "K. extr."),
     Box.TEN_OR_LESS: ("≤ 10", "≤ 10"), Box.THIRTY_THREE_OR_MORE: ("≥ 33", "≥ 33"),
-    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("S.-Chance", "S. chance"),
+    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("S-Chance", "S-chance"),
 }
 
 #: What an open box needs, in a few words for its cell (German, English).

@@ -812,7 +812,7 @@ function drawSheet(view, live) {
     h("span", { class: "pmeta", "aria-hidden": "true" },
       view.rules.chips ? h("span", { class: "chips" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null,
       c.leader && !view.over ? h("span", { class: "badge", title: tr("leader") }, "★") : null,
-      won ? h("span", { class: "badge" }, "🏆") : null)));
+      won ? h("span", { class: "badge", title: tr("win_badge") }, "★") : null)));
   });
   table.append(h("thead", {}, head));
   const body = h("tbody");
