@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 from kniffel import Game
 from kniffel.web.server import running_server
@@ -19,9 +19,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 READY = "html[data-ready='1']"
-PHONE = {"width": 390, "height": 844}
-SMALL_PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 SIZES = [pytest.param((PHONE, True), id="390x844"),
          pytest.param((SMALL_PHONE, True), id="360x740"),
          pytest.param((DESKTOP, False), id="1280x800")]
@@ -45,7 +45,7 @@ class Device:
     """A browser context of one size; every page it opens is checked for page errors and for
     requests to another origin."""
 
-    def __init__(self, browser: Browser, site: str, viewport: dict[str, int], mobile: bool):
+    def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool):
         self.site = site
         self.context: BrowserContext = browser.new_context(
             viewport=viewport, is_mobile=mobile, has_touch=mobile, service_workers="block",
