@@ -8,7 +8,9 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
 * warm reload: reloading that page with a game in progress (engine from the memory snapshot,
   files from the service worker), until interactive; and until the saved sheet is first drawn;
 * action latency: tap a box (or Roll) until the sheet shows the new state, measured in the page
-  from the click to the next animation frame after the update.
+  from the click to the next animation frame after the update;
+* correction (score pad): tap a filled box, the engine's choices appear, tap one, until the
+  corrected sheet is drawn (the same measure).
 """
 
 from __future__ import annotations
@@ -53,6 +55,55 @@ async (sel) => {
 """
 
 
+# Tap player 0's filled ``box``, then the first number the engine offers for it; resolve with the
+# milliseconds until the corrected sheet is drawn.
+CORRECT_AND_TIME = """
+async (box) => {
+  const section = () => document.querySelector("section.game");
+  const want = Number(section().dataset.actions) + 1;
+  const t = performance.now();
+  document.querySelector(`td[data-player="0"][data-box="${box}"] button.filled`).click();
+  await new Promise((resolve) => {
+    const pick = () => {
+      const b = document.querySelector("#picker[open] #picker-options button[data-strike='0']");
+      if (b) { b.click(); return true; }
+      return false;
+    };
+    if (pick()) return resolve();
+    const obs = new MutationObserver(() => { if (pick()) { obs.disconnect(); resolve(); } });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true });
+  });
+  await new Promise((resolve) => {
+    const done = () => {
+      const s = section();
+      if (s && Number(s.dataset.actions) === want && s.dataset.live === "1") {
+        requestAnimationFrame(() => resolve());
+        return true;
+      }
+      return false;
+    };
+    if (done()) return;
+    const obs = new MutationObserver(() => { if (done()) obs.disconnect(); });
+    obs.observe(document.getElementById("screen"),
+                { childList: true, subtree: true, attributes: true });
+  });
+  return performance.now() - t;
+}
+"""
+
+
+def _start_pad_game(page: Page) -> None:
+    """A new score-pad game (from the game screen's menu) with Chance filled for player 0."""
+    page.click("#menu summary")
+    page.click("#new-game")
+    page.check("#mode-pad")
+    page.click("#start")
+    page.wait_for_selector("section.game[data-actions='0'][data-live='1']", state="attached")
+    page.click("td[data-player='0'][data-box='chance'] button.open")
+    page.click("#picker-options button[data-strike='0']")
+    page.wait_for_selector("section.game[data-actions='1'][data-live='1']", state="attached")
+
+
 def _timing(page: Page) -> dict[str, Any]:
     page.wait_for_selector(READY, state="attached", timeout=120_000)
     timing: dict[str, Any] = page.evaluate("window.kniffelTiming")
@@ -77,6 +128,7 @@ def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: boo
     warm_draw: list[float] = []
     roll: list[float] = []
     score: list[float] = []
+    fix: list[float] = []
     paths: set[str] = set()
     for _ in range(runs):
         ctx = browser.new_context(service_workers="allow" if sw else "block")
@@ -97,6 +149,9 @@ def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: boo
             roll.append(page.evaluate(CLICK_AND_TIME, "#roll"))
             option = "td.current button.option:not(.strike), td.current button.option"
             score.append(page.evaluate(CLICK_AND_TIME, option))
+        _start_pad_game(page)
+        for _ in range(turns):
+            fix.append(page.evaluate(CORRECT_AND_TIME, "chance"))
         ctx.close()
     print(f"-- service worker {'on (as installed)' if sw else 'blocked (HTTP cache only)'}")
     print(f"cold start to interactive:        {_summary(cold)}")
@@ -104,6 +159,7 @@ def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: boo
     print(f"warm reload to interactive:       {_summary(warm)}   boot: {', '.join(sorted(paths))}")
     print(f"action: Roll -> dice shown:       {_summary(roll)}")
     print(f"action: tap a box -> sheet:       {_summary(score)}")
+    print(f"correction: filled box -> sheet:  {_summary(fix)}")
 
 
 def main() -> None:

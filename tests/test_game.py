@@ -12,6 +12,7 @@ from kniffel import (
     PRESETS,
     Action,
     Box,
+    Correct,
     Enter,
     Entry,
     Game,
@@ -36,6 +37,7 @@ from kniffel import (
     seeded_rng,
     sub_keeps,
 )
+from kniffel.game import action_from_json, action_to_json
 
 NAMES = ("Anna", "Ben", "Clara", "Dora")
 
@@ -1169,3 +1171,162 @@ def test_last_human_decision_is_where_undoing_stops(seed: int, kinds: list[bool]
         else:
             game.apply(rng.choice(game.legal_actions()))
     assert game.last_human_decision() == _last_human_by_undoing(game)
+
+
+# --- corrections (score pad) ----------------------------------------------------------------
+
+
+def pad_game(rules: str = "extreme", players: tuple[str, ...] = ("Anna", "Ben")) -> Game:
+    return Game(preset(rules), list(players), mode=Mode.PAD)
+
+
+def test_correct_changes_points_and_the_totals_follow() -> None:
+    game = pad_game()
+    game.apply(Enter(Box.FIVES, 20))
+    game.apply(Enter(Box.CHANCE, 17))
+    game.apply(Correct(0, Box.FIVES, 25))
+    assert game.sheet(0).entries[Box.FIVES] == Entry(25)
+    assert game.scores() == (25, 17)
+    assert game.current_player == 0  # a correction is nobody's turn
+    assert game.round == 2
+
+
+def test_correct_strikes_a_box_and_gives_a_struck_box_points() -> None:
+    game = pad_game()
+    game.apply(Enter(Box.SIXES, 30))
+    game.apply(Strike(Box.HIGHWAY))
+    game.apply(Correct(0, Box.SIXES, None))
+    game.apply(Correct(1, Box.HIGHWAY, 50))
+    assert game.sheet(0).entries[Box.SIXES] == Entry(0, struck=True)
+    assert game.sheet(1).entries[Box.HIGHWAY] == Entry(50)
+    assert game.scores() == (0, 50)
+
+
+@pytest.mark.parametrize(("box", "points"), [
+    (Box.FIVES, 17), (Box.FIVES, 0), (Box.FIVES, 35), (Box.FULL_HOUSE, 24),
+    (Box.HIGHWAY, 49), (Box.FIVES, True),
+])
+def test_correct_refuses_points_the_box_cannot_hold_and_changes_nothing(
+    box: Box, points: int
+) -> None:
+    game = pad_game()
+    game.apply(Enter(box, game.rules.max_points(box)))
+    before = game.to_json()
+    with pytest.raises(IllegalMoveError):
+        game.apply(Correct(0, box, points))
+    assert game.to_json() == before
+
+
+def test_correct_refuses_an_open_box_the_same_value_and_a_missing_player() -> None:
+    game = pad_game()
+    game.apply(Enter(Box.FIVES, 20))
+    with pytest.raises(IllegalMoveError, match="still open"):
+        game.apply(Correct(1, Box.FIVES, 20))
+    with pytest.raises(IllegalMoveError, match="already holds 20"):
+        game.apply(Correct(0, Box.FIVES, 20))
+    with pytest.raises(InvalidGameError, match="no player #2"):
+        game.apply(Correct(2, Box.FIVES, 20))
+    with pytest.raises(UnknownBoxError):
+        pad_game("kniffel").apply(Correct(0, Box.HIGHWAY, 50))
+    assert len(game.actions) == 1
+
+
+def test_correct_recomputes_the_bonus_both_ways() -> None:
+    game = pad_game(players=("Anna",))
+    for box, pts in [(Box.ONES, 4), (Box.TWOS, 8), (Box.THREES, 12), (Box.FOURS, 16),
+                     (Box.FIVES, 15)]:
+        game.apply(Enter(box, pts))
+    game.apply(Enter(Box.SIXES, 18))  # 73: the bonus
+    assert game.sheet(0).bonus == 45
+    game.apply(Correct(0, Box.SIXES, 12))  # 67: no bonus
+    assert game.sheet(0).bonus == 0
+    assert game.sheet(0).bonus_missing == 6
+    assert game.scores() == (67,)
+    game.apply(Correct(0, Box.FIVES, 25))  # 77: the bonus again
+    assert game.scores() == (77 + 45,)
+
+
+def test_correct_out_of_turn_and_after_the_game_is_over() -> None:
+    game = pad_game("kniffel", players=("Anna",))
+    for box in game.rules.boxes:
+        game.apply(Strike(box))
+    assert game.is_over()
+    game.apply(Correct(0, Box.CHANCE, 23), player=None)
+    assert game.scores() == (23,)
+    assert game.is_over()
+    other = pad_game()
+    other.apply(Enter(Box.ONES, 3))
+    other.apply(Correct(0, Box.ONES, 2), player=0)  # Ben's turn: Anna's box is put right
+    assert other.current_player == 1
+
+
+def test_correct_is_undone_replayed_and_saved_like_any_action() -> None:
+    game = pad_game()
+    game.apply(Enter(Box.FIVES, 20))
+    game.apply(Correct(0, Box.FIVES, None))
+    assert repr(game.actions[-1]) == "Correct(0, Box.FIVES, None)"
+    data = game.to_json()
+    assert data["actions"][-1] == {"type": "correct", "player": 0, "box": "fives",
+                                   "points": None}
+    again = Game.from_json(data)
+    assert again.actions == game.actions
+    assert again.scores() == (0, 0)
+    assert action_from_json(action_to_json(Correct(1, Box.KNIFFEL, 50))) == Correct(
+        1, Box.KNIFFEL, 50)
+    assert game.undo() == Correct(0, Box.FIVES, None)
+    assert game.scores() == (20, 0)
+    assert game.last_human_decision() == 0
+
+
+def test_correct_is_refused_in_a_game_played_with_dice() -> None:
+    game = Game(preset("extreme"), ["Anna"], seed=1)
+    take_turn(game, dice(5, 5, 5, 6, 6, 6), Score(Box.FIVES))
+    with pytest.raises(IllegalMoveError, match="played with dice"):
+        game.apply(Correct(0, Box.FIVES, 20))
+    assert game.corrections(0, Box.FIVES) == ()
+
+
+def test_corrections_offer_exactly_what_apply_accepts() -> None:
+    game = pad_game("kniffel", players=("Anna",))
+    game.apply(Enter(Box.FIVES, 15))
+    offered = game.corrections(0, Box.FIVES)
+    assert offered == (Correct(0, Box.FIVES, 5), Correct(0, Box.FIVES, 10),
+                       Correct(0, Box.FIVES, 20), Correct(0, Box.FIVES, 25),
+                       Correct(0, Box.FIVES, None))
+    assert game.corrections(0, Box.SIXES) == ()  # still open
+    for c in offered:
+        trial = game.copy()
+        trial.apply(c)
+
+
+def test_correct_keeps_the_kniffel_that_extra_points_stand_on() -> None:
+    game = pad_game("kniffel", players=("Anna",))
+    game.apply(Enter(Box.KNIFFEL, 50))
+    game.apply(Enter(Box.CHANCE, 25, extra_kniffel=True))
+    assert Correct(0, Box.KNIFFEL, None) not in game.corrections(0, Box.KNIFFEL)
+    with pytest.raises(IllegalMoveError, match="extra Kniffel"):
+        game.apply(Correct(0, Box.KNIFFEL, None))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 40))
+def test_any_offered_correction_keeps_a_game_that_replays(seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    game = pad_game(players=("Anna", "Ben"))
+    for _ in range(steps):
+        if game.is_over():
+            break
+        game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, UseChip)]))
+        player = rng.randrange(2)
+        filled = list(game.sheet(player).entries)
+        if filled:
+            offered = game.corrections(player, rng.choice(filled))
+            if offered:
+                game.apply(rng.choice(offered))
+    again = Game.from_json(game.to_json())
+    assert again.scores() == game.scores()
+    assert again.current_player == game.current_player
+    for i in range(2):
+        sheet = game.sheet(i)
+        assert sheet.total == (sheet.upper_sum + sheet.bonus + sheet.lower_sum
+                               + sheet.extra_bonus)

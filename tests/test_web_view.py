@@ -493,3 +493,99 @@ def test_a_random_seed_survives_javascript_numbers() -> None:
     for _ in range(20):
         reply = Session().handle({"op": "new", "players": [{"name": "A"}]})
         assert 0 <= reply["game"]["seed"] < 2**53  # exact as a JavaScript number
+
+
+# --- phone: leader, short names, corrections, share, hand-off --------------------------------
+
+
+def test_leader_is_only_a_player_ahead_of_everybody() -> None:
+    game = pad_game(("Anna", "Ben", "Clara"))
+    assert not any(c["leader"] for c in game_view(game)["columns"])  # 0:0:0
+    game.apply(Enter(Box.FIVES, 20))
+    game.apply(Enter(Box.FIVES, 20))
+    assert not any(c["leader"] for c in game_view(game)["columns"])  # 20:20:0, a tie
+    game.apply(Enter(Box.SIXES, 24))
+    assert [c["leader"] for c in game_view(game)["columns"]] == [False, False, True]
+    solo = Game(preset("extreme"), ["Solo"], mode=Mode.PAD)
+    solo.apply(Enter(Box.FIVES, 20))
+    assert not game_view(solo)["columns"][0]["leader"]
+
+
+def test_every_box_has_a_short_name_and_a_hint_in_both_languages() -> None:
+    for rules in meta()["presets"]:
+        for b in rules["boxes"]:
+            for key in ("short", "hint"):
+                assert b[key]["de"], (b["id"], key)
+                assert b[key]["en"], (b["id"], key)
+                assert len(b[key]["de"]) <= 12, b[key]
+
+
+def test_corrections_request_offers_the_other_values_and_a_strike() -> None:
+    session = Session()
+    new(session)
+    session.handle({"op": "act", "action": {"type": "enter", "box": "fives", "points": 20}})
+    reply = session.handle({"op": "corrections", "player": 0, "box": "fives"})
+    assert reply["ok"], reply
+    offered = [(o["points"], o["strike"]) for o in reply["options"]]
+    assert offered == [(5, False), (10, False), (15, False), (25, False), (30, False),
+                       (0, True)]
+    strike = reply["options"][-1]["action"]
+    assert strike == {"type": "correct", "player": 0, "box": "fives", "points": None}
+    after = session.handle({"op": "act", "action": strike})
+    assert after["ok"], after
+    assert after["view"]["columns"][0]["cells"]["fives"] == {"points": 0, "struck": True}
+    assert after["view"]["current"] == 1  # still Ben's turn
+    undone = session.handle({"op": "undo"})
+    assert undone["view"]["columns"][0]["cells"]["fives"] == {"points": 20, "struck": False}
+    assert session.handle({"op": "corrections", "player": 1, "box": "fives"})["options"] == []
+    bad = session.handle({"op": "act", "action": {"type": "correct", "player": 0,
+                                                   "box": "fives", "points": 17}})
+    assert not bad["ok"]
+    assert bad["error"]["type"] == "IllegalMoveError"
+
+
+def test_share_text_lists_the_ranking_and_every_box() -> None:
+    session = Session()
+    new(session)
+    session.handle({"op": "act", "action": {"type": "enter", "box": "fives", "points": 20}})
+    text = session.handle({"op": "share", "lang": "de"})["text"]
+    assert text.splitlines()[0] == "Kniffel Extreme – Zwischenstand, Runde 1 von 22"
+    assert "1. Anna: 20" in text
+    assert "2. Ben: 0" in text
+    assert any(line.startswith("Fünfer") and line.split()[-2:] == ["20", "·"]
+               for line in text.splitlines())
+    english = session.handle({"op": "share", "lang": "en"})["text"]
+    assert "Total" in english
+    assert "Fives" in english
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**40), st.sampled_from(["pad", "dice"]), st.integers(0, 60))
+def test_a_packed_game_unpacks_to_the_same_game(seed: int, mode: str, steps: int) -> None:
+    session = Session()
+    new(session, mode=mode, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        view = session._state()["view"]
+        if view["over"]:
+            break
+        if mode == "dice" and view["turn"]["can_throw"] and rng.random() < 0.6:
+            session.handle({"op": "roll", "keep": []})
+        elif view["options"]:
+            session.handle({"op": "act", "action": rng.choice(view["options"])["action"]})
+        else:
+            session.handle({"op": "roll", "keep": []})
+    reply = session.handle({"op": "handoff", "base": "http://127.0.0.1:8765/"})
+    assert reply["ok"], reply
+    assert reply["url"] == "http://127.0.0.1:8765/#" + reply["fragment"]
+    assert reply["qr"]["size"] >= 21 + 8
+    back = Session().handle({"op": "unpack", "fragment": reply["fragment"][2:]})
+    assert back["ok"], back
+    assert back["game"] == session._state()["game"]
+
+
+@pytest.mark.parametrize("fragment", ["", "g1.", "g1.!!!", "xyz", "g1.eJzLSM3JyQcABiwCFQ"])
+def test_a_damaged_link_is_refused(fragment: str) -> None:
+    reply = Session().handle({"op": "unpack", "fragment": fragment})
+    assert not reply["ok"]
+    assert reply["error"]["type"] == "CorruptSaveError"

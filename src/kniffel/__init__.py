@@ -22,6 +22,7 @@ from kniffel.errors import (
 )
 from kniffel.game import (
     Action,
+    Correct,
     Enter,
     Game,
     Mode,
@@ -64,6 +65,7 @@ __all__ = [
     "Action",
     "Box",
     "Choice",
+    "Correct",
     "CorruptSaveError",
     "Enter",
     "Entry",

@@ -11,7 +11,8 @@ Two modes:
 * ``Mode.DICE`` — every throw is played out: :class:`Throw` (keeping some dice), its
   :class:`Outcome`, :class:`UseChip` for a 4th roll, then :class:`Score` or :class:`Strike`.
 * ``Mode.PAD`` — the score pad for real dice: a player's box is written with :class:`Enter` (the
-  points they say, checked against what the box can hold) or :class:`Strike`.
+  points they say, checked against what the box can hold) or :class:`Strike`; a filled box of any
+  player can be put right with :class:`Correct` (new points, checked the same way, or struck).
 """
 
 from __future__ import annotations
@@ -152,7 +153,22 @@ class Enter:
         return f"Enter({self.box!r}, {self.points!r}{extra})"
 
 
-Action: TypeAlias = Throw | Outcome | UseChip | Score | Strike | Enter
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Score pad: put right player ``player``'s filled ``box`` — write ``points`` in it (checked
+    like an :class:`Enter`), or strike it with ``points=None``. Any player, at any time, also
+    after the last box; it is nobody's turn and the turn order stays. A box never goes back to
+    open."""
+
+    player: int
+    box: Box
+    points: int | None
+
+    def __repr__(self) -> str:
+        return f"Correct({self.player!r}, {self.box!r}, {self.points!r})"
+
+
+Action: TypeAlias = Throw | Outcome | UseChip | Score | Strike | Enter | Correct
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -170,6 +186,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"type": "strike", "box": box.value}
         case Enter(box, points, extra):
             return {"type": "enter", "box": box.value, "points": points, "extra_kniffel": extra}
+        case Correct(player, box, points):
+            return {"type": "correct", "player": player, "box": box.value, "points": points}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -195,6 +213,9 @@ def action_from_json(data: object) -> Action:
                 raise CorruptSaveError(f"extra_kniffel must be true or false, got {extra!r}",
                                        code="save.bad_action")
             return Enter(Box.parse(_str(data["box"])), _int(data["points"]), extra)
+        if kind == "correct":
+            return Correct(_int(data["player"]), Box.parse(_str(data["box"])),
+                           _opt_int(data["points"]))
     except KeyError as e:
         raise CorruptSaveError(f"the {kind!r} action {data!r} lacks {e.args[0]!r}",
                                code="save.bad_action") from None
@@ -600,9 +621,14 @@ class Game:
         """Apply ``action`` for the player whose turn it is.
 
         With ``player`` given, the action is refused (:class:`NotYourTurnError`) unless it is that
-        player's turn. An illegal action raises :class:`IllegalMoveError` naming the action and
-        the state, and changes nothing.
+        player's turn. A :class:`Correct` names its own player and is taken at any time (score
+        pad only), also once the game is over. An illegal action raises
+        :class:`IllegalMoveError` naming the action and the state, and changes nothing.
         """
+        if isinstance(action, Correct):
+            self._correct(action)
+            self._actions.append(action)
+            return
         if self.is_over():
             raise GameOverError(f"the game is over; {action!r} cannot be applied",
                                 code="move.game_over")
@@ -730,6 +756,86 @@ class Game:
                                        f"a score pad: use Enter or Strike", code="move.dice_only")
             case _:
                 raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
+
+    def _correct(self, action: Correct) -> None:
+        """Apply a :class:`Correct`: the box must be filled, the new value one it can hold and
+        not the one it holds."""
+        if self._mode is not Mode.PAD:
+            raise IllegalMoveError(f"{action!r} puts a score pad right; this game is played "
+                                   f"with dice, where every entry follows from the dice",
+                                   code="correct.pad_only")
+        self._check_player_index(action.player)
+        st = self._state[action.player]
+        box = self._rules.box(action.box)
+        name = self._players[action.player].name
+        old = st.entries.get(box)
+        if old is None:
+            raise IllegalMoveError(f"{name}'s {box.value} is still open: enter it on "
+                                   f"{name}'s turn ({action!r} refused)",
+                                   code="correct.box_open",
+                                   params={"player": name, "box": box.value,
+                                           "rules": self._rules.name})
+        points = action.points
+        if points is None:
+            new = Entry(0, struck=True)
+        else:
+            possible = self._rules.possible_points(box)
+            if isinstance(points, bool) or not isinstance(points, int) or (
+                points not in possible
+            ):
+                shown = ", ".join(map(str, sorted(possible)))
+                raise IllegalMoveError(
+                    f"{box.value} cannot hold {points!r} points; possible: {shown}",
+                    code="move.points_impossible",
+                    params={"box": box.value, "points": repr(points),
+                            "possible": sorted(possible), "rules": self._rules.name})
+            if points == 0:
+                raise IllegalMoveError(f"0 points is a strike: use Correct({action.player!r}, "
+                                       f"{box!r}, None)", code="correct.zero_is_strike")
+            new = Entry(points, struck=False)
+        if new == old:
+            shown_old = "struck" if old.struck else f"{old.points}"
+            raise IllegalMoveError(f"{name}'s {box.value} already holds {shown_old}",
+                                   code="correct.unchanged",
+                                   params={"player": name, "box": box.value,
+                                           "rules": self._rules.name})
+        if box is Box.KNIFFEL and st.extra_bonus and new.points != old.points:
+            raise IllegalMoveError(
+                f"{name}'s extra Kniffel points ({st.extra_bonus}) need the kniffel box as it "
+                f"is; undo them before changing it", code="correct.extra_kniffel",
+                params={"player": name})
+        st.entries[box] = new
+
+    def corrections(self, player: int, box: Box) -> tuple[Correct, ...]:
+        """Score pad: every :class:`Correct` that :meth:`apply` accepts for player ``player``'s
+        ``box`` now (none while the box is open or in a game played with dice)."""
+        if self._mode is not Mode.PAD:
+            return ()
+        self._check_player_index(player)
+        box = self._rules.box(box)
+        if box not in self._state[player].entries:
+            return ()
+        candidates: list[Correct] = [
+            Correct(player, box, p) for p in sorted(self._rules.possible_points(box)) if p]
+        candidates.append(Correct(player, box, None))
+        out = []
+        for c in candidates:
+            try:
+                self._check_correct(c)
+            except IllegalMoveError:
+                continue
+            out.append(c)
+        return tuple(out)
+
+    def _check_correct(self, action: Correct) -> None:
+        """Raise :class:`IllegalMoveError` unless ``action`` may be applied; changes nothing."""
+        st = self._state[action.player]
+        before = dict(st.entries)
+        try:
+            self._correct(action)
+        finally:
+            st.entries.clear()
+            st.entries.update(before)
 
     def _open_box(self, st: _PlayerState, box: Box) -> Box:
         """``box`` if this rule set has it and the player has not filled it yet."""

@@ -106,6 +106,25 @@ CATALOG: dict[str, tuple[str, str]] = {
                        "That works only in a game with virtual dice."),
     "move.not_an_action": ("Das ist kein Spielzug.", "That is not a move."),
     "undo.nothing": ("Es gibt nichts zurückzunehmen.", "There is nothing to undo."),
+    "correct.pad_only": ("Einträge korrigieren geht nur auf dem Block; mit virtuellen Würfeln "
+                         "folgt jeder Eintrag aus den Würfeln.",
+                         "Entries can be corrected on the score pad only; with virtual dice every "
+                         "entry follows from the dice."),
+    "correct.box_open": ("{box} von {player} ist noch offen: trag es ein, wenn {player} dran ist.",
+                         "{player}'s {box} is still open: enter it on {player}'s turn."),
+    "correct.zero_is_strike": ("0 Punkte heißt streichen: wähle „Streichen“.",
+                               "0 points is a strike: choose \"Strike\"."),
+    "correct.unchanged": ("{box} von {player} hat schon genau diesen Wert.",
+                          "{player}'s {box} already holds exactly this value."),
+    "correct.extra_kniffel": ("Die Extra-Kniffel-Punkte von {player} hängen am Kniffel-Feld: "
+                              "erst sie zurücknehmen, dann das Feld ändern.",
+                              "{player}'s extra Kniffel points depend on the Kniffel box: undo "
+                              "them before changing it."),
+    "link.not_a_game": ("Der Link enthält kein Kniffel-Spiel.",
+                        "The link does not carry a kniffel game."),
+    "link.too_large": ("Das Spiel im Link ist zu groß.", "The game in the link is too large."),
+    "link.damaged": ("Der Link ist beschädigt: das Spiel kann nicht gelesen werden.",
+                     "The link is damaged: its game cannot be read."),
     "match.dice_pending": ("Erst müssen die Würfel fallen.", "The dice have to land first."),
     # chips
     "chip.none_in_rules": ("{rules} hat keine Chips.", "{rules} has no chips."),

@@ -56,7 +56,14 @@ from kniffel.messages import render
 from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
 from kniffel.strategy import Strategy, get_strategy
-from kniffel.web.view import game_view, history_stats, pad_options_view, summary
+from kniffel.web import share
+from kniffel.web.view import (
+    corrections_view,
+    game_view,
+    history_stats,
+    pad_options_view,
+    summary,
+)
 
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
@@ -218,6 +225,35 @@ class Session:
         return {"dice": list(roll.values),
                 "options": pad_options_view(game, game.pad_choices(roll))}
 
+    def corrections(self, req: dict[str, Any]) -> Reply:
+        """Score pad: the ways to put a filled box of any player right (``player``, ``box``)."""
+        game = self._game()
+        player = req.get("player")
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise InvalidGameError(f"player must be a player's number, got {player!r}",
+                                   code="web.bad_request")
+        return {"player": player, "box": _text(req.get("box"), "box"),
+                "options": corrections_view(game, player, _text(req.get("box"), "box"))}
+
+    def share(self, req: dict[str, Any]) -> Reply:
+        """The sheet as text to share, in the request's language."""
+        lang: Lang = "en" if req.get("lang") == "en" else "de"
+        return {"text": share.sheet_text(self._game(), lang)}
+
+    def handoff(self, req: dict[str, Any]) -> Reply:
+        """The game packed for a link's fragment (``#g=…``) and the QR code of ``base`` (the
+        page's address) with that fragment."""
+        packed = share.pack(self._game())
+        base = req.get("base")
+        url = f"{_text(base, 'base')}#g={packed}" if base is not None else f"#g={packed}"
+        return {"fragment": f"g={packed}", "url": url, "qr": share.qr_code(url)}
+
+    def unpack(self, req: dict[str, Any]) -> Reply:
+        """The game a link's fragment carries, checked by the engine; changes nothing here (the
+        page asks before it loads it)."""
+        game = share.unpack(_text(req.get("fragment"), "the link"))
+        return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
+
     def stats(self, req: dict[str, Any]) -> Reply:
         """Statistics over the history's summaries."""
         summaries = req.get("summaries")
@@ -318,6 +354,10 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "computer_plan": Session.computer_plan,
     "computer_move": Session.computer_move,
     "pad_choices": Session.pad_choices,
+    "corrections": Session.corrections,
+    "share": Session.share,
+    "handoff": Session.handoff,
+    "unpack": Session.unpack,
     "stats": Session.stats,
     "import": Session.parse_import,
     "export_history": Session.export_history,

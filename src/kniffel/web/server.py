@@ -9,6 +9,7 @@ a freshly built copy.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import json
 import math
@@ -41,6 +42,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 #: computer players (strategy.py) go along: without numpy they compute in pure Python.
 BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
                     "simulate.py", "solver/")
+#: Pure-Python packages (dependencies in pyproject.toml) that go into kniffel.zip as well.
+BROWSER_PACKAGES = ("segno",)
 ICON_SIZES = (192, 512)
 
 
@@ -66,17 +69,26 @@ def find_pyodide() -> Path:
 
 
 def package_zip() -> bytes:
-    """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible."""
+    """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible,
+    with the pure-Python packages they need in the browser (``BROWSER_PACKAGES``)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        def add(name: str, data: bytes) -> None:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+
         for path in sorted(PACKAGE_DIR.rglob("*.py")):
             rel = path.relative_to(PACKAGE_DIR).as_posix()
             if (rel in BROWSER_EXCLUDES or rel.startswith(BROWSER_EXCLUDES)
                     or "__pycache__" in rel):
                 continue
-            info = zipfile.ZipInfo(f"kniffel/{rel}", date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, path.read_bytes())
+            add(f"kniffel/{rel}", path.read_bytes())
+        for package in BROWSER_PACKAGES:
+            root = Path(importlib.import_module(package).__file__ or "").parent
+            for path in sorted(root.rglob("*.py")):
+                if "__pycache__" not in path.parts:
+                    add(f"{package}/{path.relative_to(root).as_posix()}", path.read_bytes())
     return buf.getvalue()
 
 

@@ -14,12 +14,52 @@ from functools import partial
 from typing import Any
 
 from kniffel import __version__
-from kniffel.game import Enter, Game, Mode, Score, Strike, Throw, UseChip, action_to_json
-from kniffel.rules import BOX_TEXTS, PRESETS, Lang, RuleSet, StrikeRule, preset
+from kniffel.game import (
+    Correct,
+    Enter,
+    Game,
+    Mode,
+    Score,
+    Strike,
+    Throw,
+    UseChip,
+    action_to_json,
+)
+from kniffel.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 
 VIEW_FORMAT = "kniffel-view"
 VIEW_VERSION = 1
 LANGS: tuple[Lang, ...] = ("de", "en")
+
+
+#: Short box names for a narrow column (German, English).
+SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
+    Box.ONES: ("1er", "1s"), Box.TWOS: ("2er", "2s"), Box.THREES: ("3er", "3s"),
+    Box.FOURS: ("4er", "4s"), Box.FIVES: ("5er", "5s"), Box.SIXES: ("6er", "6s"),
+    Box.THREE_OF_A_KIND: ("3-Pasch", "3 alike"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
+    Box.FOUR_OF_A_KIND: ("4-Pasch", "4 alike"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
+    Box.TWO_TRIPLES: ("2 Dreier", "2 triples"), Box.FULL_HOUSE: ("Full H.", "Full h."),
+    Box.LARGE_FULL_HOUSE: ("Gr. F. H.", "Lg. f. h."),
+    Box.SMALL_STRAIGHT: ("Kl. Str.", "Sm. str."),
+    Box.LARGE_STRAIGHT: ("Gr. Str.", "Lg. str."), Box.HIGHWAY: ("Highway", "Highway"),
+    Box.KNIFFEL: ("Kniffel", "Kniffel"), Box.KNIFFEL_EXTREME: ("K. Extr.", "K. extr."),
+    Box.TEN_OR_LESS: ("≤ 10", "≤ 10"), Box.THIRTY_THREE_OR_MORE: ("≥ 33", "≥ 33"),
+    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("S-Chance", "S-chance"),
+}
+
+#: What an open box needs, in a few words for its cell (German, English).
+HINTS: Mapping[Box, tuple[str, str]] = {
+    **{b: (f"{b.face}er zählen", f"count {b.face}s") for b in Box if b.is_upper},
+    Box.THREE_OF_A_KIND: ("3 gleiche", "3 alike"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
+    Box.FOUR_OF_A_KIND: ("4 gleiche", "4 alike"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
+    Box.TWO_TRIPLES: ("2× 3 gleiche", "2× 3 alike"), Box.FULL_HOUSE: ("3 + 2", "3 + 2"),
+    Box.LARGE_FULL_HOUSE: ("4 + 2", "4 + 2"), Box.SMALL_STRAIGHT: ("4 in Folge", "4 in a row"),
+    Box.LARGE_STRAIGHT: ("5 in Folge", "5 in a row"), Box.HIGHWAY: ("6 in Folge", "6 in a row"),
+    Box.KNIFFEL: ("5 gleiche", "5 alike"), Box.KNIFFEL_EXTREME: ("6 gleiche", "6 alike"),
+    Box.TEN_OR_LESS: ("Summe ≤ 10", "sum ≤ 10"),
+    Box.THIRTY_THREE_OR_MORE: ("Summe ≥ 33", "sum ≥ 33"),
+    Box.CHANCE: ("Summe", "sum"), Box.SUPER_CHANCE: ("Summe", "sum"),
+}
 
 
 def _both(text: Callable[[Lang], str]) -> dict[str, str]:
@@ -44,17 +84,20 @@ def rules_view(rules: RuleSet) -> dict[str, Any]:
         "boxes": [
             {"id": b.value, "upper": b.is_upper,
              "name": _both(partial(rules.box_name, b)), "rule": _both(BOX_TEXTS[b].rule),
+             "short": {"de": SHORT_NAMES[b][0], "en": SHORT_NAMES[b][1]},
+             "hint": {"de": HINTS[b][0], "en": HINTS[b][1]},
              "max": rules.max_points(b)}
             for b in rules.boxes
         ],
     }
 
 
-def _option(action: Score | Strike | Enter, points: int, bonus: int) -> dict[str, Any]:
+def _option(action: Score | Strike | Enter | Correct, points: int, bonus: int) -> dict[str, Any]:
     return {
         "box": action.box.value,
         "points": points,
-        "strike": isinstance(action, Strike),
+        "strike": isinstance(action, Strike) or (isinstance(action, Correct)
+                                                  and action.points is None),
         "bonus": bonus,
         "action": action_to_json(action),
     }
@@ -89,12 +132,20 @@ def pad_options_view(game: Game, actions: Sequence[Enter | Strike]) -> list[dict
                     bonus if isinstance(a, Enter) and a.extra_kniffel else 0) for a in actions]
 
 
+def corrections_view(game: Game, player: int, box: Box | str) -> list[dict[str, Any]]:
+    """Score pad: the ways to put player ``player``'s filled ``box`` right — every other number
+    of points it can hold, and striking it — as options like :func:`options_view`'s."""
+    return [_option(c, c.points or 0, 0) for c in game.corrections(player, game.rules.box(box))]
+
+
 def game_view(game: Game) -> dict[str, Any]:
     """Everything the page draws for ``game``: the sheet of every player with sums, bonus and
     chips, whose turn it is, the dice, the legal choices, the leader, the winners."""
     rules = game.rules
     totals = game.scores()
     best = max(totals)
+    # a leader is ahead of everybody else: nobody leads a tie, nor a game of one
+    sole_leader = len(totals) > 1 and totals.count(best) == 1
     ranks = {player: rank for rank, player, _ in game.ranking()}
     columns = []
     for i, player in enumerate(game.players):
@@ -114,7 +165,7 @@ def game_view(game: Game) -> dict[str, Any]:
             "total": sheet.total,
             "chips_left": sheet.chips_left,
             "rank": ranks[i],
-            "leader": totals[i] == best and any(totals),
+            "leader": sole_leader and totals[i] == best,
         })
     turn = game.turn
     turn_view: dict[str, Any] | None = None

@@ -94,6 +94,48 @@ const TEXT = {
   },
 };
 
+// Words of the game screen on a phone: the score pad's bar, the dice, corrections, sharing.
+const TEXT_PLAY = {
+  de: {
+    turn_of: (n) => `Am Zug: ${n}`, points: (p) => (p === 1 ? "1 Punkt" : `${p} Punkte`),
+    bonus_row: (b, t) => `Bonus ${b} ab ${t}`, bonus_got: (b) => `+${b}`, menu: "Menü",
+    dice_bar: "Würfel", enter_dice: "Würfel eingeben", close_dice: "Abbrechen",
+    enter_in: (p) => `Eintragen für ${p}`, choices: "Felder für diesen Wurf, die besten zuerst",
+    no_choice: "Dieser Wurf passt in kein offenes Feld – streiche eines.",
+    change: (b, n) => `${b} von ${n} ändern`, now: (v) => `jetzt: ${v}`, info: (b) => `${b}: was zählt?`,
+    max_points: (m) => `höchstens ${m} Punkte`, close: "Schließen", tap_to_change: "Tippe ein Feld, um es zu ändern.",
+    share: "Ergebnis teilen", share_running: "Stand teilen", shared: "Ergebnis in die Zwischenablage kopiert.",
+    handoff: "Auf anderem Gerät fortsetzen", handoff_hint: "Scanne den Code mit dem anderen Gerät oder öffne den Link dort. Das Spiel steckt im Link – kein Server, kein Konto.",
+    copy_link: "Link kopieren", copied: "Link kopiert.", link: "Link zum Spiel",
+    load_link: "Spiel aus dem Link laden?", load_link_text: (names, r, m) => `${names} – Runde ${r} von ${m}.`,
+    load_link_keep: "Das laufende Spiel bleibt im Verlauf und kann fortgesetzt werden.", load: "Laden", dont_load: "Nicht laden",
+    link_bad: "Der Link enthält kein lesbares Spiel.", win_badge: "Sieg",
+    err_IllegalMoveError: "Das ist so nicht möglich.", err_InvalidGameError: "Diese Angaben passen nicht (zum Beispiel zwei gleiche Namen).",
+    err_CorruptSaveError: "Die Daten sind beschädigt.", err_generic: "Das hat nicht geklappt.",
+    d10_label: "W10", die_d10: (v) => `Zehner-Würfel (W10): ${v}`,
+  },
+  en: {
+    turn_of: (n) => `${n}'s turn`, points: (p) => (p === 1 ? "1 point" : `${p} points`),
+    bonus_row: (b, t) => `Bonus ${b} at ${t}`, bonus_got: (b) => `+${b}`, menu: "Menu",
+    dice_bar: "Dice", enter_dice: "Enter dice", close_dice: "Cancel",
+    enter_in: (p) => `Enter for ${p}`, choices: "Boxes for this roll, best first",
+    no_choice: "This roll fits no open box – strike one.",
+    change: (b, n) => `Change ${n}'s ${b}`, now: (v) => `now: ${v}`, info: (b) => `${b}: what counts?`,
+    max_points: (m) => `at most ${m} points`, close: "Close", tap_to_change: "Tap a box to change it.",
+    share: "Share result", share_running: "Share standings", shared: "Result copied to the clipboard.",
+    handoff: "Continue on another device", handoff_hint: "Scan the code with the other device or open the link there. The game travels in the link – no server, no account.",
+    copy_link: "Copy link", copied: "Link copied.", link: "Link to the game",
+    load_link: "Load the game from the link?", load_link_text: (names, r, m) => `${names} – round ${r} of ${m}.`,
+    load_link_keep: "The game in progress stays in the history and can be resumed.", load: "Load", dont_load: "Don't load",
+    link_bad: "The link holds no readable game.", win_badge: "won",
+    err_IllegalMoveError: "That is not possible.", err_InvalidGameError: "These entries do not fit (two equal names, for example).",
+    err_CorruptSaveError: "The data is damaged.", err_generic: "That did not work.",
+    d10_label: "d10", die_d10: (v) => `d10: ${v}`,
+  },
+};
+Object.assign(TEXT.de, TEXT_PLAY.de);
+Object.assign(TEXT.en, TEXT_PLAY.en);
+
 // ---------------------------------------------------------------------------------- state
 const state = {
   lang: "de",
@@ -139,8 +181,9 @@ function h(tag, attrs = {}, ...children) {
 
 // ---------------------------------------------------------------------------------- storage
 function notice(text, kind = "info") {
+  if (state.notices.some((n) => n.text === text)) return; // said already
   state.notices.push({ text, kind });
-  drawNotices();
+  if (state.notices.length === 1) drawNotices();
 }
 
 // Words of stored data and the history page (merged into TEXT).
@@ -427,7 +470,7 @@ function ask(request) {
   return new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
-    worker.postMessage({ id, request });
+    worker.postMessage({ id, request: { lang: state.lang, ...request } });
   });
 }
 
@@ -436,18 +479,21 @@ async function act(request) {
   if (!state.ready || state.busy) return null;
   state.busy = true;
   if (request.op !== "computer_move") state.computerSay = null;
+  if (request.op === "roll" || request.op === "computer_move") noteKeep(state.current && state.current.view);
   const started = performance.now();
   const reply = await ask(request);
   state.busy = false;
   if (!reply.ok) {
-    notice(tr("refused") + reply.error.message, "warn");
+    notice(refusal(reply.error), "warn");
     return reply;
   }
   if (reply.view) {
     state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
     state.keep.clear();
     state.padDice = null;
+    if (request.op !== "act" || request.action.type !== "correct") { play.padTyped = []; play.padOpen = false; }
     saveCurrent();
+    saveUi();
     syncHistory();
     draw();
     timing.lastActionMs = performance.now() - started;
@@ -456,14 +502,79 @@ async function act(request) {
 }
 
 // ---------------------------------------------------------------------------------- drawing
+// What the game screen keeps besides the game: the dice entered on the pad, the place of each
+// die on the table, the sheet's scroll position. Kept in its own key so that a reload brings the
+// typed dice back; anything odd in it is ignored.
+const UI_KEY = "kniffel.v1.ui";
+const play = {
+  uiLoaded: false,
+  padOpen: false, // the pad's dice entry is open
+  padTyped: [], // what is typed into the dice fields (text)
+  order: null, // {actions, slots: engine dice positions in display order}
+  pendingKeep: null, // {from: actions, kept: [[slot, value, d10], …]} while a throw is on its way
+  rolled: null, // {actions, slots: Set} the dice that were just thrown (animated once)
+  scroll: null,
+  lastCurrent: null,
+  linkChecked: false,
+};
+
+const isOption = (o) => isObj(o) && typeof o.box === "string" && Number.isInteger(o.points)
+  && isObj(o.action);
+
+function saveUi() {
+  const cur = state.current;
+  try {
+    localStorage.setItem(UI_KEY, JSON.stringify({ version: 1, id: cur ? cur.id : null,
+      actions: cur ? cur.view.actions : null, padOpen: play.padOpen, padTyped: play.padTyped,
+      padDice: state.padDice, order: play.order }));
+  } catch {
+    // not stored: the typed dice are simply not kept over a reload
+  }
+}
+
+function loadUi() {
+  play.uiLoaded = true;
+  try {
+    const d = JSON.parse(localStorage.getItem(UI_KEY));
+    const cur = state.current;
+    if (!isObj(d) || d.version !== 1 || !cur || d.id !== cur.id || d.actions !== cur.view.actions) return;
+    if (Array.isArray(d.padTyped) && d.padTyped.length <= 6
+      && d.padTyped.every((x) => typeof x === "string" && x.length <= 2)) play.padTyped = d.padTyped;
+    play.padOpen = d.padOpen === true;
+    if (isObj(d.padDice) && Array.isArray(d.padDice.dice) && d.padDice.dice.every(Number.isInteger)
+      && Array.isArray(d.padDice.options) && d.padDice.options.every(isOption)) state.padDice = d.padDice;
+    if (isObj(d.order) && d.order.actions === cur.view.actions && Array.isArray(d.order.slots)
+      && d.order.slots.every(Number.isInteger)) play.order = { actions: d.order.actions, slots: d.order.slots };
+  } catch {
+    // unreadable: start without typed dice
+  }
+}
+
+// One notice at a time: the next waits until this one is closed or has gone by itself.
+let noticeTimer = null;
 function drawNotices() {
   const box = $("notices");
-  box.replaceChildren(...state.notices.map((n, i) => h("p", { class: `notice ${n.kind}` },
+  const n = state.notices[0];
+  clearTimeout(noticeTimer);
+  if (!n) { box.replaceChildren(); return; }
+  const next = () => { state.notices.shift(); drawNotices(); };
+  box.replaceChildren(h("p", { class: `notice ${n.kind}` },
     h("span", { text: n.text }), " ",
-    h("button", { type: "button", class: "link", onclick: () => { state.notices.splice(i, 1); drawNotices(); } }, tr("dismiss")))));
+    h("button", { type: "button", class: "link", "aria-label": tr("dismiss"), onclick: next }, "✕")));
+  noticeTimer = setTimeout(next, n.kind === "warn" ? 12000 : 5000);
+}
+
+// What the player reads when the engine refuses: its message in their language (error.text),
+// else a short phrase for the kind of refusal; the developer's text goes to the console only.
+function refusal(error) {
+  if (error && typeof error.message === "string") console.debug("kniffel:", error.type, error.message);
+  if (error && typeof error.text === "string" && error.text) return error.text;
+  const key = `err_${error && error.type}`;
+  return key in TEXT[state.lang] ? tr(key) : tr("err_generic");
 }
 
 function draw() {
+  const t0 = performance.now();
   document.documentElement.lang = state.lang;
   $("lang").textContent = state.lang === "de" ? "EN" : "DE";
   $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
@@ -472,14 +583,46 @@ function draw() {
   $("nav-game").setAttribute("aria-current", state.screen !== "history" ? "page" : "false");
   $("nav-history").setAttribute("aria-current", state.screen === "history" ? "page" : "false");
   let screen;
+  const playing = state.screen !== "history" && state.screen !== "setup" && Boolean(state.current);
   if (state.screen === "history") screen = drawHistory();
-  else if (state.screen === "setup" || !state.current) screen = drawSetup();
-  else screen = drawGame(state.current.view);
+  else if (!playing) screen = drawSetup();
+  else {
+    if (!play.uiLoaded) loadUi();
+    screen = drawGame(state.current.view);
+  }
+  document.body.classList.toggle("playing", playing);
   const refocus = focusKey();
+  const oldWrap = $("sheet-wrap");
+  if (oldWrap) play.scroll = { top: oldWrap.scrollTop, left: oldWrap.scrollLeft };
   $("screen").replaceChildren(screen);
   drawNotices();
   if (refocus) restoreFocus(refocus);
+  if (playing) placeSheet(state.current.view); // the one layout of the new screen
+  timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
+  if (state.ready && !play.linkChecked) checkLink();
   if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
+}
+
+// The sheet keeps its scroll position over a redraw; when the turn passes, the column of the
+// player to move is scrolled into view.
+function placeSheet(view) {
+  const wrap = $("sheet-wrap");
+  if (!wrap) return;
+  if (play.scroll) {
+    wrap.scrollTop = play.scroll.top;
+    wrap.scrollLeft = play.scroll.left;
+  }
+  if (view.current !== play.lastCurrent) {
+    play.lastCurrent = view.current;
+    const th = wrap.querySelector("thead th.current");
+    const corner = wrap.querySelector("thead th.corner");
+    if (th && corner) {
+      const left = th.offsetLeft - corner.offsetWidth;
+      if (left < wrap.scrollLeft || th.offsetLeft + th.offsetWidth > wrap.scrollLeft + wrap.clientWidth) {
+        wrap.scrollLeft = Math.max(0, left);
+      }
+    }
+  }
 }
 
 // Keyboard users keep their place when the screen is drawn anew: the same control if it is
@@ -491,7 +634,12 @@ function focusKey() {
   if (el.id && !$("picker").contains(el)) return `#${el.id}`;
   if (el.dataset.pos !== undefined) return `.die[data-pos="${el.dataset.pos}"]`;
   if (el.dataset.player !== undefined && el.tagName === "INPUT") return `input[data-player="${el.dataset.player}"]`;
+  if (el.dataset.die !== undefined) return `input[data-die="${el.dataset.die}"]`;
   if (el.dataset.kind !== undefined) return `select[data-kind="${el.dataset.kind}"]`;
+  if (el.dataset.info !== undefined) return `button[data-info="${el.dataset.info}"]`;
+  if (el.dataset.player !== undefined && el.dataset.box !== undefined) {
+    return `button[data-player="${el.dataset.player}"][data-box="${el.dataset.box}"]`;
+  }
   return "*";
 }
 
@@ -499,7 +647,7 @@ function restoreFocus(key) {
   const usable = (sel) => [...document.querySelectorAll(sel)].find((e) => !e.disabled);
   const el = (key !== "*" && usable(key)) || usable("#roll") || usable("#sheet td.current button")
     || usable("#rematch") || usable("#screen button");
-  if (el) el.focus();
+  if (el) el.focus({ preventScroll: true });
 }
 
 // Whether the player to move is a computer (it plays by itself, virtual dice only).
@@ -511,12 +659,11 @@ function computerTurn(view) {
 function drawGame(view) {
   const computer = computerTurn(view);
   const live = state.ready && !state.busy && !computer;
-  const wrap = h("section", { class: "game", "aria-labelledby": "game-title",
+  const wrap = h("section", { class: `game ${view.mode}`, "aria-labelledby": "game-title",
     "data-actions": view.actions, "data-live": live ? "1" : "0", "data-computer": computer ? "1" : "0" });
   const cur = view.current;
   const curName = cur === null ? null : view.columns[cur].name;
-  wrap.append(h("h2", { id: "game-title" }, label(view.rules.title),
-    view.over ? null : h("span", { id: "round" }, ` · ${tr("round", view.round, view.rounds)}`)));
+  const head = h("div", { class: "game-head" });
   const status = h("p", { id: "status", class: "status", "aria-live": "polite" });
   if (view.over) {
     const names = view.winners.map((i) => view.columns[i].name).join(", ");
@@ -525,44 +672,141 @@ function drawGame(view) {
   } else {
     status.textContent = tr("turn_of", curName);
   }
-  wrap.append(status);
+  head.append(h("div", { class: "head-text" },
+    h("h2", { id: "game-title" }, label(view.rules.title),
+      view.over ? null : h("span", { id: "round" }, ` · ${tr("round", view.round, view.rounds)}`)),
+    status));
+  head.append(drawMenu(view));
+  wrap.append(head);
   wrap.append(h("p", { id: "computer-say", class: "hint", "aria-live": "polite" }, state.computerSay ?? ""));
-
-  const controls = h("div", { class: "controls" });
-  controls.append(h("button", { type: "button", id: "undo", disabled: !live || !view.can_undo,
-    onclick: () => act({ op: "undo" }) }, "↶ ", tr("undo")));
-  if (view.over) {
-    controls.append(h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready,
-      onclick: rematch }, tr("rematch")));
-  }
-  controls.append(h("button", { type: "button", id: "new-game", onclick: () => { state.screen = "setup"; draw(); } }, tr("new_game")));
-  controls.append(h("button", { type: "button", id: "export-game", onclick: exportGame }, tr("export_game")));
-  wrap.append(controls);
-
-  if (!view.over && view.mode === "dice") wrap.append(drawDice(view, live));
-  if (!view.over && view.mode === "pad") wrap.append(drawPadTools(view, live));
   wrap.append(drawSheet(view, live));
-  wrap.append(h("p", { class: "note" }, tr("saved_note")));
-  if (timing.interactiveMs) {
-    const secs = (timing.interactiveMs / 1000).toLocaleString(state.lang, { maximumFractionDigits: 1 });
-    wrap.append(h("p", { class: "note", id: "timing" }, tr("ready_in", secs, timing.bootPath === "snapshot")));
-  }
+  if (view.over) wrap.append(drawResultBar(view, live));
+  else if (view.mode === "dice") wrap.append(drawDice(view, live));
+  else wrap.append(drawPadTools(view, live));
   return wrap;
+}
+
+function drawMenu(view) {
+  const close = (fn) => () => { $("menu").open = false; fn(); };
+  return h("details", { id: "menu", class: "menu" }, h("summary", {}, "⋯ ", tr("menu")),
+    h("div", { class: "menu-items" },
+      h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; draw(); }) }, tr("new_game")),
+      h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
+        view.over ? tr("share") : tr("share_running")),
+      h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("handoff")),
+      h("button", { type: "button", id: "export-game", onclick: close(exportGame) }, tr("export_game")),
+      h("p", { class: "note" }, tr("saved_note"))));
+}
+
+function undoButton(view, live) {
+  return h("button", { type: "button", id: "undo", class: "icon", disabled: !live || !view.can_undo,
+    "aria-label": tr("undo"), title: tr("undo"), onclick: () => act({ op: "undo" }) }, "↶");
+}
+
+function drawResultBar(view, live) {
+  return h("div", { class: "bottom-bar result-bar" }, h("div", { class: "controls" },
+    h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("rematch")),
+    h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("share")),
+    undoButton(view, live)),
+  view.mode === "pad" ? h("p", { class: "hint" }, tr("tap_to_change")) : null);
+}
+
+// --- dice ---------------------------------------------------------------------------------
+const PIPS = { 1: [[2, 2]], 2: [[1, 3], [3, 1]], 3: [[1, 3], [2, 2], [3, 1]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+  5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
+
+function svgEl(tag, attrs, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+// A d6 with its pips, or the d10: a kite with its number and the label W10/d10.
+function dieFace(value, d10) {
+  if (d10) {
+    return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
+      svgEl("polygon", { points: "20,1 38,15 20,39 2,15", class: "body" }),
+      svgEl("text", { x: 20, y: 24, class: "num" }, String(value)),
+      svgEl("text", { x: 20, y: 33, class: "lbl" }, tr("d10_label")));
+  }
+  return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
+    svgEl("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "body" }),
+    ...(PIPS[value] ?? []).map(([c, r]) => svgEl("circle", { cx: c * 10, cy: r * 10, r: 3.6, class: "pip" })));
+}
+
+const validSlots = (slots, n) => Array.isArray(slots) && slots.length === n
+  && [...slots].sort((a, b) => a - b).every((v, i) => v === i);
+
+// The dice in display order: after a throw the kept dice stay in their places and the new dice
+// take the others (the engine's order is sorted; only the drawing order differs).
+function diceOrder(view) {
+  const dice = view.turn && view.turn.dice;
+  if (!dice) { play.order = null; return []; }
+  const n = dice.length;
+  if (play.order && play.order.actions === view.actions && validSlots(play.order.slots, n)) return play.order.slots;
+  let slots = dice.map((_, i) => i);
+  const pk = play.pendingKeep;
+  if (pk && pk.from + 2 === view.actions && pk.kept.length) {
+    const placed = new Array(n).fill(null);
+    const used = new Set();
+    for (const [slot, value, d10] of pk.kept) {
+      const pos = dice.findIndex((d, i) => !used.has(i) && d.value === value && d.d10 === d10);
+      if (pos >= 0 && slot < n) { placed[slot] = pos; used.add(pos); }
+    }
+    const rest = slots.filter((i) => !used.has(i));
+    for (let s = 0; s < n; s++) if (placed[s] === null) placed[s] = rest.shift();
+    if (validSlots(placed, n)) slots = placed;
+  }
+  if (pk && pk.from + 2 === view.actions) {
+    const keptSlots = new Set(pk.kept.map((k) => k[0]));
+    play.rolled = { actions: view.actions, slots: new Set(slots.map((_, s) => s).filter((s) => !keptSlots.has(s))) };
+  }
+  play.pendingKeep = null;
+  play.order = { actions: view.actions, slots };
+  saveUi();
+  return slots;
+}
+
+// Before a throw: which dice stay, and where they lie.
+function noteKeep(view) {
+  if (!view || !view.turn) return;
+  const dice = view.turn.dice;
+  const slots = dice ? diceOrder(view) : [];
+  play.pendingKeep = { from: view.actions, kept: slots.flatMap((pos, slot) => (state.keep.has(pos)
+    ? [[slot, dice[pos].value, dice[pos].d10]] : [])) };
+}
+
+// The ways to enter the roll, best first (the engine's points; strikes last).
+function ranked(options) {
+  return [...options].sort((a, b) => (a.strike - b.strike) || (b.points + b.bonus - a.points - a.bonus));
 }
 
 function drawDice(view, live) {
   const turn = view.turn;
-  const panel = h("div", { class: "dice-panel", role: "group", "aria-label": tr("roll") });
+  const panel = h("div", { class: "bottom-bar dice-panel", role: "group", "aria-label": tr("dice_bar") });
+  if (turn.dice && view.options.length) {
+    const best = ranked(view.options);
+    const fits = best.some((o) => !o.strike);
+    panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("choices") },
+      fits ? null : h("span", { class: "hint" }, tr("no_choice")),
+      best.map((o) => optionButton(view, o, live, true))));
+  } else {
+    panel.append(h("p", { class: "hint choices-hint" }, turn.dice ? tr("pick_box") : tr("roll_first")));
+  }
   const row = h("div", { class: "dice" });
   if (turn.dice) {
-    turn.dice.forEach((d, i) => {
+    const rolled = play.rolled && play.rolled.actions === view.actions ? play.rolled.slots : new Set();
+    play.rolled = null;
+    diceOrder(view).forEach((i, slot) => {
+      const d = turn.dice[i];
       const kept = state.keep.has(i);
       row.append(h("button", {
-        type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}`, "data-pos": i,
-        "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
-        "aria-label": `${tr("die", i + 1, d.value, d.d10)}${kept ? `, ${tr("kept")}` : ""}`,
+        type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}${rolled.has(slot) ? " rolling" : ""}`,
+        "data-pos": i, "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
+        "aria-label": `${d.d10 ? tr("die_d10", d.value) : tr("die", slot + 1, d.value, false)}${kept ? `, ${tr("kept")}` : ""}`,
         onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); draw(); focusSel(`[data-pos="${i}"]`); },
-      }, String(d.value)));
+      }, dieFace(d.value, d.d10), h("span", { class: "sr" }, String(d.value))));
     });
   }
   panel.append(row);
@@ -575,59 +819,81 @@ function drawDice(view, live) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live,
       onclick: () => act({ op: "act", action: { type: "chip" } }) }, tr("chip_4th")));
   }
+  buttons.append(undoButton(view, live));
   panel.append(buttons);
-  panel.append(h("p", { class: "hint" }, turn.dice ? tr("pick_box") : tr("roll_first")));
   return panel;
+}
+
+// --- score pad ----------------------------------------------------------------------------
+function askPadChoices(form) {
+  const dice = [...form.querySelectorAll("input")].map((i) => Number(i.value));
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  ask({ op: "pad_choices", dice }).then((reply) => {
+    state.busy = false;
+    if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+    state.padDice = reply;
+    saveUi();
+    draw();
+  });
 }
 
 function drawPadTools(view, live) {
   const turn = view.turn;
-  const panel = h("div", { class: "pad-tools" });
+  const panel = h("div", { class: "bottom-bar pad-bar", id: "pad-bar" });
+  const n = view.rules.dice;
+  if (play.padOpen) {
+    const form = h("form", { id: "pad-dice", class: "pad-dice", onsubmit: (e) => { e.preventDefault(); askPadChoices(form); } });
+    const fs = h("fieldset", {}, h("legend", { class: "sr" }, tr("enter_dice")));
+    for (let i = 0; i < n; i++) {
+      const isD10 = view.rules.d10 && i === n - 1;
+      fs.append(h("input", { type: "number", inputmode: "numeric", min: isD10 ? 0 : 1, max: isD10 ? 9 : 6,
+        required: true, class: isD10 ? "d10" : "", "data-die": i, value: play.padTyped[i] ?? "",
+        "aria-label": isD10 ? tr("d10") : tr("d6", i + 1),
+        oninput: (e) => {
+          play.padTyped[i] = e.target.value.slice(0, 2);
+          saveUi();
+          // one digit per die: on to the next field
+          if (e.target.value.length === 1 && i < n - 1) form.querySelector(`input[data-die="${i + 1}"]`).focus();
+        } }));
+    }
+    fs.append(h("button", { type: "submit", id: "show-boxes", class: "primary", disabled: !live }, tr("show_boxes")));
+    form.append(fs);
+    panel.append(form);
+  }
+  if (state.padDice) {
+    panel.append(h("div", { class: "choices", id: "pad-options", role: "group",
+      "aria-label": tr("pad_pick", state.padDice.dice.join(" ")) },
+    h("button", { type: "button", class: "icon", id: "pad-clear", "aria-label": tr("pad_clear"), title: tr("pad_clear"),
+      onclick: () => { state.padDice = null; saveUi(); draw(); } }, "✕"),
+    ranked(state.padDice.options).map((o) => optionButton(view, o, live, true))));
+  }
   const buttons = h("div", { class: "controls" });
+  buttons.append(h("button", { type: "button", id: "enter-dice", "aria-expanded": play.padOpen ? "true" : "false",
+    onclick: () => { play.padOpen = !play.padOpen; saveUi(); draw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
+  play.padOpen ? tr("close_dice") : tr("enter_dice")));
   if (view.rules.chips) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,
       onclick: () => act({ op: "act", action: { type: "chip" } }) },
     `${tr("use_chip")} (${view.columns[turn.player].chips_left})`));
   }
+  buttons.append(undoButton(view, live));
   panel.append(buttons);
-  const form = h("form", { id: "pad-dice", class: "pad-dice", onsubmit: (e) => {
-    e.preventDefault();
-    const dice = [...form.querySelectorAll("input")].map((i) => Number(i.value));
-    if (!state.ready || state.busy) return;
-    state.busy = true;
-    ask({ op: "pad_choices", dice }).then((reply) => {
-      state.busy = false;
-      if (!reply.ok) { notice(tr("refused") + reply.error.message, "warn"); return; }
-      state.padDice = reply;
-      draw();
-    });
-  } });
-  const fs = h("fieldset", {}, h("legend", {}, tr("enter_dice")));
-  const n = view.rules.dice;
-  const prev = state.padDice ? state.padDice.dice : [];
-  for (let i = 0; i < n; i++) {
-    const isD10 = view.rules.d10 && i === n - 1;
-    fs.append(h("label", {}, h("span", { class: "sr" }, isD10 ? tr("d10") : tr("d6", i + 1)),
-      h("input", { type: "number", inputmode: "numeric", min: isD10 ? 0 : 1, max: isD10 ? 9 : 6,
-        required: true, class: isD10 ? "d10" : "", "data-die": i, value: prev[i] ?? "",
-        "aria-label": isD10 ? tr("d10") : tr("d6", i + 1) })));
-  }
-  fs.append(h("button", { type: "submit", id: "show-boxes", disabled: !live }, tr("show_boxes")));
-  form.append(fs);
-  panel.append(form);
-  if (state.padDice) {
-    // The sheet shows what every open box gets for these dice; the same choices as a list here.
-    panel.append(h("p", { class: "hint" }, tr("pad_pick", state.padDice.dice.join(" ")), " ",
-      h("button", { type: "button", class: "link", id: "pad-clear",
-        onclick: () => { state.padDice = null; draw(); } }, tr("pad_clear"))));
-    panel.append(h("div", { class: "options", id: "pad-options" }, state.padDice.options.map((o) => optionButton(view, o, live, true))));
-  }
   return panel;
 }
 
+function boxOf(view, id) {
+  return view.rules.boxes.find((x) => x.id === id);
+}
+
 function boxName(view, id) {
-  const b = view.rules.boxes.find((x) => x.id === id);
+  const b = boxOf(view, id);
   return b ? label(b.name) : id;
+}
+
+function shortName(view, id) {
+  const b = boxOf(view, id);
+  return b ? label(b.short ?? b.name) : id;
 }
 
 function optionButton(view, o, live, withName) {
@@ -638,79 +904,207 @@ function optionButton(view, o, live, withName) {
     "data-box": o.box, "data-points": o.points, "data-strike": o.strike ? "1" : "0",
     "aria-label": o.strike ? `${name}: ${tr("strike")}` : tr("enter_for", name, tr("points", o.points)),
     onclick: () => { $("picker").open && $("picker").close(); act({ op: "act", action: o.action }); },
-  }, withName ? `${name}: ${text}` : text);
+  }, withName ? h("span", { class: "oname" }, shortName(view, o.box)) : null, withName ? " " : null,
+  withName ? h("strong", {}, text) : text);
+}
+
+function showPicker(title, rule, options) {
+  $("picker-title").textContent = title;
+  $("picker-rule").textContent = rule;
+  $("picker-options").replaceChildren(...options);
+  $("picker-cancel").textContent = options.length ? tr("cancel") : tr("close");
+  if (!$("picker").open) $("picker").showModal();
 }
 
 function openPicker(view, boxId) {
+  const b = boxOf(view, boxId);
   const opts = view.options.filter((o) => o.box === boxId);
-  $("picker-title").textContent = boxName(view, boxId);
-  $("picker-options").replaceChildren(...opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
-  $("picker-cancel").textContent = tr("cancel");
-  $("picker").showModal();
+  showPicker(`${boxName(view, boxId)} · ${view.columns[view.current].name}`,
+    `${label(b.rule)} · ${tr("max_points", b.max)}`,
+    opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
+}
+
+// A filled box of any player: every other value it can hold, or striking it (from the engine).
+async function openCorrection(view, player, boxId) {
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  const reply = await ask({ op: "corrections", player, box: boxId });
+  state.busy = false;
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  const cell = view.columns[player].cells[boxId];
+  const b = boxOf(view, boxId);
+  const now = cell.struck ? tr("struck") : tr("points", cell.points);
+  showPicker(tr("change", boxName(view, boxId), view.columns[player].name),
+    `${tr("now", now)} · ${label(b.rule)}`,
+    reply.options.map((o) => optionButton(view, o, state.ready, false)));
+}
+
+function openInfo(view, boxId) {
+  const b = boxOf(view, boxId);
+  showPicker(label(b.name), `${label(b.rule)} · ${tr("max_points", b.max)}`, []);
 }
 
 function drawSheet(view, live) {
   const table = h("table", { class: "sheet", id: "sheet" });
+  table.style.setProperty("--players", String(view.columns.length));
   const cur = view.current;
+  const pad = view.mode === "pad";
   table.append(h("caption", { class: "sr" }, label(view.rules.title)));
-  const head = h("tr", {}, h("th", { scope: "col" }, tr("box")));
+  const head = h("tr", {}, h("th", { scope: "col", class: "corner" }, tr("box")));
   view.columns.forEach((c, i) => {
-    head.append(h("th", { scope: "col", class: i === cur ? "current" : "", "data-player": i,
+    const won = view.over && view.winners.includes(i);
+    head.append(h("th", { scope: "col", class: `${i === cur ? "current" : ""}${won ? " won" : ""}`, "data-player": i,
       "aria-label": `${tr("player_col", c.name, c.chips_left, i === cur)}${c.kind === "computer" ? `, ${tr("computer_col")}` : ""}` },
     h("span", { class: "pname" }, c.name),
     c.kind === "computer" ? h("span", { class: "pkind" }, tr("computer_col")) : null,
-    c.leader && !view.over ? h("span", { class: "badge", title: tr("leader") }, " ★") : null,
-    view.rules.chips ? h("span", { class: "chips", "aria-hidden": "true" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null));
+    h("span", { class: "pmeta", "aria-hidden": "true" },
+      view.rules.chips ? h("span", { class: "chips" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null,
+      c.leader && !view.over ? h("span", { class: "badge", title: tr("leader") }, "★") : null,
+      won ? h("span", { class: "badge", title: tr("win_badge") }, "★") : null)));
   });
   table.append(h("thead", {}, head));
   const body = h("tbody");
   const byBox = new Map();
-  const shown = view.mode === "pad" && state.padDice ? state.padDice.options : view.options;
+  const shown = pad && state.padDice ? state.padDice.options : view.options;
   for (const o of shown) {
     if (!byBox.has(o.box)) byBox.set(o.box, []);
     byBox.get(o.box).push(o);
   }
-  const sumRow = (cls, title, cell) => body.append(h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
-    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c)))));
+  const sumRow = (cls, title, cell) => h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
+    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c))));
   const boxRow = (b) => {
-    const row = h("tr", { "data-row": b.id }, h("th", { scope: "row", title: label(b.rule) }, label(b.name)));
+    const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
+      h("button", { type: "button", class: "box-info", "data-info": b.id, "aria-label": tr("info", label(b.name)),
+        onclick: () => openInfo(view, b.id) },
+      h("span", { class: "bfull" }, label(b.name)), h("span", { class: "bshort" }, label(b.short ?? b.name)),
+      h("span", { class: "q", "aria-hidden": "true" }, "?"))));
     view.columns.forEach((c, i) => {
       const cell = c.cells[b.id];
       const td = h("td", { class: i === cur ? "current" : "", "data-player": i, "data-box": b.id });
       if (cell) {
-        td.append(cell.struck
-          ? h("span", { class: "struck", "aria-label": tr("struck") }, "—")
-          : h("span", { class: "points" }, String(cell.points)));
+        const shownCell = cell.struck ? "—" : String(cell.points);
+        if (pad) {
+          td.append(h("button", { type: "button", class: `filled${cell.struck ? " struck" : ""}`, disabled: !state.ready || state.busy,
+            "data-player": i, "data-box": b.id,
+            "aria-label": `${label(b.name)}, ${c.name}: ${cell.struck ? tr("struck") : tr("points", cell.points)}. ${tr("tap_to_change")}`,
+            onclick: () => openCorrection(view, i, b.id) }, shownCell));
+        } else {
+          td.append(cell.struck ? h("span", { class: "struck", "aria-label": tr("struck") }, shownCell)
+            : h("span", { class: "points" }, shownCell));
+        }
       } else if (i === cur && byBox.has(b.id)) {
         const opts = byBox.get(b.id);
-        if (view.mode === "pad" && !state.padDice) {
+        if (pad && !state.padDice) {
           td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
-            "aria-label": `${label(b.name)}: ${c.name}`, onclick: () => openPicker(view, b.id) }, "✎"));
+            "aria-label": `${label(b.name)}: ${c.name}`, onclick: () => openPicker(view, b.id) },
+          h("span", { class: "need" }, label(b.hint ?? b.rule))));
         } else {
+          if (opts.length > 1) td.classList.add("many");
           td.append(...opts.map((o) => optionButton(view, o, live, false)));
         }
       }
       row.append(td);
     });
-    body.append(row);
+    return row;
   };
-  view.rules.boxes.filter((b) => b.upper).forEach(boxRow);
-  sumRow("upper", tr("upper_sum"), (c) => String(c.upper_sum));
-  sumRow("bonus", `${tr("bonus")} (${view.rules.bonus_points} / ${view.rules.bonus_threshold})`,
-    (c) => (c.bonus || c.upper_complete ? String(c.bonus)
-      : h("span", { class: "hint" }, c.bonus_reachable ? tr("bonus_missing", c.bonus_missing) : tr("bonus_lost"))));
-  view.rules.boxes.filter((b) => !b.upper).forEach(boxRow);
-  sumRow("lower", tr("lower_sum"), (c) => String(c.lower_sum));
-  if (view.columns.some((c) => c.extra_bonus)) sumRow("extra", tr("extra"), (c) => String(c.extra_bonus));
-  sumRow("total", tr("total"), (c) => h("strong", { "data-total": c.name }, String(c.total)));
+  body.append(...view.rules.boxes.filter((b) => b.upper).map(boxRow));
+  body.append(sumRow("upper", tr("upper_sum"), (c) => String(c.upper_sum)));
+  body.append(sumRow("bonus", tr("bonus_row", view.rules.bonus_points, view.rules.bonus_threshold),
+    (c) => (c.bonus ? tr("bonus_got", c.bonus) : c.upper_complete ? "0"
+      : h("span", { class: "hint" }, c.bonus_reachable ? tr("bonus_missing", c.bonus_missing) : tr("bonus_lost")))));
+  body.append(...view.rules.boxes.filter((b) => !b.upper).map(boxRow));
+  body.append(sumRow("lower", tr("lower_sum"), (c) => String(c.lower_sum)));
+  if (view.columns.some((c) => c.extra_bonus)) body.append(sumRow("extra", tr("extra"), (c) => String(c.extra_bonus)));
   table.append(body);
-  return h("div", { class: "sheet-wrap" }, table);
+  table.append(h("tfoot", {}, sumRow("total", tr("total"), (c) => h("strong", { "data-total": c.name }, String(c.total)))));
+  return h("div", { class: "sheet-wrap", id: "sheet-wrap" }, table);
 }
 
 function focusSel(sel) {
   const el = document.querySelector(sel);
   if (el) el.focus();
 }
+
+// --- taking the game along ------------------------------------------------------------------
+function showPanel(title, ...body) {
+  $("panel-title").textContent = title;
+  $("panel-body").replaceChildren(...body);
+  $("panel-close").textContent = tr("close");
+  if (!$("panel").open) $("panel").showModal();
+}
+
+// The sheet as text: the system's share sheet where there is one, else the clipboard, else shown.
+async function shareResult() {
+  const reply = await ask({ op: "share" });
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  const title = label(state.current.view.rules.title);
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text: reply.text });
+      return;
+    } catch (err) {
+      if (err && err.name === "AbortError") return; // the player changed their mind
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(reply.text);
+    notice(tr("shared"));
+  } catch {
+    showPanel(tr("share"), h("textarea", { id: "share-text", readonly: true, rows: 12, text: reply.text }));
+  }
+}
+
+// The game in a link (and its QR code) for another device; nothing leaves this one.
+async function handoff() {
+  const base = location.href.split("#")[0];
+  const reply = await ask({ op: "handoff", base });
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  const q = reply.qr;
+  const code = svgEl("svg", { viewBox: `0 0 ${q.size} ${q.size}`, id: "qr", class: "qr", role: "img",
+    "aria-label": tr("handoff"), "shape-rendering": "crispEdges" },
+  svgEl("rect", { width: q.size, height: q.size, fill: "#fff" }), svgEl("path", { d: q.path, fill: "#000" }));
+  const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("link") });
+  showPanel(tr("handoff"), code, h("p", { class: "hint" }, tr("handoff_hint")), link,
+    h("button", { type: "button", id: "copy-link", onclick: async () => {
+      try { await navigator.clipboard.writeText(reply.url); notice(tr("copied")); } catch { link.select(); }
+    } }, tr("copy_link")));
+}
+
+// A page opened from such a link offers to load its game; it never replaces one unasked.
+async function checkLink() {
+  play.linkChecked = true;
+  const m = /^#g=([A-Za-z0-9._-]+)$/.exec(location.hash);
+  if (!m) return;
+  const forget = () => history.replaceState(null, "", location.href.split("#")[0]);
+  const reply = await ask({ op: "unpack", fragment: m[1] });
+  if (!reply.ok) { forget(); notice(tr("link_bad"), "warn"); return; }
+  const v = reply.view;
+  const cur = state.current;
+  const load = async () => {
+    $("panel").close();
+    forget();
+    const loaded = await ask({ op: "load", game: reply.game });
+    if (!loaded.ok) { notice(refusal(loaded.error), "warn"); return; }
+    shelveCurrent();
+    state.epoch++;
+    state.computerSay = null;
+    state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(),
+      game: loaded.game, view: loaded.view, summary: loaded.summary };
+    state.keep.clear();
+    state.padDice = null;
+    state.screen = "game";
+    saveCurrent();
+    draw();
+  };
+  showPanel(tr("load_link"),
+    h("p", {}, label(v.rules.title), ": ", tr("load_link_text", v.columns.map((c) => c.name).join(", "), v.round, v.rounds)),
+    cur && !cur.view.over && cur.view.actions ? h("p", { class: "hint" }, tr("load_link_keep")) : null,
+    h("div", { class: "controls" },
+      h("button", { type: "button", id: "link-load", class: "primary", onclick: load }, tr("load")),
+      h("button", { type: "button", id: "link-skip", onclick: () => { $("panel").close(); forget(); } }, tr("dont_load"))));
+}
+
+window.addEventListener("hashchange", () => { if (state.ready) { play.linkChecked = false; draw(); } });
 
 // ---------------------------------------------------------------------------------- computers
 // A computer's turn, one visible step at a time: the engine plans (the dice it keeps are shown
@@ -751,7 +1145,7 @@ async function runComputer() {
       state.busy = true;
       const plan = await ask({ op: "computer_plan" });
       state.busy = false;
-      if (!plan.ok) { notice(tr("refused") + plan.error.message, "warn"); break; }
+      if (!plan.ok) { notice(refusal(plan.error), "warn"); break; }
       if (!on()) break;
       if (plan.keep) {
         // show the dice it keeps before it throws the others
@@ -814,7 +1208,13 @@ function drawSetup() {
     COMPUTERS.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}` }, tr(`kind_${c}`)))) : null;
     players.append(h("div", { class: "player-row" },
       h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("name_of", i + 1),
-        "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); } }),
+        "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); },
+        // Enter in a name goes on to the next name, it does not start the game
+        onkeydown: (e) => {
+          if (e.key !== "Enter") return;
+          e.preventDefault();
+          focusSel(`input[data-player="${i + 1}"]`);
+        } }),
       kindSelect,
       h("button", { type: "button", disabled: i === 0, "aria-label": tr("up", name),
         onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↑"),
@@ -837,7 +1237,7 @@ async function begin(request) {
   const reply = await ask(request);
   state.busy = false;
   if (!reply.ok) {
-    notice(tr("refused") + reply.error.message, "warn");
+    notice(refusal(reply.error), "warn");
     draw();
     return;
   }

@@ -1,0 +1,418 @@
+"""The browser app on a phone (390×844 and 360×740, touch) and on a desktop (1280×800), in
+Debian's Chromium headless: the sheet fits and keeps its header and totals in view, the setup
+screen's fields are usable, corrections, the dice game's choices, sharing and the hand-off link.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+
+from kniffel import Game
+from kniffel.web.server import running_server
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+READY = "html[data-ready='1']"
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+SIZES = [pytest.param((PHONE, True), id="390x844"),
+         pytest.param((SMALL_PHONE, True), id="360x740"),
+         pytest.param((DESKTOP, False), id="1280x800")]
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Device:
+    """A browser context of one size; every page it opens is checked for page errors and for
+    requests to another origin."""
+
+    def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool):
+        self.site = site
+        self.context: BrowserContext = browser.new_context(
+            viewport=viewport, is_mobile=mobile, has_touch=mobile, service_workers="block",
+            bypass_csp=True)
+        self.context.set_default_timeout(30_000)
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        origin = site.rstrip("/")
+        self.context.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
+                        else self.foreign.append(r.url))
+
+    def open(self, url: str | None = None, *, clear: bool = True) -> Page:
+        page = self.context.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        if clear:
+            page.goto(self.site)
+            page.evaluate("localStorage.clear()")
+        page.goto(url or self.site)
+        page.wait_for_selector(READY, state="attached", timeout=120_000)
+        return page
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == []
+        assert self.foreign == []
+
+
+@pytest.fixture
+def device(request: pytest.FixtureRequest, browser: Browser, site: str) -> Iterator[Device]:
+    viewport, mobile = getattr(request, "param", (PHONE, True))
+    d = Device(browser, site, viewport, mobile)
+    yield d
+    d.close()
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def start(page: Page, names: list[str], mode: str = "pad", kinds: dict[int, str] | None = None,
+          wait: bool = True) -> None:
+    if not page.locator("#setup").count():
+        page.click("#menu summary")
+        page.click("#new-game")
+    page.check(f"#mode-{mode}")
+    while page.locator("#players .player-row").count() < len(names):
+        page.click("#add-player")
+    while page.locator("#players .player-row").count() > len(names):
+        page.locator("#players .player-row button").last.click()
+    for i, name in enumerate(names):
+        page.fill(f"input[data-player='{i}']", name)
+    for i, kind in (kinds or {}).items():
+        page.select_option(f"select[data-kind='{i}']", kind)
+    page.click("#start")
+    if wait:
+        wait_actions(page, 0)
+
+
+def wait_actions(page: Page, n: int) -> None:
+    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
+
+
+def actions(page: Page) -> int:
+    return int(page.get_attribute("section.game", "data-actions") or "-1")
+
+
+def enter(page: Page, player: int, box: str, pts: int | None) -> None:
+    n = actions(page)
+    page.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
+    page.click("#picker-options button[data-strike='1']" if pts is None
+               else f"#picker-options button[data-strike='0'][data-points='{pts}']")
+    wait_actions(page, n + 1)
+
+
+def correct(page: Page, player: int, box: str, pts: int | None) -> None:
+    n = actions(page)
+    page.click(f"td[data-player='{player}'][data-box='{box}'] button.filled")
+    page.wait_for_selector("#picker[open] #picker-options button")
+    page.click("#picker-options button[data-strike='1']" if pts is None
+               else f"#picker-options button[data-strike='0'][data-points='{pts}']")
+    wait_actions(page, n + 1)
+
+
+def total(page: Page, name: str) -> int:
+    return int(page.text_content(f"[data-total='{name}']") or "-1")
+
+
+def page_overflow(page: Page) -> int:
+    """How many pixels the page is wider than the window."""
+    extra: int = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    return extra
+
+
+def in_view(page: Page, selector: str) -> list[bool]:
+    """For every element ``selector`` matches: whether it is inside the window and is what a
+    tap on its centre reaches (not covered by anything)."""
+    seen: list[bool] = page.eval_on_selector_all(selector, """els => els.map(e => {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5
+          || r.right > innerWidth + 0.5) return false;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return Boolean(hit) && (e === hit || e.contains(hit) || hit.contains(e));
+    })""")
+    return seen
+
+
+def scroll_to_bottom(page: Page) -> None:
+    page.evaluate("""() => {
+      const w = document.getElementById('sheet-wrap');
+      w.scrollTop = w.scrollHeight;
+      window.scrollTo(0, document.documentElement.scrollHeight);
+    }""")
+    page.wait_for_timeout(50)
+
+
+# --- the sheet -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_four_player_pad_fits_and_names_and_totals_stay_in_view(device: Device) -> None:
+    page = device.open()
+    start(page, ["Oma", "Ich", "Alexandra", "Ben"])
+    assert page_overflow(page) == 0
+    fits = page.evaluate("(() => { const w = document.getElementById('sheet-wrap');"
+                         " return w.scrollWidth <= w.clientWidth; })()")
+    assert fits, "four players fit without sideways scrolling"
+    enter(page, 0, "chance", 20)
+    scroll_to_bottom(page)
+    assert page.evaluate("document.getElementById('sheet-wrap').scrollTop") > 0
+    assert all(in_view(page, "#sheet thead .pname"))
+    assert all(in_view(page, "#sheet [data-total]"))
+    assert total(page, "Oma") == 20
+    # even rows, and the current player's column marked in the header
+    heights: list[float] = page.eval_on_selector_all(
+        "#sheet tbody tr[data-row]", "rows => rows.map(r => r.getBoundingClientRect().height)")
+    assert max(heights) - min(heights) < 1, heights
+    assert page.get_attribute("#sheet thead th.current", "data-player") == "1"
+    assert page_overflow(page) == 0
+
+
+def test_more_players_scroll_sideways_inside_the_sheet_with_the_box_names_fixed(
+    device: Device,
+) -> None:
+    page = device.open()
+    names = ["Anna", "Ben", "Clara", "Dora", "Emil", "Fritz"]
+    start(page, names)
+    for i in range(5):
+        enter(page, i, "chance", 20 + i)
+    # the sixth player's turn: the sheet scrolled sideways to show that column
+    assert page.evaluate("document.getElementById('sheet-wrap').scrollLeft") > 0
+    assert all(in_view(page, "#sheet thead th.current"))
+    assert page_overflow(page) == 0
+    page.evaluate("(() => { const w = document.getElementById('sheet-wrap');"
+                  " w.scrollLeft = 10000; w.scrollTop = 0; })()")
+    page.wait_for_timeout(50)
+    first = page.eval_on_selector("tr[data-row='ones'] th",
+                                  "e => e.getBoundingClientRect().left")
+    wrap = page.eval_on_selector("#sheet-wrap", "e => e.getBoundingClientRect().left")
+    assert abs(first - wrap) < 2, "the box names stay at the left edge"
+    assert all(in_view(page, "tr[data-row='ones'] th button"))
+
+
+def test_box_rule_is_one_tap_away(device: Device) -> None:
+    page = device.open()
+    start(page, ["Anna"])
+    assert page.text_content("td[data-box='three_of_a_kind'] button.open") == "3 gleiche"
+    page.click("button[data-info='three_of_a_kind']")
+    page.wait_for_selector("#picker[open]")
+    assert page.text_content("#picker-title") == "Dreierpasch"
+    assert "mindestens drei gleiche" in (page.text_content("#picker-rule") or "")
+    page.keyboard.press("Escape")
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_setup_name_fields_are_wide_and_enter_does_not_start_the_game(device: Device) -> None:
+    page = device.open()
+    page.check("#mode-dice")
+    while page.locator("#players .player-row").count() < 4:
+        page.click("#add-player")
+    page.select_option("select[data-kind='3']", "computer:greedy")
+    widths: list[float] = page.eval_on_selector_all(
+        "input[data-player]", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert len(widths) == 4
+    assert min(widths) >= 120, widths
+    assert page_overflow(page) == 0
+    page.fill("input[data-player='0']", "Oma")
+    page.press("input[data-player='0']", "Enter")
+    assert page.locator("#setup").is_visible()
+    assert page.evaluate("document.activeElement.dataset.player") == "1"
+
+
+def test_refusals_are_plain_words_and_nothing_shows_engine_text(device: Device) -> None:
+    page = device.open()
+    start(page, ["Oma", "oma"], wait=False)
+    page.wait_for_selector(".notice.warn")
+    said = page.text_content(".notice.warn") or ""
+    assert said.strip()
+    assert "two players" not in said
+    page.click(".notice button")
+    start(page, ["Ich", "Du"])
+    assert page.text_content("#status") == "Am Zug: Ich"
+    assert page.locator("#timing").count() == 0
+    assert page.locator("#sheet .badge").count() == 0  # no leader at 0:0
+    enter(page, 0, "ones", 1)
+    label = page.get_attribute("td[data-player='0'][data-box='ones'] button", "aria-label")
+    assert label is not None
+    assert "1 Punkt." in label
+    assert page.locator("#sheet thead th[data-player='0'] .badge").count() == 1  # a real leader
+    assert "Bonus 45 ab 73" in (page.text_content("#sheet tr.bonus th") or "")
+    assert page.text_content("#sheet tr.bonus td") == "noch 72"
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+
+def test_a_correction_changes_the_total_and_survives_a_reload_and_an_undo(
+    device: Device,
+) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"])
+    enter(page, 0, "fives", 20)
+    enter(page, 1, "chance", 17)
+    # Anna's turn; Ben's chance is put right out of turn, then Anna's fives
+    correct(page, 1, "chance", 27)
+    assert total(page, "Ben") == 27
+    correct(page, 0, "fives", 25)
+    assert total(page, "Anna") == 25
+    assert page.text_content("#status") == "Am Zug: Anna"
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    wait_actions(page, 4)
+    assert total(page, "Anna") == 25
+    assert total(page, "Ben") == 27
+    save = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.current')"))["game"]
+    assert save["actions"][-1] == {"type": "correct", "player": 0, "box": "fives", "points": 25}
+    assert Game.from_json(save).scores() == (25, 27)
+    correct(page, 0, "fives", None)  # strike it
+    assert page.text_content("td[data-player='0'][data-box='fives']") == "—"
+    assert total(page, "Anna") == 0
+    page.click("#undo")
+    wait_actions(page, 4)
+    assert total(page, "Anna") == 25
+    page.click("#undo")
+    wait_actions(page, 3)
+    assert total(page, "Anna") == 20
+
+
+def test_typed_pad_dice_are_kept_over_a_reload(device: Device) -> None:
+    page = device.open()
+    start(page, ["Anna"])
+    page.click("#enter-dice")
+    for i, v in enumerate([5, 5, 5, 6]):
+        page.fill(f"input[data-die='{i}']", str(v))
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    wait_actions(page, 0)
+    typed = page.eval_on_selector_all("input[data-die]", "els => els.map(e => e.value)")
+    assert typed == ["5", "5", "5", "6", "", ""]
+
+
+# --- the dice game -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_dice_game_shows_the_best_choices_by_the_dice_and_kept_dice_stay(
+    device: Device,
+) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    points = page.eval_on_selector_all(
+        "#choices button[data-strike='0']", "els => els.map(e => Number(e.dataset.points))")
+    assert points == sorted(points, reverse=True)
+    assert all(in_view(page, "#choices button:first-of-type"))  # not behind the bar
+    assert all(in_view(page, ".die"))
+    assert page.text_content(".die.d10 .lbl") == "W10"
+    slots = page.eval_on_selector_all(
+        ".die", "els => els.map(e => [Number(e.dataset.pos), Number(e.querySelector('.sr')"
+        ".textContent)])")
+    # keep the die in the middle and the d10; after the throw they are where they were
+    page.click(f".die[data-pos='{slots[2][0]}']")
+    page.click(f".die[data-pos='{slots[5][0]}']")
+    page.click("#roll")
+    wait_actions(page, 4)
+    after = page.eval_on_selector_all(".die .sr", "els => els.map(e => Number(e.textContent))")
+    assert after[2] == slots[2][1]
+    assert after[5] == slots[5][1]
+    assert page_overflow(page) == 0
+    n = actions(page)
+    page.click("#choices button")
+    wait_actions(page, n + 1)
+    page.click("#lang")
+    page.click("#roll")
+    wait_actions(page, n + 3)
+    assert page.text_content(".die.d10 .lbl") == "d10"
+
+
+# --- taking the game along -----------------------------------------------------------------
+
+
+SHARE_STUB = """() => {
+  window.shared = [];
+  Object.defineProperty(navigator, 'share', { configurable: true,
+    value: async (data) => { window.shared.push(data); } });
+}"""
+
+
+def test_share_sends_the_final_sheet_as_text(device: Device) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"], mode="pad")
+    page.evaluate(SHARE_STUB)
+    enter(page, 0, "chance", 25)
+    page.click("#menu summary")
+    page.click("#share")
+    for _ in range(50):
+        if page.evaluate("window.shared.length"):
+            break
+        page.wait_for_timeout(100)
+    shared: list[dict[str, Any]] = page.evaluate("window.shared")
+    assert shared[0]["title"] == "Kniffel Extreme"
+    text = shared[0]["text"]
+    assert "1. Anna: 25" in text
+    assert "2. Ben: 0" in text
+    assert "Gesamt" in text
+
+
+def test_handoff_link_opens_the_same_game_on_another_device_when_asked(
+    device: Device, browser: Browser, site: str
+) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"], mode="dice")
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("#choices button")
+    wait_actions(page, 3)
+    page.click("#menu summary")
+    page.click("#handoff")
+    page.wait_for_selector("#qr path")
+    assert len(page.get_attribute("#qr path", "d") or "") > 100
+    link = page.input_value("#handoff-link")
+    assert link.startswith(site)
+    assert "#g=g1." in link
+    game = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.current')"))["game"]
+    other = Device(browser, site, PHONE, True)
+    try:
+        phone = other.open()
+        start(phone, ["Carla"], mode="pad")
+        enter(phone, 0, "chance", 30)
+        # a link opened over a game in progress asks first; "no" keeps the game
+        phone.goto(link)
+        phone.wait_for_selector(READY, state="attached", timeout=120_000)
+        phone.wait_for_selector("#panel[open] #link-load")
+        phone.click("#link-skip")
+        assert total(phone, "Carla") == 30
+        assert "#g=" not in phone.url
+        phone.goto(link)
+        phone.wait_for_selector(READY, state="attached", timeout=120_000)
+        phone.click("#link-load")
+        wait_actions(phone, 3)
+        assert json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.current')"))[
+            "game"]["actions"] == game["actions"]
+        assert phone.text_content("#status") == "Am Zug: Ben"
+        # Carla's game waits in the history
+        history = json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.history')"))
+        assert [e["summary"]["players"] for e in history["entries"]] == [["Carla"]]
+    finally:
+        other.close()
