@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -286,8 +287,10 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
               help="PNG-Histogramm der Summen / PNG histogram of the totals")
 @click.option("--json", "as_json", is_flag=True, help="Ergebnis als JSON / result as JSON")
 @lang_option
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Prozesse / processes (Standard/default: alle Kerne / all cores)")
 def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
-                 plot: str | None, as_json: bool, lang: Lang) -> None:
+                 plot: str | None, as_json: bool, lang: Lang, jobs: int | None) -> None:
     """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
 
     Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
@@ -309,7 +312,8 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
                   TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task(f"{strategy.name} / {ruleset.name}", total=games)
         result = simulate(ruleset, strategy, games, seed,
-                          progress=lambda done, _n: bar.update(task, completed=done))
+                          progress=lambda done, _n: bar.update(task, completed=done),
+                          jobs=jobs or os.cpu_count() or 1)
     if plot is not None:
         try:
             plot_totals(result, plot, lang)
