@@ -898,7 +898,7 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
                       f"{result.total_loss(i):.3f} {'Punkte' if de else 'points'}", markup=False)
     costly = result.costliest(3)
     if costly:
-        console.print("Die teuersten Entscheidungen / the costliest decisions:" if de
+        console.print("Die teuersten Entscheidungen:" if de
                       else "The costliest decisions:", markup=False)
         for d in costly:
             console.print(f"  {'Runde' if de else 'round'} {d.round}, {names[d.player]}, "
