@@ -146,12 +146,16 @@ def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int
 
     start = time.perf_counter()
     step = max(1, min(100, -(-games // (4 * jobs))))
-    chunks = [(i, min(i + step, games)) for i in range(0, games, step)]
-    results: dict[int, list[GameResult]] = {}
+    # game 0 here first: whatever a strategy prepares once (a value table built and stored) is
+    # then ready for the workers instead of being prepared by each of them at once
+    chunks = [(0, 1)] + [(i, min(i + step, games)) for i in range(1, games, step)]
+    results: dict[int, list[GameResult]] = {0: _play_games(rules, strategy.name, seed, 0, 1)}
+    done = 1
+    if progress is not None:
+        progress(done, games)
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {pool.submit(_play_games, rules, strategy.name, seed, a, b): a
-                   for a, b in chunks}
-        done = 0
+                   for a, b in chunks[1:]}
         for fut in as_completed(futures):
             part = fut.result()
             results[futures[fut]] = part
