@@ -1,15 +1,21 @@
-"""Benchmark of the solver: Yahtzee against yatzy-solver, Kniffel Extreme states/s, advice latency.
+"""Benchmark of the solver: Yahtzee against yatzy-solver, Kniffel Extreme states/s and the ratio
+to the landed kernel, advice latency.
 
 Run: ``.venv/bin/pip install -e '.[bench]' && .venv/bin/python benchmarks/bench_solver.py``
-(``--help`` for options). Both Yahtzee solvers run alternately in the same process, so their ratio
-holds on a busy machine; absolute times do not.
+(``--help`` for options). Whatever is compared runs alternately in one run (the two Yahtzee
+solvers in one process, and as whole processes; this kernel and the landed one of commit
+:data:`LANDED` as whole ``kniffel solve`` processes), so the ratios hold on a busy machine;
+absolute times do not.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,7 +27,57 @@ from kniffel.rules import Box, Entry, preset
 from kniffel.solver import set_threads, solve, solve_in_memory
 from kniffel.solver.advise import Advisor, Position
 from kniffel.solver.solve import Progress
-from kniffel.solver.table import default_dtype
+from kniffel.solver.table import cache_dir, default_dtype
+
+#: The commit of the landed kernel that issue 11 measures against.
+LANDED = "7e915ec"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def landed_source(commit: str = LANDED) -> Path:
+    """The ``src`` folder of ``commit``, unpacked once next to the solver cache (so that its
+    compiled kernel is cached too); the working tree is not touched."""
+    where = cache_dir().parent / "bench" / f"landed-{commit}"
+    if not (where / "src" / "kniffel" / "solver" / "kernel.py").exists():
+        where.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "src"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+    return where / "src"
+
+
+def timed_process(args: list[str], pythonpath: Path | None = None) -> float:
+    """Wall seconds of ``python args`` as a whole process (start-up included)."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, *args], check=True, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def bench_landed(max_open: int, repeats: int, base: Path | None) -> None:
+    """``kniffel solve --rules extreme --max-open K --force``: this kernel and the landed one as
+    whole processes, alternately; the median of each and their ratio."""
+    landed = base or landed_source()
+    ours_src = REPO / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        runs: dict[str, list[float]] = {"landed": [], "ours": []}
+        for i in range(repeats + 1):  # the first round compiles the kernels into their caches
+            for who, src in (("landed", landed), ("ours", ours_src)):
+                time.sleep(1.0)
+                sec = timed_process(["-m", "kniffel", "solve", "--rules", "extreme",
+                                     "--max-open", str(max_open), "--force", "--cache-dir",
+                                     str(Path(tmp) / who)], src)
+                if i:
+                    runs[who].append(sec)
+        a, b = statistics.median(runs["landed"]), statistics.median(runs["ours"])
+        states = solve_layout_sizes(max_open)
+        print(f"kniffel solve --rules extreme --max-open {max_open} --force ({states:,} states), "
+              f"whole processes, alternately, median of {repeats}: landed kernel ({LANDED}) "
+              f"{a:.2f} s, this one {b:.2f} s  ->  {a / b:.2f}x faster")
+        print("  each run: " + ", ".join(f"{x:.2f}/{y:.2f}" for x, y in
+                                         zip(runs["landed"], runs["ours"], strict=True)))
 
 
 def bench_yahtzee(repeats: int) -> None:
@@ -52,6 +108,24 @@ def bench_yahtzee(repeats: int) -> None:
           f"{b:.3f} s  ->  {b / a:.1f}x faster")
     print(f"  expected score: kniffel {value_ours:.10f}, yatzy-solver {value_theirs:.10f} "
           f"(difference {abs(value_ours - value_theirs):.1e})")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_p: list[float] = []
+        theirs_p: list[float] = []
+        build = ("import yatzy_solver; "
+                 "yatzy_solver.Solver.build(yatzy_solver.Variant('american'))")
+        for i in range(repeats + 1):  # a first round fills the compiled-code caches
+            time.sleep(1.0)
+            a = timed_process(["-m", "kniffel", "solve", "--rules", "yahtzee", "--force",
+                               "--cache-dir", tmp])
+            time.sleep(1.0)
+            b = timed_process(["-c", build])
+            if i:
+                ours_p.append(a)
+                theirs_p.append(b)
+    a, b = statistics.median(ours_p), statistics.median(theirs_p)
+    print(f"yahtzee whole process (start-up, table, file), median of {repeats}: "
+          f"`kniffel solve --rules yahtzee --force` {a:.3f} s, yatzy-solver {b:.3f} s  ->  "
+          f"{b / a:.1f}x faster")
 
 
 def bench_extreme(max_open: int) -> None:
@@ -83,7 +157,7 @@ def bench_extreme(max_open: int) -> None:
     # Project the full solve: seconds per state grows with the open boxes (scoring work); fit a
     # line through the three deepest measured layers (the shallow ones are too small to keep
     # both cores busy) and apply it to every layer of the full table.
-    full = solve_layout_sizes()
+    full = full_layer_sizes()
     xs = [o for o, (sec, n) in per_layer.items() if n and o >= max(1, max_open - 2)]
     ys = [per_layer[o][0] / per_layer[o][1] for o in xs]
     slope, icept = np.polyfit(xs, ys, 1) if len(xs) > 1 else (0.0, ys[0])
@@ -93,7 +167,13 @@ def bench_extreme(max_open: int) -> None:
           f"machine ({states / projected:,.0f} states/s on average)")
 
 
-def solve_layout_sizes() -> dict[int, int]:
+def solve_layout_sizes(max_open: int | None = None) -> int:
+    """States of the Extreme table with at most ``max_open`` open boxes (all: the full table)."""
+    return sum(full_layer_sizes().get(o, 0) for o in range(
+        (max_open if max_open is not None else 22) + 1))
+
+
+def full_layer_sizes() -> dict[int, int]:
     """States of the full Extreme table by open boxes."""
     from kniffel.solver.table import make_layout
     from kniffel.solver.tables import build_tables
@@ -136,11 +216,19 @@ def main() -> None:
     parser.add_argument("--max-open", type=int, default=4, help="Extreme endgame depth")
     parser.add_argument("--decisions", type=int, default=200, help="advice samples")
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--only", choices=["yahtzee", "extreme", "advice"], default=None)
+    parser.add_argument("--only", choices=["yahtzee", "extreme", "landed", "advice"],
+                        default=None)
+    parser.add_argument("--base", type=Path, default=None,
+                        help=f"the src folder of a checkout at {LANDED} (default: unpacked from "
+                             "git into the cache)")
+    parser.add_argument("--landed-max-open", type=int, default=4,
+                        help="open boxes of the solve timed against the landed kernel")
     args = parser.parse_args()
     print(f"threads: {set_threads(args.threads)}")
     if args.only in (None, "yahtzee"):
         bench_yahtzee(args.repeats)
+    if args.only in (None, "landed"):
+        bench_landed(args.landed_max_open, args.repeats, args.base)
     if args.only in (None, "extreme"):
         bench_extreme(args.max_open)
     if args.only in (None, "advice"):

@@ -77,3 +77,17 @@ def test_progress_is_reported_after_every_game() -> None:
 def test_at_least_one_game(games: int) -> None:
     with pytest.raises(KniffelError, match=f"at least 1, got {games}"):
         _run("kniffel", "random", games, 0)
+
+
+def test_simulate_gives_the_same_result_whatever_the_number_of_jobs() -> None:
+    rules = preset("kniffel")
+    strategy = get_strategy("greedy", rules)
+    one = simulate(rules, strategy, 12, seed=4, jobs=1)
+    seen: list[int] = []
+    three = simulate(rules, strategy, 12, seed=4, jobs=3,
+                      progress=lambda done, _n: seen.append(done))
+    assert three == one
+    assert three.totals == one.totals
+    assert seen[-1] == 12
+    with pytest.raises(KniffelError, match="jobs"):
+        simulate(rules, strategy, 2, jobs=0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import math
 import random
@@ -29,7 +30,7 @@ from kniffel.solver import (
     solve_in_memory,
 )
 from kniffel.solver.advise import Advisor, OptimalStrategy, Position, advise
-from kniffel.solver.table import HEADER_SIZE, ValueTable
+from kniffel.solver.table import HEADER_SIZE, ValueTable, read_header
 from kniffel.solver.tables import build_tables
 
 EXTREME = preset("extreme")
@@ -356,6 +357,41 @@ def test_an_interrupted_solve_resumes_at_the_next_layer(tmp_path: Path) -> None:
                   progress=seen.append)
     assert any("resuming" in n for n in notes)
     assert seen[0].resumed > 0
+    fresh = solve_in_memory(KNIFFEL, max_open=5)
+    assert np.array_equal(np.asarray(table.values), fresh.values)
+
+
+def test_an_interrupted_solve_resumes_inside_the_layer_it_was_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solve_module = importlib.import_module("kniffel.solver.solve")
+    monkeypatch.setattr(solve_module, "BATCH_STATES", 500)
+
+    class StopError(Exception):
+        pass
+
+    layer_starts: dict[int, int] = {}
+
+    def interrupt(p: Progress) -> None:
+        layer_starts.setdefault(p.layer, p.done)
+        if p.layer == 4 and p.done - layer_starts[4] > 2000:
+            raise StopError
+
+    with pytest.raises(StopError):
+        solve(KNIFFEL, max_open=5, directory=tmp_path, progress=interrupt,
+              checkpoint_seconds=0)
+    partial = tmp_path / "kniffel-open5.table.partial"
+    header = read_header(partial)
+    assert header["layers_done"] == 4
+    assert header["sets_done"] > 0
+    notes: list[str] = []
+    seen: list[Progress] = []
+    table = solve(KNIFFEL, max_open=5, directory=tmp_path, notice=notes.append,
+                  progress=seen.append)
+    assert any("resuming" in n and "sets" in n for n in notes), notes
+    lay = table.layout
+    before = sum(lay.layer_states(m) for o, m in lay.layers() if o < 4)
+    assert seen[0].resumed > before, "the finished part of layer 4 is not computed again"
     fresh = solve_in_memory(KNIFFEL, max_open=5)
     assert np.array_equal(np.asarray(table.values), fresh.values)
 

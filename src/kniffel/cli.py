@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -352,8 +353,10 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
               help="PNG-Histogramm der Summen / PNG histogram of the totals")
 @click.option("--json", "as_json", is_flag=True, help="Ergebnis als JSON / result as JSON")
 @lang_option
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Prozesse / processes (Standard/default: alle Kerne / all cores)")
 def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
-                 plot: str | None, as_json: bool, lang: Lang) -> None:
+                 plot: str | None, as_json: bool, lang: Lang, jobs: int | None) -> None:
     """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
 
     Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
@@ -375,7 +378,8 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
         task = bar.add_task(f"{shown_strategy(strategy.name, lang)} / {ruleset.title(lang)}",
                             total=games)
         result = simulate(ruleset, strategy, games, seed,
-                          progress=lambda done, _n: bar.update(task, completed=done))
+                          progress=lambda done, _n: bar.update(task, completed=done),
+                          jobs=jobs or os.cpu_count() or 1)
     if plot is not None:
         try:
             plot_totals(result, plot, lang)
@@ -933,6 +937,92 @@ def _action_json(action: Any) -> Any:
     from kniffel.game import action_to_json
 
     return action_to_json(action)
+
+
+@main.command()
+@click.argument("save", required=False, type=click.Path(dir_okay=False))
+@click.option("--history", "game_id", type=int, default=None,
+              help="ein Spiel aus dem Spielverlauf (ID) / a game from the history (its id)")
+@db_option
+@click.option("--json", "as_json", is_flag=True,
+              help="als JSON ausgeben / print one JSON object")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
+              help="Ordner der Wertetabellen / folder of the value tables "
+                   "(Standard/default: the user's cache)")
+@lang_option
+def review(save: str | None, game_id: int | None, db_path: str | None, as_json: bool,
+           cache_dir: str | None, lang: Lang) -> None:
+    """Partie auswerten / review a game: every decision against the optimal choice.
+
+    For a saved game (SAVE) or one from the history (--history ID): each decision with the
+    choice taken, the best choice and the expected points lost, the total loss per player and
+    the three costliest decisions. Classic rule sets use their table (built if missing); Kniffel
+    Extreme its stored table or endgames solved on the spot.
+    """
+    from kniffel.solver import SolverError
+    from kniffel.solver.review import review as review_game
+
+    err = _console(err=True)
+    de = lang == "de"
+    if (save is None) == (game_id is None):
+        err.print("kniffel review: gib eine Spielstand-Datei oder --history ID an / give a save "
+                  "file or --history ID", markup=False)
+        sys.exit(2)
+    try:
+        if save is not None:
+            game = load_game(save)
+        else:
+            with _open_history(db_path, "review") as db:
+                game = db.load(int(game_id or 0))
+        result = review_game(game, directory=Path(cache_dir) if cache_dir else None,
+                             build=not game.rules.d10)
+    except (KniffelError, SolverError) as e:
+        _fail("review", e, lang)
+    rules = game.rules
+    names = [p.name for p in game.players]
+
+    def text(d: Any, option: Any) -> str:
+        return str(option.describe(rules, lang))
+
+    if as_json:
+        click.echo(json.dumps({
+            "rules": rules.name,
+            "decisions": [{"index": d.index, "player": names[d.player], "round": d.round,
+                           "roll": str(d.position.roll), "taken": _action_json(d.taken.action),
+                           "taken_text": text(d, d.taken), "best": _action_json(d.best.action),
+                           "best_text": text(d, d.best), "loss": round(d.loss, 6)}
+                          for d in result.decisions],
+            "uncovered": [{"index": u.index, "player": names[u.player], "round": u.round,
+                           "reason": u.reason} for u in result.uncovered],
+            "total_loss": {names[i]: round(result.total_loss(i), 6) for i in range(len(names))},
+            "costliest": [d.index for d in result.costliest(3)]}, ensure_ascii=False))
+        return
+    console = _console()
+    table = Table(title=f"{rules.title(lang)} — {'Auswertung' if de else 'review'}")
+    for head in (("Runde", "Round"), ("Spieler", "Player"), ("Wurf", "Roll"),
+                 ("Gewählt", "Taken"), ("Bestes", "Best"), ("Verlust", "Loss")):
+        table.add_column(head[0] if de else head[1],
+                         justify="right" if head[0] in ("Runde", "Verlust") else "left")
+    for d in result.decisions:
+        table.add_row(str(d.round), names[d.player], str(d.position.roll), text(d, d.taken),
+                      text(d, d.best), f"{d.loss:.3f}",
+                      style="bold red" if d.loss >= 1.0 else None)
+    console.print(table)
+    for i, name in enumerate(names):
+        console.print(f"{name}: {'Verlust gesamt' if de else 'total loss'} "
+                      f"{result.total_loss(i):.3f} {'Punkte' if de else 'points'}", markup=False)
+    costly = result.costliest(3)
+    if costly:
+        console.print("Die teuersten Entscheidungen:" if de
+                      else "The costliest decisions:", markup=False)
+        for d in costly:
+            console.print(f"  {'Runde' if de else 'round'} {d.round}, {names[d.player]}, "
+                          f"{d.position.roll}: {text(d, d.taken)} → {text(d, d.best)} "
+                          f"(−{d.loss:.3f})", markup=False)
+    if result.uncovered:
+        console.print(f"{len(result.uncovered)} "
+                      + ("Entscheidungen ohne Bewertung: " if de else "decisions not judged: ")
+                      + result.uncovered[0].reason, markup=False)
 
 
 @main.command()

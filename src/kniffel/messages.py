@@ -186,6 +186,12 @@ CATALOG: dict[str, tuple[str, str]] = {
                           "{name}.", "A computer player's name is lower-case text, not {name}."),
     "simulate.games": ("Es muss mindestens ein Spiel sein, nicht {games}.",
                        "There must be at least one game, not {games}."),
+    "review.needs_dice": ("Eine Auswertung braucht ein Spiel mit virtuellen Würfeln: der Block "
+                          "kennt die Würfel nicht.",
+                          "A review needs a game played with virtual dice: a score pad does not "
+                          "record the dice."),
+    "simulate.jobs": ("Es muss mindestens ein Prozess sein, nicht {jobs}.",
+                      "There must be at least one process, not {jobs}."),
     # the history database
     "history.unusable": ("Der Spielverlauf kann nicht benutzt werden.",
                          "The game history cannot be used."),

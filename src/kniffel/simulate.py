@@ -112,15 +112,88 @@ def play_out(game: Game, strategy: Strategy, rng: random.Random) -> None:
     match.play_out()
 
 
+GameResult = tuple[int, bool, tuple[tuple[str, int, bool], ...]]
+
+
+def _play_games(rules: RuleSet, strategy_name: str, seed: int, start: int,
+                stop: int) -> list[GameResult]:
+    """Games ``start``…``stop - 1`` of a run (in a worker process): total, bonus earned, and
+    (box, points, struck) of every box."""
+    from kniffel.strategy import get_strategy
+
+    strategy = get_strategy(strategy_name, rules)
+    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
+    out: list[GameResult] = []
+    for i in range(start, stop):
+        game = Game(rules, [player], seed=game_seed(seed, i))
+        play_out(game, strategy, random.Random(f"strategy:{seed}:{i}"))
+        sheet = game.sheet(0)
+        out.append((sheet.total, sheet.bonus > 0, tuple(
+            (b.value, e.points, e.struck) for b, e in sheet.entries.items())))
+    return out
+
+
+def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int, jobs: int,
+                       progress: Progress | None) -> SimulationResult:
+    """:func:`simulate` with the games in ``jobs`` processes: each game depends only on its
+    index and the seed, and the results are summed in game order, so they do not depend on
+    ``jobs``."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    start = time.perf_counter()
+    step = max(1, min(100, -(-games // (4 * jobs))))
+    # game 0 here first: whatever a strategy prepares once (a value table built and stored) is
+    # then ready for the workers instead of being prepared by each of them at once
+    chunks = [(0, 1)] + [(i, min(i + step, games)) for i in range(1, games, step)]
+    results: dict[int, list[GameResult]] = {0: _play_games(rules, strategy.name, seed, 0, 1)}
+    done = 1
+    if progress is not None:
+        progress(done, games)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_play_games, rules, strategy.name, seed, a, b): a
+                   for a, b in chunks[1:]}
+        for fut in as_completed(futures):
+            part = fut.result()
+            results[futures[fut]] = part
+            done += len(part)
+            if progress is not None:
+                progress(done, games)
+    box_points = dict.fromkeys(rules.boxes, 0)
+    box_strikes = dict.fromkeys(rules.boxes, 0)
+    totals: list[int] = []
+    bonus_games = 0
+    for a, _ in chunks:
+        for total, bonus, entries in results[a]:
+            totals.append(total)
+            bonus_games += bonus
+            for name, points, struck in entries:
+                box_points[Box(name)] += points
+                box_strikes[Box(name)] += struck
+    return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
+                            box_strikes, bonus_games, time.perf_counter() - start)
+
+
 def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
-             progress: Progress | None = None) -> SimulationResult:
+             progress: Progress | None = None, jobs: int = 1) -> SimulationResult:
     """Play ``games`` solitaire games of ``rules`` with ``strategy`` and sum up the results.
 
-    ``progress(done, games)`` is called after every game.
+    ``progress(done, games)`` is called after every game (with ``jobs`` > 1: after every batch
+    of games, which then run in that many processes, each building the strategy anew by its
+    name; the result is the same whatever ``jobs`` is). Strategies from outside the package
+    (registered at run time) play in this process.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise KniffelError(f"the number of games must be at least 1, got {games!r}",
                            code="simulate.games", params={"games": repr(games)})
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise KniffelError(f"the number of jobs must be at least 1, got {jobs!r}",
+                           code="simulate.jobs", params={"jobs": repr(jobs)})
+    from kniffel.strategy import strategy_names
+
+    ours = type(strategy).__module__.startswith("kniffel.")
+    if jobs > 1 and games > 1 and ours and strategy.name in strategy_names():
+        return _simulate_parallel(rules, strategy, games, seed, min(jobs, games), progress)
     box_points = dict.fromkeys(rules.boxes, 0)
     box_strikes = dict.fromkeys(rules.boxes, 0)
     totals: list[int] = []

@@ -129,10 +129,12 @@ def _successors(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any
 
 
 @njit(cache=True)
-def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, cntu: Any, kn_face: Any,
-           box_kind: Any, box_max: Any, UV: Any, SV: Any, SV50: Any, Z: Any,
-           S: Any) -> None:  # pragma: no cover - compiled
-    """S[h, l]: the value of the best legal entry of hand h (points, bonuses, successor)."""
+def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, kn_face: Any,
+           box_kind: Any, box_max: Any, box_ptr: Any, box_h: Any, box_v: Any, UV: Any, SV: Any,
+           SV50: Any, Z: Any, S: Any) -> None:  # pragma: no cover - compiled
+    """S[h, l]: the value of the best legal entry of hand h (points, bonuses, successor).
+
+    Only the hands that fit an open box are visited for it (``box_h``), not all hands."""
     nb = params[0]
     nh = params[2]
     strike = params[6]
@@ -149,21 +151,20 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, cntu: Any, k
         if F >> b & 1:
             continue
         if b < 6:
-            for h in range(nh):
-                c = cntu[h, b]
-                if c > 0:
-                    fit[h] = True
-                    for lane in range(w):
-                        S[h, lane] = max(S[h, lane], UV[b, c, lane])
+            for e in range(box_ptr[b], box_ptr[b + 1]):
+                h = box_h[e]
+                c = box_v[e]
+                fit[h] = True
+                for lane in range(w):
+                    S[h, lane] = max(S[h, lane], UV[b, c, lane])
         else:
             vec = SV50 if yflag and b == kn_box else SV[b]
-            for h in range(nh):
-                p = pts[h, b]
-                if p >= 0:
-                    fit[h] = True
-                    pf = S.dtype.type(p)
-                    for lane in range(w):
-                        S[h, lane] = max(S[h, lane], pf + vec[lane])
+            for e in range(box_ptr[b], box_ptr[b + 1]):
+                h = box_h[e]
+                fit[h] = True
+                pf = S.dtype.type(box_v[e])
+                for lane in range(w):
+                    S[h, lane] = max(S[h, lane], pf + vec[lane])
     for h in range(nh):
         if strike != 0 or not fit[h]:
             for lane in range(w):
@@ -253,8 +254,9 @@ def _further_kniffel(F: int, h: int, lane: int, y: int, face: int, params: Any, 
 
 @njit(cache=True)
 def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms_add: Any,
-            ms_sub: Any, hand_ms: Any, p0: Any, pts: Any, cntu: Any, kn_face: Any,
-            trans_k: Any, trans_gain: Any, box_kind: Any, box_max: Any, out: Any,
+            ms_sub: Any, hand_ms: Any, p0: Any, pts: Any, kn_face: Any, trans_k: Any,
+            trans_gain: Any, box_kind: Any, box_max: Any, box_ptr: Any, box_h: Any, box_v: Any,
+            out: Any,
             scratch: tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any],
             record: bool, rec_K: Any, rec_S: Any) -> None:  # pragma: no cover - compiled
     """out[l] = E for lanes l0…l0+w-1 of F; with ``record`` also every K (rec_K) and S (rec_S)."""
@@ -265,7 +267,8 @@ def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms
     rolls = params[11]
     UV, SV, SV50, Z, S, H, T, best, K, B = scratch
     _successors(F, l0, w, xf, V, base, params, trans_k, trans_gain, UV, SV, SV50, Z)
-    _score(F, l0, w, xf, params, pts, cntu, kn_face, box_kind, box_max, UV, SV, SV50, Z, S)
+    _score(F, l0, w, xf, params, pts, kn_face, box_kind, box_max, box_ptr, box_h, box_v, UV, SV,
+           SV50, Z, S)
     if record:
         for h in range(nh):
             for lane in range(w):
@@ -340,9 +343,9 @@ def _lanes(F: int, params: Any, n_u: Any) -> tuple[int, int]:  # pragma: no cove
 
 @njit(cache=True, parallel=True)
 def solve_masks(masks: Any, V: Any, base: Any, params: Any, ms_add: Any, ms_sub: Any,
-                hand_ms: Any, p0: Any, pts: Any, cntu: Any, kn_face: Any, n_u: Any,
-                trans_k: Any, trans_gain: Any, box_kind: Any, box_max: Any,
-                chunk: int, workers: int) -> None:  # pragma: no cover - compiled
+                hand_ms: Any, p0: Any, pts: Any, kn_face: Any, n_u: Any, trans_k: Any,
+                trans_gain: Any, box_kind: Any, box_max: Any, box_ptr: Any, box_h: Any,
+                box_v: Any, chunk: int, workers: int) -> None:  # pragma: no cover - compiled
     """V[base[F] + l] = E[l] (see the module docstring) for every F in ``masks``, in parallel."""
     n = masks.shape[0]
     workers = min(workers, n)
@@ -358,9 +361,9 @@ def solve_masks(masks: Any, V: Any, base: Any, params: Any, ms_add: Any, ms_sub:
             step = max(xf, chunk // xf * xf)
             for l0 in range(0, nl, step):
                 w = min(step, nl - l0)
-                _widget(F, l0, w, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, cntu,
-                        kn_face, trans_k, trans_gain, box_kind, box_max, out, scratch, False,
-                        dummy_K, dummy_S)
+                _widget(F, l0, w, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, kn_face,
+                        trans_k, trans_gain, box_kind, box_max, box_ptr, box_h, box_v, out,
+                        scratch, False, dummy_K, dummy_S)
                 b0 = base[F] + l0
                 for lane in range(w):
                     V[b0 + lane] = out[lane]
@@ -368,8 +371,9 @@ def solve_masks(masks: Any, V: Any, base: Any, params: Any, ms_add: Any, ms_sub:
 
 @njit(cache=True)
 def detail(F: int, k: int, V: Any, base: Any, params: Any, ms_add: Any, ms_sub: Any,
-           hand_ms: Any, p0: Any, pts: Any, cntu: Any, kn_face: Any, n_u: Any, trans_k: Any,
-           trans_gain: Any, box_kind: Any, box_max: Any) -> tuple[Any, Any, Any]:
+           hand_ms: Any, p0: Any, pts: Any, kn_face: Any, n_u: Any, trans_k: Any,
+           trans_gain: Any, box_kind: Any, box_max: Any, box_ptr: Any, box_h: Any,
+           box_v: Any) -> tuple[Any, Any, Any]:
     # pragma: no cover - compiled
     """For upper state k of F, all its lanes: (E (xf,), K (rolls, 462, ch·xf), S (nh, xf))."""
     nd = params[1]
@@ -381,6 +385,7 @@ def detail(F: int, k: int, V: Any, base: Any, params: Any, ms_add: Any, ms_sub: 
     rec_S = np.zeros((nh, xf))
     out = np.zeros(xf)
     scratch = _scratch(V, params, ms_add.shape[0], xf)
-    _widget(F, k * xf, xf, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, cntu, kn_face,
-            trans_k, trans_gain, box_kind, box_max, out, scratch, True, rec_K, rec_S)
+    _widget(F, k * xf, xf, xf, V, base, params, ms_add, ms_sub, hand_ms, p0, pts, kn_face,
+            trans_k, trans_gain, box_kind, box_max, box_ptr, box_h, box_v, out, scratch, True,
+            rec_K, rec_S)
     return out, rec_K, rec_S

@@ -36,6 +36,8 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: How many states one call of the kernel solves at most (between progress updates).
 BATCH_STATES = 200_000
+#: A solve into a file records how far it got at least this often (seconds), inside a layer too.
+CHECKPOINT_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,8 @@ def set_threads(threads: int | None) -> int:
 def kernel_args(tables: Tables) -> tuple[Any, ...]:
     """The table arrays in the order the kernel takes them after ``V, base``."""
     t = tables
-    return (t.params, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts, t.cntu, t.kn_face, t.n_u,
-            t.trans_k, t.trans_gain, t.box_kind, t.box_max)
+    return (t.params, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts, t.kn_face, t.n_u, t.trans_k,
+            t.trans_gain, t.box_kind, t.box_max, t.box_ptr, t.box_h, t.box_v)
 
 
 def chunk_lanes(tables: Tables, itemsize: int = 8) -> int:
@@ -78,10 +80,22 @@ def chunk_lanes(tables: Tables, itemsize: int = 8) -> int:
     return max(1, kernel.CHUNK_BYTES // (itemsize * len(tables.multisets) * channels))
 
 
+def layer_order(layout: Layout, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The sets of one layer in the order they are solved (most lanes first; fixed, so that a
+    checkpoint can name how many are done)."""
+    lanes = layout.tables.n_u[masks & 63].astype(np.int64)
+    return masks[np.argsort(-lanes, kind="stable")]
+
+
 def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0,
-               progress: ProgressCallback | None = None,
-               on_layer: Callable[[int], None] | None = None) -> None:
-    """Solve the layers ``start_layer``…``max_open`` of ``layout`` into ``values``."""
+               start_sets: int = 0, progress: ProgressCallback | None = None,
+               on_batch: Callable[[int, int, bool], None] | None = None) -> None:
+    """Solve the layers ``start_layer``…``max_open`` of ``layout`` into ``values``.
+
+    The first ``start_sets`` sets of ``start_layer`` (in :func:`layer_order`) are taken as done.
+    After every batch of sets ``on_batch(layer, sets done in it, layer complete)`` is called
+    (before ``progress``), so that the caller can checkpoint.
+    """
     import numba
 
     tables = layout.tables
@@ -91,6 +105,9 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
     sizes = [layout.layer_states(m) for _, m in layers]
     total = sum(sizes)
     done = sum(sizes[:start_layer])
+    if start_sets and start_layer < len(layers):
+        first = layer_order(layout, layers[start_layer][1])
+        done += layout.layer_states(first[:start_sets])
     resumed = done
     for (o, masks), size in zip(layers, sizes, strict=True):
         if o < start_layer:
@@ -100,30 +117,29 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
                 b = layout.base[mask]
                 values[b:b + layout.lanes(int(mask))] = 0.0
             done += size
-        else:
-            lanes = tables.n_u[masks & 63].astype(np.int64)
-            order = np.argsort(-lanes, kind="stable")
-            masks = masks[order]
-            per = np.maximum(lanes[order], 1) * (tables.rules.chips + 1 if tables.rules.chips
-                                                 else 1)
-            bounds = np.searchsorted(np.cumsum(per), np.arange(BATCH_STATES, per.sum() +
-                                                               BATCH_STATES, BATCH_STATES))
-            start = 0
-            for stop in [*bounds, len(masks)]:
-                stop = min(int(stop) + 1, len(masks))
-                if stop <= start:
-                    continue
-                batch = masks[start:stop]
-                kernel.solve_masks(batch, values, layout.base, *args,  # type: ignore[call-arg]
-                                   chunk, numba.get_num_threads())
-                done += layout.layer_states(batch)
-                start = stop
-                if progress:
-                    progress(Progress(done, total, o, layout.max_open, resumed))
-        if on_layer:
-            on_layer(o)
-        if progress:
-            progress(Progress(done, total, o, layout.max_open, resumed))
+            if on_batch:
+                on_batch(o, len(masks), True)
+            if progress:
+                progress(Progress(done, total, o, layout.max_open, resumed))
+            continue
+        masks = layer_order(layout, masks)
+        start = start_sets if o == start_layer else 0
+        per = layout.tables.n_u[masks[start:] & 63].astype(np.int64) * tables.xs
+        stops = np.searchsorted(np.cumsum(per), np.arange(BATCH_STATES, per.sum()
+                                                          + BATCH_STATES, BATCH_STATES))
+        for stop in sorted({*(min(int(s) + 1 + start, len(masks)) for s in stops),
+                            len(masks)}):
+            if stop <= start:
+                continue
+            batch = masks[start:stop]
+            kernel.solve_masks(batch, values, layout.base, *args,  # type: ignore[call-arg]
+                               chunk, numba.get_num_threads())
+            done += layout.layer_states(batch)
+            start = stop
+            if on_batch:
+                on_batch(o, stop, stop == len(masks))
+            if progress:
+                progress(Progress(done, total, o, layout.max_open, resumed))
 
 
 def solve_in_memory(rules: RuleSet, *, max_open: int | None = None, root: int = 0,
@@ -143,14 +159,18 @@ def solve_in_memory(rules: RuleSet, *, max_open: int | None = None, root: int = 
 
 def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None = None,
           progress: ProgressCallback | None = None, force: bool = False,
-          notice: Callable[[str], None] | None = None) -> ValueTable:
+          notice: Callable[[str], None] | None = None,
+          checkpoint_seconds: float | None = None) -> ValueTable:
     """The table of ``rules`` in the cache: loaded when a valid one exists, else computed.
 
-    The computation writes into ``<name>.partial`` and records every finished layer in its
-    header, so an interrupted solve resumes at the next layer; once complete the values get their
-    checksum and the file is renamed to ``<name>.table``. A table that does not match (other rules,
-    version, size, damaged) is reported through ``notice`` and computed anew.
+    The computation writes into ``<name>.partial`` and records in its header every finished
+    layer and, every ``checkpoint_seconds`` (:data:`CHECKPOINT_SECONDS` by default), how many
+    sets of the current layer are done, so an interrupted solve loses at most that much work;
+    once complete the values get their checksum and the file is renamed to ``<name>.table``. A
+    table that does not match (other rules, version, size, damaged) is reported through
+    ``notice`` and computed anew.
     """
+    every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
     directory = directory or cache_dir()
     directory.mkdir(parents=True, exist_ok=True)
     name = table_name(rules, max_open)
@@ -168,20 +188,22 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
     dtype = default_dtype(rules)
     want = expected_header(layout, dtype)
     partial = directory / (name + ".partial")
-    start_layer = 0
+    start_layer = start_sets = 0
     if partial.exists():
         try:
             header = read_header(partial)
             check_header(partial, header, want)
             start_layer = int(header.get("layers_done", 0))
-            if notice and start_layer:
+            start_sets = int(header.get("sets_done", 0))
+            if notice and (start_layer or start_sets):
                 notice(f"resuming {partial.name} after {start_layer} of "
-                       f"{layout.max_open + 1} layers")
-        except TableMismatchError as e:
+                       f"{layout.max_open + 1} layers"
+                       + (f" and {start_sets:,} sets of the next" if start_sets else ""))
+        except (TableMismatchError, ValueError) as e:
             if notice:
                 notice(f"{e}; starting over")
-            start_layer = 0
-    if start_layer == 0:
+            start_layer = start_sets = 0
+    if start_layer == start_sets == 0:
         with open(partial, "wb") as new:
             new.truncate(HEADER_SIZE + layout.states * dtype.itemsize)
             write_header(new, {**want, "complete": False, "layers_done": 0})
@@ -189,12 +211,20 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
     mm = np.memmap(partial, dtype=dtype, mode="r+", offset=HEADER_SIZE, shape=(layout.states,))
     values = mm.view(np.ndarray)
 
-    def checkpoint(o: int) -> None:
-        mm.flush()
-        with open(partial, "r+b") as f:
-            write_header(f, {**want, "complete": False, "layers_done": o + 1})
+    last = time.monotonic()
 
-    run_layers(layout, values, start_layer=start_layer, progress=progress, on_layer=checkpoint)
+    def checkpoint(o: int, sets: int, complete: bool) -> None:
+        nonlocal last
+        if not complete and time.monotonic() - last < every:
+            return
+        mm.flush()  # the values first: the header never claims more than is on disk
+        with open(partial, "r+b") as f:
+            write_header(f, {**want, "complete": False, "layers_done": o + 1 if complete else o,
+                             "sets_done": 0 if complete else sets})
+        last = time.monotonic()
+
+    run_layers(layout, values, start_layer=start_layer, start_sets=start_sets,
+               progress=progress, on_batch=checkpoint)
     mm.flush()
     digest = checksum(values)
     table = ValueTable(layout, values)
