@@ -717,21 +717,23 @@ class Game:
             case _:
                 raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
 
+    def _check_points(self, box: Box, points: object) -> None:
+        """Refuse ``points`` unless ``box`` can hold them (a pad entry or a correction)."""
+        possible = self._rules.possible_points(box)
+        if isinstance(points, bool) or not isinstance(points, int) or points not in possible:
+            shown = ", ".join(map(str, sorted(possible)))
+            raise IllegalMoveError(
+                f"{box.value} cannot hold {points!r} points; possible: {shown}",
+                code="move.points_impossible",
+                params={"box": box.value, "points": repr(points), "possible": sorted(possible),
+                        "rules": self._rules.name})
+
     def _apply_pad(self, action: Action, st: _PlayerState) -> None:
         rules = self._rules
         match action:
             case Enter(box, points, extra):
                 box = self._open_box(st, box)
-                possible = rules.possible_points(box)
-                if isinstance(points, bool) or not isinstance(points, int) or (
-                    points not in possible
-                ):
-                    shown = ", ".join(map(str, sorted(possible)))
-                    raise IllegalMoveError(
-                        f"{box.value} cannot hold {points!r} points; possible: {shown}",
-                        code="move.points_impossible",
-                        params={"box": box.value, "points": repr(points),
-                                "possible": sorted(possible)})
+                self._check_points(box, points)
                 if extra and not self._extra_kniffel_allowed(st):
                     raise IllegalMoveError(
                         "extra points for a further Kniffel need a rule set that grants them "
@@ -779,16 +781,7 @@ class Game:
         if points is None:
             new = Entry(0, struck=True)
         else:
-            possible = self._rules.possible_points(box)
-            if isinstance(points, bool) or not isinstance(points, int) or (
-                points not in possible
-            ):
-                shown = ", ".join(map(str, sorted(possible)))
-                raise IllegalMoveError(
-                    f"{box.value} cannot hold {points!r} points; possible: {shown}",
-                    code="move.points_impossible",
-                    params={"box": box.value, "points": repr(points),
-                            "possible": sorted(possible), "rules": self._rules.name})
+            self._check_points(box, points)
             if points == 0:
                 raise IllegalMoveError(f"0 points is a strike: use Correct({action.player!r}, "
                                        f"{box!r}, None)", code="correct.zero_is_strike")
