@@ -462,6 +462,30 @@ def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: str) -> None:
+    offer = {"de": "[c] Chip abgeben für einen 4. Wurf", "en": "[c] hand in a chip for a 4th throw"}
+    speed = {"de": "Tempo 0,5 s", "en": "speed 0.5 s"}
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, seats=SEATS[3], seed=1, start=0, speed=0.5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", "r", "r")
+            await pilot.pause()
+            assert offer[lang] in screen_text(app)
+            for _ in range(40):  # score: the first box down the sheet that takes this roll
+                if not screen.match.human_to_move():
+                    break
+                await pilot.press("enter", "down")
+            await until(pilot, lambda: not screen.match.human_to_move(), limit=200)
+            await pilot.pause()
+            assert speed[lang] in screen_text(app)
+
+    asyncio.run(main())
+
+
 def test_abbreviated_names_stay_distinct_and_fit() -> None:
     assert abbreviate(["Computer 1", "Computer 2"], 4) == ["Co…1", "Co…2"]
     assert abbreviate(["Anna", "Computer 1"], 6) == ["Anna", "Compu…"]
