@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel import strategy as strategy_module
 from kniffel.history import History
-from kniffel.rules import preset
+from kniffel.rules import Lang, preset
 from kniffel.storage import load_game
 from kniffel.strategy import register_strategy
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
@@ -463,7 +463,7 @@ def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: str) -> None:
+def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: Lang) -> None:
     offer = {"de": "[c] Chip abgeben für einen 4. Wurf", "en": "[c] hand in a chip for a 4th throw"}
     speed = {"de": "Tempo 0,5 s", "en": "speed 0.5 s"}
 
