@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel import strategy as strategy_module
 from kniffel.history import History
-from kniffel.rules import preset
+from kniffel.rules import Lang, preset
 from kniffel.storage import load_game
 from kniffel.strategy import register_strategy
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
@@ -458,6 +458,30 @@ def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
             d10 = screen_of(app).query_one("#die-5", Die)
             assert d10.region.right <= width
             assert d10.region.width == 9
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: Lang) -> None:
+    offer = {"de": "[c] Chip abgeben für einen 4. Wurf", "en": "[c] hand in a chip for a 4th throw"}
+    speed = {"de": "Tempo 0,5 s", "en": "speed 0.5 s"}
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, seats=SEATS[3], seed=1, start=0, speed=0.5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", "r", "r")
+            await pilot.pause()
+            assert offer[lang] in screen_text(app)
+            for _ in range(40):  # score: the first box down the sheet that takes this roll
+                if not screen.match.human_to_move():
+                    break
+                await pilot.press("enter", "down")
+            await until(pilot, lambda: not screen.match.human_to_move(), limit=200)
+            await pilot.pause()
+            assert speed[lang] in screen_text(app)
 
     asyncio.run(main())
 

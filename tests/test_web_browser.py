@@ -394,7 +394,10 @@ def test_stored_game_the_engine_refuses_is_kept_as_a_copy(page: Page) -> None:
     page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", raw)
     page.reload()
     wait_ready(page)
-    assert "beiseitegelegt" in corrupt_notice(page)
+    said = corrupt_notice(page)
+    assert "beiseitegelegt" in said
+    assert "Chance ist schon belegt (20)" in said  # the engine's reason, in German
+    assert "already filled" not in said
     data = stored(page)
     assert [v for k, v in data.items() if k.startswith("kniffel.v1.current.corrupt.")] == [raw]
     assert page.locator("#setup").is_visible()
@@ -429,7 +432,10 @@ def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> N
         page.wait_for_selector(".notice", state="detached")
     text = " ".join(said)
     assert "Import abgelehnt" in text
-    assert "kann nicht 17 Punkte haben" in text  # the engine's words, from its catalog
+    assert "illegal.json: Der Spielstand ist kein gültiges Spiel" in text  # the file, in German
+    assert "Fünfer kann nicht 17 Punkte haben" in text
+    assert "cannot hold" not in text  # no developer text
+    assert "the file" not in text
     # A good file is taken: the finished game goes to the history.
     done = Game(preset("kniffel"), ["Carla"], mode=Mode.PAD)
     for box in done.rules.boxes:

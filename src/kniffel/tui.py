@@ -601,11 +601,27 @@ class GameScreen(Screen[None]):
                            f"{tr('turn', lang, name=name)}", style="bold"))
 
     def _turn_line(self) -> str:
+        """The turn's state beside the dice, broken into lines between its parts where one
+        line is narrower than the whole (the chip offer and the speed do not fit on one line
+        of an 80-column terminal)."""
+        parts = self._turn_parts()
+        width = self.query_one("#turn", Static).size.width
+        lines = [parts[0]] if parts else []
+        for part in parts[1:]:
+            joined = f"{lines[-1]} · {part}"
+            if width and len(joined) > width:
+                lines.append(part)
+            else:
+                lines[-1] = joined
+        return "\n".join(lines)
+
+    def _turn_parts(self) -> list[str]:
+        """The parts of :meth:`_turn_line`: throws, chips left, the chip offer, the speed."""
         game, lang, rules = self.game, self.lang, self.game.rules
         turn = game.turn
         if turn is None:
-            return "   ".join(f"{rank}. {game.players[p].name} {total}"
-                              for rank, p, total in game.ranking())
+            return ["   ".join(f"{rank}. {game.players[p].name} {total}"
+                               for rank, p, total in game.ranking())]
         parts = [tr("throws", lang, used=turn.rolls_used, allowed=turn.rolls_allowed)]
         if rules.chips:
             parts.append(tr("chips_left", lang, n=game.sheet(turn.player).chips_left))
@@ -614,13 +630,15 @@ class GameScreen(Screen[None]):
         if self.speed and self.match.has_computers and not self.match.human_to_move():
             speed = tr("speed", lang, s=self.speed)
             parts.append(speed.replace(".", ",") if lang == "de" else speed)
-        return " · ".join(parts)
+        return parts
 
     def _draw_info(self) -> None:
         wide = self.has_class("wide")
-        self.query_one("#turn", Static).update(Text(self._turn_line()))
+        turn_line = self._turn_line()
+        turn_lines = turn_line.count("\n") + 1
+        self.query_one("#turn", Static).update(Text(turn_line))
         self.query_one("#message", Static).update(Text(self._message, style="bold"))
-        room = 2 - (1 if self._message else 0)
+        room = max(0, 3 - turn_lines - (1 if self._message else 0))
         recent = [m for m in self.moves if m != self._message]
         recent = [] if wide or not room else recent[-room:]
         self.query_one("#recent", Static).update(
@@ -1010,7 +1028,7 @@ class KniffelApp(App[None]):
     .die.kept { background: $success 40%; border: heavy $success; }
     .die.d10.kept { border: heavy $warning; }
     #info { width: 1fr; height: 3; }
-    #turn { height: 1; }
+    #turn { height: auto; max-height: 2; }
     #message { height: auto; max-height: 2; color: $accent; }
     #recent { height: auto; color: $text-muted; }
     #main { height: 1fr; }

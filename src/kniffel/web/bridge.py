@@ -282,7 +282,7 @@ class Session:
             return {"kind": "history", "entries": [
                 {**e.to_json(), "finished": e.finished_at or e.started,
                  "summary": summary(e.game)} for e in decode_history(data)]}
-        game = loads_game(text, name="the file")
+        game = loads_game(text, name=_file_name(req.get("name"), _lang(req)))
         return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
                 "view": game_view(game), "summary": summary(game)}
 
@@ -369,6 +369,14 @@ def _error(e: KniffelError, lang: Lang = "de") -> Reply:
     the page's language from the engine's message catalog (:func:`kniffel.messages.render`)."""
     return {"ok": False, "error": {"type": type(e).__name__, "message": str(e), "code": e.code,
                                    "params": e.params, "text": render(e, lang)}}
+
+
+def _file_name(name: object, lang: Lang) -> str:
+    """The name an import's errors lead with: the file's own name as the page sent it, else
+    the word for "the file" in the page's language (never English on a German screen)."""
+    if isinstance(name, str) and name.strip():
+        return name.strip()[:80]
+    return "Datei" if lang == "de" else "file"
 
 
 def _lang(request: dict[str, Any]) -> Lang:

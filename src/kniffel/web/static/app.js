@@ -192,7 +192,7 @@ const DATA_TEXT = {
     copy_kept: "Eine Kopie der Daten bleibt im Browser aufbewahrt.",
     corrupt_current: "Das gespeicherte laufende Spiel war beschädigt und wurde beiseitegelegt; es geht mit einem neuen Spiel weiter, der Verlauf bleibt erhalten.",
     corrupt_view: "Die gespeicherte Anzeige des laufenden Spiels war beschädigt; das Spiel wird aus seinen Zügen wiederhergestellt.",
-    refused_current: "Das gespeicherte laufende Spiel ließ sich nicht wiederherstellen und wurde beiseitegelegt; es geht mit einem neuen Spiel weiter.",
+    refused_current: (why) => `Das gespeicherte laufende Spiel ließ sich nicht wiederherstellen: ${sentence(why)} Es wurde beiseitegelegt; es geht mit einem neuen Spiel weiter.`,
     corrupt_settings: "Die gespeicherten Einstellungen waren beschädigt und wurden zurückgesetzt.",
     corrupt_history: "Der gespeicherte Verlauf war beschädigt und wurde beiseitegelegt; es geht mit einem leeren Verlauf weiter.",
     corrupt_entries: (n) => (n === 1 ? "Ein Spiel im Verlauf war beschädigt und wurde beiseitegelegt; die übrigen sind erhalten."
@@ -211,7 +211,7 @@ const DATA_TEXT = {
     copy_kept: "A copy of the data is kept in the browser.",
     corrupt_current: "The stored game in progress was damaged and was set aside; starting a new game, the history is kept.",
     corrupt_view: "The stored display of the game in progress was damaged; the game is restored from its moves.",
-    refused_current: "The stored game in progress could not be restored and was set aside; starting a new game.",
+    refused_current: (why) => `The stored game in progress could not be restored: ${sentence(why)} It was set aside; starting a new game.`,
     corrupt_settings: "The stored settings were damaged and were reset.",
     corrupt_history: "The stored history was damaged and was set aside; starting with an empty history.",
     corrupt_entries: (n) => (n === 1 ? "One game in the history was damaged and was set aside; the others are kept."
@@ -566,6 +566,11 @@ function drawNotices() {
 
 // What the player reads when the engine refuses: its message in their language (error.text),
 // else a short phrase for the kind of refusal; the developer's text goes to the console only.
+// A message as a sentence of its own: ends with a full stop unless it ends with one already.
+function sentence(text) {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
 function refusal(error) {
   if (error && typeof error.message === "string") console.debug("kniffel:", error.type, error.message);
   if (error && typeof error.text === "string" && error.text) return error.text;
@@ -1365,7 +1370,7 @@ function drawEntry(e) {
 // An entry's final sheet, read-only: the engine replays the game without touching the one in play.
 async function openEntry(e) {
   const reply = await ask({ op: "import", text: JSON.stringify(e.game) });
-  if (!reply.ok) { notice(tr("refused") + (reply.error.text ?? reply.error.type), "warn"); return; }
+  if (!reply.ok) { notice(tr("refused") + refusal(reply.error), "warn"); return; }
   state.opened = { entry: e, view: { ...reply.view, options: [], current: null } };
   draw();
   focusSel("#history-back");
@@ -1493,7 +1498,7 @@ async function loadStats(ordered) {
 
 async function resume(entry) {
   const reply = await ask({ op: "load", game: entry.game });
-  if (!reply.ok) { notice(tr("refused") + (reply.error.text ?? reply.error.type), "warn"); return; }
+  if (!reply.ok) { notice(tr("refused") + refusal(reply.error), "warn"); return; }
   shelveCurrent();
   state.history = state.history.filter((e) => e.uid !== entry.uid);
   saveHistory();
@@ -1550,9 +1555,9 @@ async function importFile(input) {
   input.value = "";
   if (!file || !state.ready) return;
   const text = await file.text();
-  const reply = await ask({ op: "import", text });
+  const reply = await ask({ op: "import", text, name: file.name });
   if (!reply.ok) {
-    notice(tr("import_bad") + (reply.error.text ?? reply.error.message), "warn");
+    notice(tr("import_bad") + refusal(reply.error), "warn");
     return;
   }
   state.deleted = null;
@@ -1567,7 +1572,7 @@ async function importFile(input) {
   } else {
     // an unfinished game continues here; the one in progress goes to the history
     const loaded = await ask({ op: "load", game: reply.game });
-    if (!loaded.ok) { notice(tr("import_bad") + (loaded.error.text ?? loaded.error.message), "warn"); return; }
+    if (!loaded.ok) { notice(tr("import_bad") + refusal(loaded.error), "warn"); return; }
     shelveCurrent();
     state.epoch++;
     state.computerSay = null;
@@ -1621,7 +1626,7 @@ async function boot() {
     } else {
       // the engine refuses the stored game: keep it aside, say so, start clean
       console.warn("kniffel: stored game refused", reply.error);
-      if (keepCorruptCopy(KEY.current, restore.raw, tr("refused_current"))) forget(KEY.current);
+      if (keepCorruptCopy(KEY.current, restore.raw, tr("refused_current", refusal(reply.error)))) forget(KEY.current);
       state.current = null;
       if (state.screen === "game") state.screen = "setup";
     }
