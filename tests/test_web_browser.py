@@ -477,6 +477,21 @@ def test_english_switch_and_keyboard_operation(page: Page) -> None:
     assert label == "Twos: Anna"
 
 
+def test_default_player_names_follow_the_language_switch_typed_names_stay(page: Page) -> None:
+    if not page.locator("#setup").count():
+        menu(page, "#new-game")
+    while page.locator("#players .player-row").count() < 3:
+        page.click("#add-player")
+    page.fill("input[data-player='2']", "Oma")
+    names = ["Spieler 1", "Spieler 2", "Oma"]
+    assert [page.input_value(f"input[data-player='{i}']") for i in range(3)] == names
+    page.click("#lang")
+    assert [page.input_value(f"input[data-player='{i}']") for i in range(3)] == [
+        "Player 1", "Player 2", "Oma"]
+    page.click("#lang")
+    assert [page.input_value(f"input[data-player='{i}']") for i in range(3)] == names
+
+
 def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Requests) -> None:
     start_game(page, ["Anna"], mode="dice")
     page.click("#roll")

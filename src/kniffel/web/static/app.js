@@ -1609,7 +1609,15 @@ async function boot() {
   state.pending = stored && !stored.record.view ? stored : null; // replayed once the engine runs
   state.screen = state.current ? "game" : "setup";
   $("boot-text").textContent = tr("booting");
-  $("lang").onclick = () => { state.lang = state.lang === "de" ? "en" : "de"; saveSettings(); draw(); };
+  $("lang").onclick = () => {
+    const from = state.lang;
+    state.lang = from === "de" ? "en" : "de";
+    // default names the player never changed ("Spieler 2") follow the language ("Player 2")
+    for (const [i, p] of (state.setup?.players ?? []).entries()) {
+      if (p && p.name === TEXT[from].player_n(i + 1)) p.name = tr("player_n", i + 1);
+    }
+    saveSettings(); draw();
+  };
   $("nav-game").onclick = () => { state.screen = state.current ? "game" : "setup"; draw(); };
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
