@@ -27,6 +27,11 @@ NEG = -1.0e30
 #: Bytes of keep scratch per chunk of lanes (keeps × channels × lanes × item size stays in
 #: cache): 12 Extreme lanes in float64, 24 in float32, every lane of a classic set.
 CHUNK_BYTES = 1 << 19
+#: MASKED_STORE_NOTE: a row updated in place, ``A[i, l] = max(A[i, l], y)``, is vectorised by
+#: LLVM as a compare and a *masked* store (``vmaskmovps``: store only where ``y`` is larger),
+#: which is microcoded and several times slower on AMD Zen. Writing ``max(A[i, l] + z, y)`` with
+#: ``z = 0.0`` (the value is unchanged: ``x + 0.0 == x``; no value here is ``-0.0`` or NaN) keeps
+#: the store unconditional, so the loop compiles to ``vcmpltps``/blend and plain stores.
 
 
 @njit(cache=True)
@@ -41,8 +46,9 @@ def _keep_best(H: Any, w: int, K: Any, B: Any, best: Any, ms_add: Any, ms_sub: A
         m = hand_ms[i5]
         for d in range(nd):
             h = i5 * nd + d
+            Kd = K[m, d * w:d * w + w]
             for lane in range(w):
-                K[m, d * w + lane] = H[h, lane]
+                Kd[lane] = H[h, lane]
     inv6 = K.dtype.type(1.0 / 6.0)
     for m in range(n_small - 1, -1, -1):
         a0 = ms_add[m, 0]
@@ -57,33 +63,42 @@ def _keep_best(H: Any, w: int, K: Any, B: Any, best: Any, ms_add: Any, ms_sub: A
         inv = K.dtype.type(1.0 / nd)
         off = nd * w
         for m in range(nms):
+            # row slices: an index like ``d * w + lane`` may be negative for LLVM, and numba's
+            # wrap-around of negative indices then keeps the lane loop scalar
+            dst = K[m, off:off + w]
             for lane in range(w):
-                K[m, off + lane] = 0.0
+                dst[lane] = 0.0
             for d in range(nd):
+                src = K[m, d * w:d * w + w]
                 for lane in range(w):
-                    K[m, off + lane] += K[m, d * w + lane]
+                    dst[lane] += src[lane]
             for lane in range(w):
-                K[m, off + lane] *= inv
+                dst[lane] *= inv
     full = nch * w
+    z = K.dtype.type(0.0)  # see MASKED_STORE_NOTE
     for m in range(nms):
+        Bm = B[m, :full]
+        Km = K[m, :full]
         for j in range(full):
-            B[m, j] = K[m, j]
+            Bm[j] = Km[j]
         for f in range(6):
             s = ms_sub[m, f]
             if s >= 0:
+                Bs = B[s, :full]
                 for j in range(full):
-                    B[m, j] = max(B[m, j], B[s, j])
+                    Bm[j] = max(Bm[j] + z, Bs[j])
     for i5 in range(n5):
         m = hand_ms[i5]
+        Br = B[m, nd * w:nd * w + w]
         for d in range(nd):
             h = i5 * nd + d
-            for lane in range(w):
-                v = B[m, d * w + lane]
-                if nd > 1:
-                    r = B[m, nd * w + lane]
-                    if r > v:
-                        v = r
-                best[h, lane] = v
+            Bd = B[m, d * w:d * w + w]
+            if nd > 1:
+                for lane in range(w):
+                    best[h, lane] = max(Bd[lane], Br[lane])
+            else:
+                for lane in range(w):
+                    best[h, lane] = Bd[lane]
 
 
 @njit(cache=True)
@@ -144,6 +159,7 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, kn_face: Any
     yflag = extra != 0 and chips == 0 and kn_box >= 0
     further = extra != 0 and kn_box >= 0 and (F >> kn_box & 1) == 1
     fit = np.zeros(nh, np.bool_)
+    z = S.dtype.type(0.0)  # see MASKED_STORE_NOTE
     for h in range(nh):
         for lane in range(w):
             S[h, lane] = NEG
@@ -156,7 +172,7 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, kn_face: Any
                 c = box_v[e]
                 fit[h] = True
                 for lane in range(w):
-                    S[h, lane] = max(S[h, lane], UV[b, c, lane])
+                    S[h, lane] = max(S[h, lane] + z, UV[b, c, lane])
         else:
             vec = SV50 if yflag and b == kn_box else SV[b]
             for e in range(box_ptr[b], box_ptr[b + 1]):
@@ -164,11 +180,11 @@ def _score(F: int, l0: int, w: int, xf: int, params: Any, pts: Any, kn_face: Any
                 fit[h] = True
                 pf = S.dtype.type(box_v[e])
                 for lane in range(w):
-                    S[h, lane] = max(S[h, lane], pf + vec[lane])
+                    S[h, lane] = max(S[h, lane] + z, pf + vec[lane])
     for h in range(nh):
         if strike != 0 or not fit[h]:
             for lane in range(w):
-                S[h, lane] = max(S[h, lane], Z[lane])
+                S[h, lane] = max(S[h, lane] + z, Z[lane])
     if not further:
         return
     for h in range(nh):
@@ -288,12 +304,13 @@ def _widget(F: int, l0: int, w: int, xf: int, V: Any, base: Any, params: Any, ms
         for h in range(nh):
             for lane in range(w):
                 T[h, lane] = S[h, src[lane]]
+        z = S.dtype.type(0.0)  # see MASKED_STORE_NOTE
         _keep_best(T, w, K, B, best, ms_add, ms_sub, hand_ms, n_small, nd)
         if record:
             rec_K[0, :, :] = K[:, : rec_K.shape[2]]
         for h in range(nh):
             for lane in range(w):
-                H[h, lane] = max(H[h, lane], best[h, lane] + off[lane])
+                H[h, lane] = max(H[h, lane] + z, best[h, lane] + off[lane])
     for r in range(rolls - 1, 0, -1):
         _keep_best(H, w, K, B, best, ms_add, ms_sub, hand_ms, n_small, nd)
         if record:
