@@ -588,9 +588,10 @@ def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None
     page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
     assert kind.input_value() == "computer:greedy"
     page.click("#lang")
-    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Spieler 2?"
+    # the default name follows the language: "Spieler 2" becomes "Player 2"
+    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Player 2?"
     settings = json.loads(stored(page)["kniffel.v1.settings"])
-    assert settings["setup"]["players"][1] == {"name": "Spieler 2", "kind": "computer",
+    assert settings["setup"]["players"][1] == {"name": "Player 2", "kind": "computer",
                                                "strategy": "greedy"}
 
 
