@@ -1091,14 +1091,7 @@ async function checkLink() {
     const loaded = await ask({ op: "load", game: reply.game });
     if (!loaded.ok) { notice(refusal(loaded.error), "warn"); return; }
     shelveCurrent();
-    state.epoch++;
-    state.computerSay = null;
-    state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(),
-      game: loaded.game, view: loaded.view, summary: loaded.summary };
-    state.keep.clear();
-    state.padDice = null;
-    state.screen = "game";
-    saveCurrent();
+    becomeCurrent(loaded, newId());
     draw();
   };
   showPanel(tr("load_link"),
@@ -1247,15 +1240,21 @@ async function begin(request) {
     return;
   }
   shelveCurrent();
+  becomeCurrent(reply, newId());
+  draw();
+}
+
+// A game the engine has just loaded becomes the one in progress (the caller has shelved the
+// old one): no kept or typed dice carry over from the game before.
+function becomeCurrent(reply, id, started = null) {
   state.epoch++;
   state.computerSay = null;
-  state.current = { version: STORE_VERSION, id: newId(), started: new Date().toISOString(),
+  state.current = { version: STORE_VERSION, id, started: started ?? new Date().toISOString(),
     game: reply.game, view: reply.view, summary: reply.summary };
   state.keep.clear();
   state.padDice = null;
   state.screen = "game";
   saveCurrent();
-  draw();
 }
 
 function startGame() {
@@ -1503,12 +1502,7 @@ async function resume(entry) {
   state.history = state.history.filter((e) => e.uid !== entry.uid);
   saveHistory();
   state.stats = null;
-  state.epoch++;
-  state.computerSay = null;
-  state.current = { version: STORE_VERSION, id: entry.uid, started: entry.started ?? new Date().toISOString(),
-    game: reply.game, view: reply.view, summary: reply.summary };
-  saveCurrent();
-  state.screen = "game";
+  becomeCurrent(reply, entry.uid, entry.started);
   draw();
 }
 
@@ -1574,12 +1568,8 @@ async function importFile(input) {
     const loaded = await ask({ op: "load", game: reply.game });
     if (!loaded.ok) { notice(tr("import_bad") + refusal(loaded.error), "warn"); return; }
     shelveCurrent();
-    state.epoch++;
-    state.computerSay = null;
-    state.current = { version: STORE_VERSION, id: uid, started: new Date().toISOString(), game: loaded.game, view: loaded.view, summary: loaded.summary };
-    saveCurrent();
+    becomeCurrent(loaded, uid);
     notice(tr("imported_game"));
-    state.screen = "game";
   }
   state.stats = null;
   draw();
