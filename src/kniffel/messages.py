@@ -280,6 +280,11 @@ CATALOG: dict[str, tuple[str, str]] = {
     "solver.threads": ("Threads: 1 bis {most}, nicht {got}.", "Threads: 1 to {most}, not {got}."),
     "solver.max_open_range": ("--max-open: 0 bis {most} für {rules}, nicht {got}.",
                               "--max-open: 0 to {most} for {rules}, not {got}."),
+    "solver.sample_unreadable": ("{path} ist keine lesbare Stichprobe einer Wertetabelle: "
+                                 "{error}",
+                                 "{path} is not a readable value-table sample: {error}"),
+    "solver.sample_version": ("{path} hat das Stichprobenformat {got}, gelesen wird {want}.",
+                              "{path} is sample format {got}; this version reads {want}."),
     "solver.table_mismatch": ("Eine Wertetabelle ist beschädigt oder passt nicht.",
                               "A value table is damaged or does not match."),
     "solver.no_table": ("Es gibt noch keine Wertetabelle dafür.",
