@@ -1,10 +1,10 @@
-"""Stages of the compiled solver kernel in isolation: this kernel against an earlier one.
+"""The solver kernel in isolation: this (C) kernel against the last numba kernel, on real sets.
 
-Run: ``.venv/bin/python benchmarks/bench_kernel.py`` (``--help`` for options). One thread, one
-chunk of Kniffel Extreme float32 lanes of a set with 19 open boxes (random successor values),
-the compiled ``_keep_best``, ``_successors`` + ``_score`` and the whole ``_widget`` called
-directly; the two kernels alternate call by call and the fastest of ``--repeats`` calls counts,
-so the ratios hold on a busy machine. Also checks that both give the same values to the bit.
+Run: ``.venv/bin/pip install -e '.[bench]' && .venv/bin/python benchmarks/bench_kernel.py``
+(``--help`` for options; needs numba for the earlier kernel). Solves a random choice of Kniffel
+Extreme filled-box sets of one layer (float32, successor values zero) with both kernels, on 1 and
+on 2 threads, alternating run by run; the fastest of ``--repeats`` counts, so the ratios hold on
+a busy machine. Also checks that both give the same values to the bit.
 """
 
 from __future__ import annotations
@@ -17,18 +17,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from kniffel.rules import preset
 from kniffel.solver import kernel
-from kniffel.solver.table import cache_dir
-from kniffel.solver.tables import build_tables
+from kniffel.solver.table import cache_dir, make_layout
+from kniffel.solver.tables import Tables, build_tables
 
-#: The kernel before the vectorisation of issue 11's keep and score loops.
-BASE = "4c95e29"
+#: The last numba kernel (before the C kernel of issue 11).
+BASE = "f713103"
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -51,59 +51,67 @@ def base_kernel(commit: str) -> ModuleType:
     return module
 
 
+def box_major(t: Tables) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
+                                  npt.NDArray[np.int32]]:
+    """The numba kernel's (box_ptr, box_h, box_v): the hands that fit each box, box by box."""
+    pair_h = np.repeat(np.arange(t.nh), np.diff(t.hand_ptr)).astype(np.int32)
+    order = np.lexsort((pair_h, t.hand_box))
+    box_ptr = np.zeros(t.nb + 1, np.int32)
+    box_ptr[1:] = np.cumsum(np.bincount(t.hand_box[order], minlength=t.nb))
+    return box_ptr, pair_h[order], t.hand_v[order].astype(np.int32)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", default=BASE, help="the commit of the kernel compared against")
-    parser.add_argument("--width", type=int, default=24, help="lanes per chunk")
-    parser.add_argument("--repeats", type=int, default=40)
+    parser.add_argument("--base", default=BASE, help="the commit of the numba kernel")
+    parser.add_argument("--layer", type=int, default=12, help="open boxes of the sets solved")
+    parser.add_argument("--sets", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    numba.set_num_threads(1)
     old = base_kernel(args.base)
     t = build_tables(preset("extreme"))
-    p = t.params
-    nd, nh, n_small, nb, xf, w = int(p[1]), int(p[2]), int(p[5]), int(p[0]), 4, args.width
-    mask = 1 << 0 | 1 << 7 | 1 << 12  # 19 open boxes, chips
-    base = np.zeros(1 << nb, np.int64)
-    rng = np.random.default_rng(1)
-    values = (rng.random(int(t.n_u.max()) * xf + 8) * 300).astype(np.float32)
-    hands = (rng.random((nh, w)) * 300).astype(np.float32)
-    scratch = {m: m._scratch(values, p, t.ms_add.shape[0], w) for m in (old, kernel)}
+    layout = make_layout(t)
+    values = np.zeros(layout.states, np.float32)
+    masks = next(m for o, m in layout.layers() if o == args.layer)
+    chosen = np.sort(np.random.default_rng(0).choice(masks, args.sets, replace=False))
+    states = layout.layer_states(chosen)
+    box = box_major(t)
+    old_args = (t.params, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts, t.kn_face, t.n_u,
+                t.trans_k, t.trans_gain, t.box_kind, t.box_max, *box)
+    prepared = kernel.Prepared(t, layout.base)
 
-    def keep(m: ModuleType) -> Any:
-        *_, best, keeps, subs = scratch[m]
-        m._keep_best(hands, w, keeps, subs, best, t.ms_add, t.ms_sub, t.hand_ms, n_small, nd)
-        return best
+    def run_old(threads: int) -> None:
+        numba.set_num_threads(threads)
+        old.solve_masks(chosen, values, layout.base, *old_args, 24, threads)
 
-    def score(m: ModuleType) -> Any:
-        uv, sv, sv50, z, s = scratch[m][:5]
-        m._successors(mask, 0, w, xf, values, base, p, t.trans_k, t.trans_gain, uv, sv, sv50, z)
-        m._score(mask, 0, w, xf, p, t.pts, t.kn_face, t.box_kind, t.box_max, t.box_ptr, t.box_h,
-                 t.box_v, uv, sv, sv50, z, s)
-        return s
+    def run_new(threads: int) -> None:
+        kernel.solve_masks(chosen, values, prepared, threads)
 
-    def widget(m: ModuleType) -> Any:
-        out = np.zeros(w)
-        m._widget(mask, 0, w, xf, values, base, p, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts,
-                  t.kn_face, t.trans_k, t.trans_gain, t.box_kind, t.box_max, t.box_ptr, t.box_h,
-                  t.box_v, out, scratch[m], False, np.zeros((1, 1, 1)), np.zeros((1, 1)))
-        return out
-
-    stages: list[tuple[str, Callable[[ModuleType], Any]]] = [
-        ("one keep layer (_keep_best)", keep), ("successors + best entry (_score)", score),
-        ("whole widget", widget)]
-    print(f"Kniffel Extreme float32, {w} lanes, one thread, fastest of {args.repeats}; "
-          f"base {args.base}")
-    for name, stage in stages:
-        same = np.array_equal(stage(old).copy(), stage(kernel).copy())
-        fastest = {old: float("inf"), kernel: float("inf")}
-        for i in range(args.repeats):
-            for m in (old, kernel) if i % 2 == 0 else (kernel, old):
+    results: dict[str, npt.NDArray[np.float32]] = {}
+    runs: list[tuple[str, Callable[[int], None]]] = [("numba", run_old), ("C", run_new)]
+    for name, run in runs:
+        values[:] = 0.0
+        run(1)
+        results[name] = np.concatenate(
+            [values[layout.base[m]:layout.base[m] + layout.lanes(int(m))] for m in chosen])
+    same = np.array_equal(results["numba"], results["C"])
+    fastest: dict[tuple[str, int], float] = {}
+    for i in range(args.repeats):
+        for threads in (1, 2):
+            for name, run in runs if i % 2 == 0 else runs[::-1]:
                 t0 = time.perf_counter()
-                stage(m)
-                fastest[m] = min(fastest[m], time.perf_counter() - t0)
-        print(f"{name:34s} base {fastest[old] * 1e6 / w:6.2f} µs/lane, this "
-              f"{fastest[kernel] * 1e6 / w:6.2f} µs/lane: {fastest[old] / fastest[kernel]:.2f}× "
-              f"{'(same values)' if same else '(VALUES DIFFER)'}")
+                run(threads)
+                dt = time.perf_counter() - t0
+                key = (name, threads)
+                fastest[key] = min(fastest.get(key, float("inf")), dt)
+    print(f"Kniffel Extreme float32, {args.sets} sets with {args.layer} open boxes "
+          f"({states:,} states), fastest of {args.repeats}; numba kernel of {args.base}")
+    for threads in (1, 2):
+        a, b = fastest[("numba", threads)], fastest[("C", threads)]
+        print(f"{threads} thread{'s' if threads > 1 else ' '}: numba {states / a:9,.0f} states/s, "
+              f"C {states / b:9,.0f} states/s ({b * threads * 1e6 / states:5.2f} µs per state "
+              f"and thread): {a / b:.2f}×")
+    print("same values to the bit" if same else "VALUES DIFFER")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,13 @@ fi
 extra=""
 [ "${1:-}" = "--dev" ] && extra="[dev]"
 stamp=".venv/.installed${extra}"
-# Reinstall only when the project's metadata changed since the last install.
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+# Reinstall only when the project's metadata or the solver's C kernel changed since the last
+# install (the install compiles the kernel: a C compiler is needed, e.g. Debian's gcc).
+stale=0
+for f in pyproject.toml setup.py src/kniffel/solver/_kernel.c src/kniffel/solver/_kernel_body.h; do
+    if [ "$f" -nt "$stamp" ]; then stale=1; fi
+done
+if [ ! -f "$stamp" ] || [ "$stale" = 1 ] || ! ls src/kniffel/solver/_kernel*.so >/dev/null 2>&1; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extra}"
     touch "$stamp"

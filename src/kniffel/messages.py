@@ -280,6 +280,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "solver.threads": ("Threads: 1 bis {most}, nicht {got}.", "Threads: 1 to {most}, not {got}."),
     "solver.max_open_range": ("--max-open: 0 bis {most} für {rules}, nicht {got}.",
                               "--max-open: 0 to {most} for {rules}, not {got}."),
+    "solver.kernel_missing": ("Der übersetzte Rechenkern des Lösers fehlt in {path}: kniffel "
+                              "neu installieren (scripts/setup.sh), damit er gebaut wird.",
+                              "The solver's compiled kernel is missing in {path}: reinstall "
+                              "kniffel (scripts/setup.sh) so that it is built."),
     "solver.sample_unreadable": ("{path} ist keine lesbare Stichprobe einer Wertetabelle: "
                                  "{error}",
                                  "{path} is not a readable value-table sample: {error}"),

@@ -420,7 +420,7 @@ register_strategy("greedy", GreedyStrategy)
 
 
 def _optimal(rules: RuleSet) -> Strategy:
-    """The exact optimal player of the solver (imported on use: it needs numba)."""
+    """The exact optimal player of the solver (imported on use: numpy and the compiled kernel)."""
     from kniffel.solver.advise import OptimalStrategy
 
     return OptimalStrategy(rules)

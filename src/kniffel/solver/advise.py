@@ -21,7 +21,7 @@ from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
 from kniffel.messages import dice_text
 from kniffel.rules import Box, Entry, Lang, RuleSet, choices
 from kniffel.solver import kernel
-from kniffel.solver.solve import kernel_args, solve, solve_in_memory
+from kniffel.solver.solve import solve, solve_in_memory
 from kniffel.solver.table import (
     TableMismatchError,
     TableMissingError,
@@ -264,7 +264,7 @@ class Advisor:
         if found is None:
             values = table.values
             found = kernel.detail(mask, k, values.view(np.ndarray) if isinstance(
-                values, np.memmap) else values, table.layout.base, *kernel_args(self.tables))
+                values, np.memmap) else values, table.prepared())
             self._details[key] = found
             if len(self._details) > 64:
                 self._details.popitem(last=False)

@@ -32,7 +32,7 @@ from kniffel.solver.table import (
     table_name,
     write_header,
 )
-from kniffel.solver.tables import SolverError, Tables, build_tables
+from kniffel.solver.tables import SolverError, build_tables
 
 #: How many states one call of the kernel solves at most (between progress updates).
 BATCH_STATES = 200_000
@@ -54,30 +54,25 @@ class Progress:
 ProgressCallback = Callable[[Progress], None]
 
 
+#: Threads the kernel runs on (None: every core this process may use); see set_threads.
+_threads: int | None = None
+
+
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` CPU threads in the kernel (all cores when None); returns the number."""
-    import numba
-
-    most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    global _threads
+    most = kernel.cpu_threads()
     n = most if threads is None else threads
     if not 1 <= n <= most:
         raise SolverError(f"threads must be 1–{most}, got {n}", code="solver.threads",
                           params={"most": most, "got": n})
-    numba.set_num_threads(n)
+    _threads = n
     return n
 
 
-def kernel_args(tables: Tables) -> tuple[Any, ...]:
-    """The table arrays in the order the kernel takes them after ``V, base``."""
-    t = tables
-    return (t.params, t.ms_add, t.ms_sub, t.hand_ms, t.p0, t.pts, t.kn_face, t.n_u, t.trans_k,
-            t.trans_gain, t.box_kind, t.box_max, t.box_ptr, t.box_h, t.box_v)
-
-
-def chunk_lanes(tables: Tables, itemsize: int = 8) -> int:
-    """Lanes per kernel chunk so that its keep arrays (``itemsize``-byte values) stay in cache."""
-    channels = tables.nd + 1 if tables.nd > 1 else 1
-    return max(1, kernel.CHUNK_BYTES // (itemsize * len(tables.multisets) * channels))
+def threads() -> int:
+    """The threads the kernel runs on now."""
+    return _threads or kernel.cpu_threads()
 
 
 def layer_order(layout: Layout, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -96,11 +91,8 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
     After every batch of sets ``on_batch(layer, sets done in it, layer complete)`` is called
     (before ``progress``), so that the caller can checkpoint.
     """
-    import numba
-
     tables = layout.tables
-    args = kernel_args(tables)
-    chunk = chunk_lanes(tables, values.dtype.itemsize)
+    prepared = kernel.Prepared(tables, layout.base)
     layers = list(layout.layers())
     sizes = [layout.layer_states(m) for _, m in layers]
     total = sum(sizes)
@@ -132,8 +124,7 @@ def run_layers(layout: Layout, values: npt.NDArray[Any], *, start_layer: int = 0
             if stop <= start:
                 continue
             batch = masks[start:stop]
-            kernel.solve_masks(batch, values, layout.base, *args,  # type: ignore[call-arg]
-                               chunk, numba.get_num_threads())
+            kernel.solve_masks(batch, values, prepared, threads())
             done += layout.layer_states(batch)
             start = stop
             if on_batch:

@@ -133,6 +133,15 @@ class ValueTable:
         self.values = values
         self.path = path
         self.header = header or {}
+        self._prepared: Any = None
+
+    def prepared(self) -> Any:
+        """The kernel's view of this table's index arrays (made once, on first use)."""
+        if self._prepared is None:
+            from kniffel.solver.kernel import Prepared
+
+            self._prepared = Prepared(self.layout.tables, self.layout.base)
+        return self._prepared
 
     @property
     def tables(self) -> Tables:

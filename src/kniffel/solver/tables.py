@@ -60,9 +60,9 @@ class Tables:
     Shapes: ``ms_add``/``ms_sub`` (462, 6); ``hand_ms`` (252,); ``p0`` (nh,); ``pts`` (nh, nb);
     ``cntu`` (nh, 6); ``kn_face`` (nh,); ``n_u`` (64,); ``uval`` (64, MAXU);
     ``trans_k``/``trans_gain`` (64, MAXU, 6, maxc + 1); ``box_face``/``box_kind``/``box_max`` (nb,).
-    ``box_ptr``/``box_h``/``box_v``: the hands that fit box ``b`` are
-    ``box_h[box_ptr[b]:box_ptr[b + 1]]``, with their points (lower boxes) or their count of the
-    box's face (upper boxes) in ``box_v``, so scoring visits only the hands that fit.
+    ``hand_ptr``/``hand_box``/``hand_v``: the boxes that hand ``h`` fits are
+    ``hand_box[hand_ptr[h]:hand_ptr[h + 1]]`` (in box order), with its points (lower boxes) or
+    its count of the box's face (upper boxes) in ``hand_v``, so scoring visits only those.
     """
 
     rules: RuleSet
@@ -89,9 +89,9 @@ class Tables:
     params: I64
     multisets: tuple[tuple[int, ...], ...]
     ms_index: dict[tuple[int, ...], int]
-    box_ptr: I32
-    box_h: I32
-    box_v: I32
+    hand_ptr: I32
+    hand_box: I32
+    hand_v: I32
 
     @property
     def xs(self) -> int:
@@ -210,14 +210,18 @@ def build_tables(rules: RuleSet) -> Tables:
                        rules.extra_kniffel_bonus, kn_box, rules.chips, rules.rolls, x_full,
                        rules.bonus_points], np.int64)
     fits = [np.nonzero(cntu[:, b] > 0 if b < 6 else pts[:, b] >= 0)[0] for b in range(nb)]
-    box_ptr = np.zeros(nb + 1, np.int32)
-    box_ptr[1:] = np.cumsum([len(f) for f in fits])
-    box_h = np.concatenate(fits).astype(np.int32)
-    box_v = np.concatenate([cntu[f, b] if b < 6 else pts[f, b]
-                            for b, f in enumerate(fits)]).astype(np.int32)
+    pair_h = np.concatenate(fits).astype(np.int32)
+    pair_box = np.concatenate([np.full(len(f), b, np.int32) for b, f in enumerate(fits)])
+    pair_v = np.concatenate([cntu[f, b] if b < 6 else pts[f, b]
+                             for b, f in enumerate(fits)]).astype(np.int32)
+    by_hand = np.argsort(pair_h, kind="stable")
+    hand_ptr = np.zeros(nh + 1, np.int32)
+    hand_ptr[1:] = np.cumsum(np.bincount(pair_h, minlength=nh))
+    hand_box = pair_box[by_hand]
+    hand_v = pair_v[by_hand]
     return Tables(rules, nb, nd, nh, threshold, maxc, ms_add, ms_sub, n_small, hand_ms, p0, pts,
                   cntu, kn_face, n_u, uval, trans_k, trans_gain, box_face, box_kind, box_max,
-                  params, tuple(multisets), ms_index, box_ptr, box_h, box_v)
+                  params, tuple(multisets), ms_index, hand_ptr, hand_box, hand_v)
 
 
 def _upper_states(threshold: int, maxc: int,

@@ -68,7 +68,7 @@ from kniffel.web.view import (
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
 MAX_IMPORT_GAMES = MAX_GAMES
-#: The computer players the browser offers (``optimal`` needs numba: desktop only).
+#: The computer players the browser offers (``optimal`` needs the compiled solver: desktop only).
 WEB_STRATEGIES = ("greedy", "random")
 
 Reply = dict[str, Any]

@@ -1,0 +1,21 @@
+"""The solver's C kernel (everything else is in pyproject.toml).
+
+``kniffel.solver._kernel`` is a plain shared library (no Python API), loaded with ctypes by
+:mod:`kniffel.solver.kernel`. Strict IEEE arithmetic (no fused multiply-add, no fast-math), so
+every machine computes the same tables; the hot loops are compiled twice, for AVX2 and for the
+baseline, and the CPU picks at load time (``target_clones``).
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "kniffel.solver._kernel",
+            sources=["src/kniffel/solver/_kernel.c"],
+            depends=["src/kniffel/solver/_kernel_body.h"],
+            extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-Wno-psabi"],
+            py_limited_api=False,
+        )
+    ],
+)

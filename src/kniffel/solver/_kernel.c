@@ -1,0 +1,108 @@
+/* The compiled kernel of the solver: one turn ("widget") for every lane of a filled-box set.
+ *
+ * For a filled-box set F and its lanes l = k * xf + x (upper state k, chips or kniffel flag x;
+ * see kniffel.solver.tables) the kernel computes the expected points still to come at the start
+ * of a turn,
+ *
+ *     E[l]       = sum_h P0[h] * H1[h, l]                          (first roll: all dice)
+ *     H_r[h, l]  = max(S[h, l], max_{k in h} K_{r+1}[k, l])        (after roll r < rolls)
+ *     K_r[k, l]  = sum_h P(h | k) * H_r[h, l]                      (keep k, then roll r)
+ *     H_rolls    = S, or with a chip left (x >= 1) max(S, max_{k in h} K_chip[k, l]), K_chip
+ *                  being the keep expectations over S[., l - 1] (one chip fewer)
+ *
+ * where S[h, l] is the best legal entry of hand h: its points, the upper bonus when it is
+ * earned, the extra-Kniffel bonus, plus the value V of the successor state.
+ *
+ * Lanes go in chunks of W = 8 (one AVX2 register of float32), fixed at compile time so that
+ * every lane loop is straight vector code; a chunk's keep array (462 keeps x 11 channels x 8
+ * lanes) and its hand arrays stay in a core's L2 cache. Keep expectations are built one die at
+ * a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep in place, K[m] = max(K[m],
+ * max_f K[m - f]) (sub-multisets come first in the multiset order).
+ *
+ * The arithmetic is that of the reference (numba) kernel this replaced, operation for operation:
+ * float32 (Kniffel Extreme) or float64 values, sums left to right, no fused multiply-add, so the
+ * tables are the same to the bit. The library holds no Python code: kniffel.solver.kernel loads
+ * it with ctypes and runs one call per thread (ctypes releases the GIL).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 8
+#define MAXB 32   /* boxes of a rule set, at most */
+#define MAXC 7    /* counts of a face, 0..6 */
+#define NEG (-1.0e30)
+/* Rows of a widget's entry values (scratch.src). */
+#define ROW_UV(b, c) ((b) * MAXC + (c))
+#define ROW_SV(b) (6 * MAXC + (b))
+#define ROW_SV50 (6 * MAXC + MAXB)
+#define ROW_Z (ROW_SV50 + 1)
+#define NROWS (ROW_Z + 1)
+/* Every stage is inlined into the entry points, so that each of their target clones (AVX2 and
+ * the baseline) compiles the whole turn for its instruction set. */
+#ifndef INLINE
+#define INLINE inline __attribute__((always_inline))
+#endif
+
+/* Indices into params (kniffel.solver.tables.P_*). */
+enum { P_NB, P_ND, P_NH, P_THRESHOLD, P_MAXC, P_N_SMALL, P_STRIKE, P_EXTRA, P_EXTRA_BONUS,
+       P_KN_BOX, P_CHIPS, P_ROLLS, P_X_FULL, P_BONUS };
+
+typedef struct {
+    const int64_t *params;
+    const int32_t *ms_add;    /* (nms, 6) */
+    const int32_t *ms_sub;    /* (nms, 6) */
+    const int32_t *hand_ms;   /* (n5,) */
+    const double *p0;         /* (nh,) */
+    const int32_t *pts;       /* (nh, nb) */
+    const int32_t *kn_face;   /* (nh,) */
+    const int32_t *n_u;       /* (64,) */
+    const int32_t *trans_k;   /* (64, maxu, 6, maxc + 1) */
+    const int32_t *trans_gain;
+    const int32_t *box_kind;  /* (nb,) */
+    const int32_t *box_max;   /* (nb,) */
+    const int32_t *hand_ptr;  /* (nh + 1,) */
+    const int32_t *hand_box;
+    const int32_t *hand_v;
+    const int64_t *base;      /* (2^nb,) */
+    int64_t nms;
+    int64_t n5;
+    int64_t maxu;
+} kn_tables;
+
+int kn_lanes_per_chunk(void) { return W; }
+
+static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t *xf) {
+    const int64_t *p = t->params;
+    int64_t x;
+    if (p[P_CHIPS] > 0)
+        x = p[P_CHIPS] + 1;
+    else if (p[P_EXTRA] != 0 && p[P_KN_BOX] >= 0 && ((F >> p[P_KN_BOX]) & 1))
+        x = 2;
+    else
+        x = 1;
+    *xf = x;
+    *nl = (int64_t)t->n_u[F & 63] * x;
+}
+
+/* four lanes of float64, for the first roll's expectation */
+typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
+#if W != 8
+#error "the first roll's expectation is written for W = 8 lanes"
+#endif
+
+#define REAL float
+#define IREAL int32_t
+#define SUF(name) name##_f32
+#include "_kernel_body.h"
+#undef REAL
+#undef IREAL
+#undef SUF
+
+#define REAL double
+#define IREAL int64_t
+#define SUF(name) name##_f64
+#include "_kernel_body.h"
+#undef REAL
+#undef IREAL
+#undef SUF

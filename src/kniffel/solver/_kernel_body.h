@@ -1,0 +1,439 @@
+/* The kernel for one value type: included by _kernel.c with REAL (float or double) and SUF
+ * (the name suffix) defined. See _kernel.c for the equations. */
+
+/* W lanes as one value (GCC vector extensions: one AVX2 register of float32, two of float64) */
+typedef REAL SUF(vec) __attribute__((vector_size(W * sizeof(REAL))));
+typedef IREAL SUF(ivec) __attribute__((vector_size(W * sizeof(REAL))));
+typedef REAL SUF(vec4) __attribute__((vector_size(4 * sizeof(REAL))));
+
+static inline __attribute__((always_inline)) SUF(vec) SUF(ld)(const REAL *p) {
+    SUF(vec) v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline __attribute__((always_inline)) void SUF(st)(REAL *p, SUF(vec) v) { memcpy(p, &v, sizeof v); }
+
+/* a > b ? a : b, lane by lane */
+static inline __attribute__((always_inline)) SUF(vec) SUF(vmax)(SUF(vec) a, SUF(vec) b) {
+    SUF(ivec) m = a > b;
+    return (SUF(vec))(((SUF(ivec))a & m) | ((SUF(ivec))b & ~m));
+}
+
+typedef struct {
+    /* the values an entry can lead to, one row of W lanes each (rows: see ROW_*):
+     * UV(b, c) entering c dice of face b + 1 in upper box b (points, bonus, successor),
+     * SV(b) the successor of lower box b, SV50 the successor of the kniffel box scored with 50
+     * (extra flag set), Z the best strike (0 points) */
+    REAL src[NROWS][W];
+    int32_t *row;         /* the entries of the set being solved: hand h's are     */
+    REAL *add;            /* row[hptr[h]..hptr[h + 1]] (+ add points), see plan()  */
+    int32_t *hptr;
+    REAL *S;              /* (nh, W) best entry of each hand */
+    REAL *H;              /* (nh, W) value of each hand before the next decision */
+    REAL *T;              /* (nh, W) S of one chip fewer (chip layer) */
+    REAL *K;              /* (nms, nch, W) keep expectations, then best sub-keeps */
+} SUF(scratch);
+
+static REAL *SUF(lanes_alloc)(int64_t rows) {
+    size_t bytes = (size_t)rows * W * sizeof(REAL);
+    bytes = (bytes + 63) / 64 * 64;
+    REAL *p = (REAL *)aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+static int SUF(scratch_init)(SUF(scratch) *s, const kn_tables *t) {
+    const int64_t *p = t->params;
+    int64_t nh = p[P_NH], nd = p[P_ND];
+    int64_t nch = nd > 1 ? nd + 1 : 1;
+    s->S = SUF(lanes_alloc)(nh);
+    s->H = SUF(lanes_alloc)(nh);
+    s->T = SUF(lanes_alloc)(nh);
+    s->K = SUF(lanes_alloc)(t->nms * nch);
+    int64_t pairs = t->hand_ptr[nh] + nh;
+    s->row = (int32_t *)malloc((size_t)pairs * sizeof(int32_t));
+    s->add = (REAL *)malloc((size_t)pairs * sizeof(REAL));
+    s->hptr = (int32_t *)malloc((size_t)(nh + 1) * sizeof(int32_t));
+    return s->S && s->H && s->T && s->K && s->row && s->add && s->hptr;
+}
+
+static void SUF(scratch_free)(SUF(scratch) *s) {
+    free(s->S);
+    free(s->H);
+    free(s->T);
+    free(s->K);
+    free(s->row);
+    free(s->add);
+    free(s->hptr);
+}
+
+/* Values of entering each open box: UV upper, SV lower, Z the best strike. Lanes w..W-1
+ * (padding) repeat lane w - 1. */
+static INLINE void SUF(successors)(const kn_tables *t, int64_t F, int64_t l0, int64_t w,
+                                   int64_t xf, const REAL *V, SUF(scratch) *s) {
+    const int64_t *p = t->params;
+    int64_t nb = p[P_NB], maxc = p[P_MAXC], kn_box = p[P_KN_BOX];
+    int yflag = p[P_EXTRA] != 0 && p[P_CHIPS] == 0 && kn_box >= 0;
+    int64_t U = F & 63;
+    int64_t nc = maxc + 1;
+    for (int lane = 0; lane < W; lane++) s->src[ROW_Z][lane] = (REAL)NEG;
+    for (int64_t b = 0; b < nb; b++) {
+        if ((F >> b) & 1) continue;
+        int64_t b2 = t->base[F | ((int64_t)1 << b)];
+        if (b < 6) {
+            for (int lane = 0; lane < W; lane++) {
+                int64_t L = l0 + (lane < w ? lane : w - 1);
+                int64_t k = L / xf, x = L % xf;
+                const int32_t *tk = t->trans_k + ((U * t->maxu + k) * 6 + b) * nc;
+                const int32_t *tg = t->trans_gain + ((U * t->maxu + k) * 6 + b) * nc;
+                for (int64_t c = 0; c < nc; c++)
+                    s->src[ROW_UV(b, c)][lane] = (REAL)((double)tg[c] + (double)V[b2 + tk[c] * xf + x]);
+                if (s->src[ROW_UV(b, 0)][lane] > s->src[ROW_Z][lane]) s->src[ROW_Z][lane] = s->src[ROW_UV(b, 0)][lane];
+            }
+        } else {
+            for (int lane = 0; lane < W; lane++) {
+                int64_t L = l0 + (lane < w ? lane : w - 1);
+                if (yflag && b == kn_box) {
+                    int64_t k = L / xf;
+                    s->src[ROW_SV(b)][lane] = V[b2 + k * 2];
+                    s->src[ROW_SV50][lane] = V[b2 + k * 2 + 1];
+                } else {
+                    s->src[ROW_SV(b)][lane] = V[b2 + L];
+                }
+                if (s->src[ROW_SV(b)][lane] > s->src[ROW_Z][lane]) s->src[ROW_Z][lane] = s->src[ROW_SV(b)][lane];
+            }
+        }
+    }
+}
+
+/* The value of a further Kniffel under the classic rules (see ExtraKniffel). */
+static INLINE double SUF(further_kniffel)(const kn_tables *t, int64_t F, int64_t h, int lane, int64_t y,
+                                   int64_t face, const SUF(scratch) *s, double normal) {
+    const int64_t *p = t->params;
+    int64_t nb = p[P_NB], maxc = p[P_MAXC], strike = p[P_STRIKE], extra = p[P_EXTRA];
+    int64_t extra_bonus = p[P_EXTRA_BONUS];
+    int64_t bonus = y == 1 ? extra_bonus : 0;
+    const int32_t *pts = t->pts + h * nb;
+    double best = NEG, v;
+    if (extra == 4) { /* free-choice joker: any open box; full house and straights in full */
+        if (!((F >> (face - 1)) & 1)) return (double)bonus + normal;
+        for (int64_t b = 0; b < nb; b++) {
+            if ((F >> b) & 1) continue;
+            if (b < 6) {
+                v = s->src[ROW_UV(b, 0)][lane];
+            } else {
+                int64_t pp = t->box_kind[b] == 4 ? t->box_max[b] : (pts[b] > 0 ? pts[b] : 0);
+                v = (double)pp + (double)s->src[ROW_SV(b)][lane];
+            }
+            if (v > best) best = v;
+        }
+        return (double)bonus + best;
+    }
+    if (extra == 3) { /* forced joker, whether the box holds 50 or 0 */
+        if (!((F >> (face - 1)) & 1)) return (double)bonus + (double)s->src[ROW_UV(face - 1, maxc)][lane];
+        for (int64_t b = 6; b < nb; b++) {
+            if ((F >> b) & 1) continue;
+            int64_t pp = t->box_kind[b] == 4 ? t->box_max[b] : (pts[b] > 0 ? pts[b] : 0);
+            v = (double)pp + (double)s->src[ROW_SV(b)][lane];
+            if (v > best) best = v;
+        }
+        if (best == NEG) {
+            for (int64_t b = 0; b < 6; b++)
+                if (!((F >> b) & 1) && s->src[ROW_UV(b, 0)][lane] > best) best = s->src[ROW_UV(b, 0)][lane];
+        }
+        return (double)bonus + best;
+    }
+    if (y == 0) return normal;
+    if (extra == 1) { /* any open box at its maximum */
+        for (int64_t b = 0; b < nb; b++) {
+            if ((F >> b) & 1) continue;
+            v = b < 6 ? (double)s->src[ROW_UV(b, maxc)][lane]
+                      : (double)t->box_max[b] + (double)s->src[ROW_SV(b)][lane];
+            if (v > best) best = v;
+        }
+        if (strike == 1 && s->src[ROW_Z][lane] > best) best = s->src[ROW_Z][lane];
+        return (double)extra_bonus + best;
+    }
+    /* championship: the face's upper box, three/four of a kind or chance at real points */
+    if (!((F >> (face - 1)) & 1)) best = s->src[ROW_UV(face - 1, maxc)][lane];
+    for (int64_t b = 6; b < nb; b++) {
+        int64_t kind = t->box_kind[b];
+        if (((F >> b) & 1) || kind < 1 || kind > 3) continue;
+        v = (double)pts[b] + (double)s->src[ROW_SV(b)][lane];
+        if (v > best) best = v;
+    }
+    if (best == NEG) best = s->src[ROW_Z][lane];
+    return (double)extra_bonus + best;
+}
+
+/* The entries of hand h on the sheet F: the open boxes it fits, in box order, each as the row
+ * of src its value comes from and the points added to it; and the strike (row Z) where the hand
+ * fits no open box or striking is free. Made once per set, for all its chunks. */
+static INLINE void SUF(plan)(const kn_tables *t, int64_t F, SUF(scratch) *s) {
+    const int64_t *p = t->params;
+    int64_t nh = p[P_NH], strike = p[P_STRIKE], kn_box = p[P_KN_BOX];
+    int yflag = p[P_EXTRA] != 0 && p[P_CHIPS] == 0 && kn_box >= 0;
+    int32_t n = 0;
+    for (int64_t h = 0; h < nh; h++) {
+        s->hptr[h] = n;
+        int fit = 0;
+        for (int32_t e = t->hand_ptr[h]; e < t->hand_ptr[h + 1]; e++) {
+            int64_t b = t->hand_box[e];
+            if ((F >> b) & 1) continue;
+            fit = 1;
+            if (b < 6) {
+                s->row[n] = ROW_UV(b, t->hand_v[e]);
+                s->add[n] = 0;  /* x + 0 == x: the row's value as it is */
+            } else {
+                s->row[n] = (yflag && b == kn_box) ? ROW_SV50 : ROW_SV(b);
+                s->add[n] = (REAL)t->hand_v[e];
+            }
+            n++;
+        }
+        if (strike != 0 || !fit) {
+            s->row[n] = ROW_Z;
+            s->add[n] = 0;
+            n++;
+        }
+    }
+    s->hptr[nh] = n;
+}
+
+/* S[h]: the value of the best legal entry of hand h (points, bonuses, successor), over the
+ * entries plan() listed. */
+static INLINE void SUF(score)(const kn_tables *t, int64_t F, int64_t l0, int64_t xf,
+                              SUF(scratch) *s) {
+    const int64_t *p = t->params;
+    int64_t nh = p[P_NH], extra = p[P_EXTRA], kn_box = p[P_KN_BOX];
+    int further = extra != 0 && kn_box >= 0 && ((F >> kn_box) & 1);
+    REAL *restrict S = s->S;
+    const SUF(vec) negv = (SUF(vec)){0} + (REAL)NEG;
+    const int32_t *row = s->row;
+    const REAL *add = s->add;
+    for (int64_t h = 0; h < nh; h++) {
+        SUF(vec) acc = negv;
+        for (int32_t e = s->hptr[h]; e < s->hptr[h + 1]; e++)
+            acc = SUF(vmax)(SUF(ld)(s->src[row[e]]) + add[e], acc);
+        SUF(st)(S + h * W, acc);
+    }
+    if (!further) return;
+    for (int64_t h = 0; h < nh; h++) {
+        int64_t face = t->kn_face[h];
+        if (face <= 0) continue;
+        for (int lane = 0; lane < W; lane++) {
+            int64_t y = (l0 + lane) % xf;
+            S[h * W + lane] = (REAL)SUF(further_kniffel)(t, F, h, lane, y, face, s,
+                                                        (double)S[h * W + lane]);
+        }
+    }
+}
+
+/* K[m, c]: the expectation over the hands H of keeping multiset m with d10 channel c (c < nd:
+ * the d10 kept showing c; c = nd: re-rolled). */
+static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
+                                    REAL *restrict K, const int64_t nd) {
+    const int64_t *p = t->params;
+    int64_t n_small = p[P_N_SMALL];
+    int64_t nch = nd > 1 ? nd + 1 : 1;
+    int64_t row = nch * W;
+    for (int64_t i5 = 0; i5 < t->n5; i5++) {
+        int64_t m = t->hand_ms[i5];
+        const REAL *src = H + i5 * nd * W;
+        REAL *dst = K + m * row;
+        for (int64_t j = 0; j < nd * W; j += W) SUF(st)(dst + j, SUF(ld)(src + j));
+    }
+    const REAL inv6 = (REAL)(1.0 / 6.0);
+    for (int64_t m = n_small - 1; m >= 0; m--) {
+        const int32_t *a = t->ms_add + m * 6;
+        const REAL *K0 = K + a[0] * row, *K1 = K + a[1] * row, *K2 = K + a[2] * row;
+        const REAL *K3 = K + a[3] * row, *K4 = K + a[4] * row, *K5 = K + a[5] * row;
+        REAL *dst = K + m * row;
+        for (int64_t j = 0; j < nd * W; j += W)
+            SUF(st)(dst + j, (SUF(ld)(K0 + j) + SUF(ld)(K1 + j) + SUF(ld)(K2 + j)
+                              + SUF(ld)(K3 + j) + SUF(ld)(K4 + j) + SUF(ld)(K5 + j)) * inv6);
+    }
+    if (nd > 1) {
+        const REAL inv = (REAL)(1.0 / (double)nd);
+        for (int64_t m = 0; m < t->nms; m++) {
+            REAL *r = K + m * row;
+            SUF(vec) acc = (SUF(vec)){0};
+            for (int64_t d = 0; d < nd; d++) acc += SUF(ld)(r + d * W);
+            SUF(st)(r + nd * W, acc * inv);
+        }
+    }
+}
+
+/* K[m, c] <- max over the sub-multisets s of m of K[s, c], in place. A row of up to MAXCH
+ * channels stays in registers while the sub-multisets' rows stream past. */
+#define MAXCH 11
+static INLINE void SUF(keep_max)(const kn_tables *t, REAL *restrict K, const int64_t nd) {
+    const int64_t nch = nd > 1 ? nd + 1 : 1;
+    const int64_t row = nch * W;
+    if (nch > MAXCH) {
+        for (int64_t m = 0; m < t->nms; m++) {
+            const int32_t *sub = t->ms_sub + m * 6;
+            REAL *dst = K + m * row;
+            for (int f = 0; f < 6; f++) {
+                if (sub[f] < 0) continue;
+                const REAL *src = K + (int64_t)sub[f] * row;
+                for (int64_t j = 0; j < row; j += W)
+                    SUF(st)(dst + j, SUF(vmax)(SUF(ld)(src + j), SUF(ld)(dst + j)));
+            }
+        }
+        return;
+    }
+    for (int64_t m = 0; m < t->nms; m++) {
+        const int32_t *sub = t->ms_sub + m * 6;
+        REAL *dst = K + m * row;
+        SUF(vec) acc[MAXCH];
+        for (int64_t c = 0; c < nch; c++) acc[c] = SUF(ld)(dst + c * W);
+        for (int f = 0; f < 6; f++) {
+            if (sub[f] < 0) continue;
+            const REAL *src = K + (int64_t)sub[f] * row;
+            for (int64_t c = 0; c < nch; c++) acc[c] = SUF(vmax)(SUF(ld)(src + c * W), acc[c]);
+        }
+        for (int64_t c = 0; c < nch; c++) SUF(st)(dst + c * W, acc[c]);
+    }
+}
+
+/* out[h] = max(S[h], best keep of hand h + off): the value of a hand before a throw. */
+static INLINE void SUF(hand_best)(const kn_tables *t, const REAL *restrict K,
+                                  const REAL *restrict S, const REAL *off, REAL *restrict out,
+                                  const int64_t nd) {
+    int64_t row = (nd > 1 ? nd + 1 : 1) * W;
+    int64_t r = nd > 1 ? nd : 0;
+    const SUF(vec) offv = SUF(ld)(off);
+    for (int64_t i5 = 0; i5 < t->n5; i5++) {
+        const REAL *Km = K + (int64_t)t->hand_ms[i5] * row;
+        const SUF(vec) reroll = SUF(ld)(Km + r * W);
+        for (int64_t d = 0; d < nd; d++) {
+            int64_t h = i5 * nd + d;
+            SUF(vec) best = SUF(vmax)(reroll, SUF(ld)(Km + d * W)) + offv;
+            SUF(st)(out + h * W, SUF(vmax)(best, SUF(ld)(S + h * W)));
+        }
+    }
+}
+
+static INLINE void SUF(record_keeps)(const kn_tables *t, const REAL *K, int64_t w, double *rec) {
+    int64_t nd = t->params[P_ND];
+    int64_t nch = nd > 1 ? nd + 1 : 1;
+    for (int64_t m = 0; m < t->nms; m++)
+        for (int64_t c = 0; c < nch; c++)
+            for (int64_t lane = 0; lane < w; lane++)
+                rec[(m * nch + c) * w + lane] = K[(m * nch + c) * W + lane];
+}
+
+/* out[l] = E for the lanes l0..l0+w-1 of F (w <= W); with rec_K/rec_S also every keep
+ * expectation (rolls, nms, nch * w) and every best entry (nh, w). */
+static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_t w, int64_t xf,
+                        const REAL *V, SUF(scratch) *s, double *out, double *rec_K,
+                        double *rec_S, const int64_t nd) {
+    const int64_t *p = t->params;
+    int64_t nh = p[P_NH], chips = p[P_CHIPS], rolls = p[P_ROLLS];
+    int64_t nch = nd > 1 ? nd + 1 : 1;
+    REAL zero[W], off[W];
+    for (int lane = 0; lane < W; lane++) zero[lane] = 0;
+    SUF(successors)(t, F, l0, w, xf, V, s);
+    SUF(score)(t, F, l0, xf, s);
+    if (rec_S)
+        for (int64_t h = 0; h < nh; h++)
+            for (int64_t lane = 0; lane < w; lane++) rec_S[h * w + lane] = s->S[h * W + lane];
+    const REAL *src = s->S;
+    if (chips > 0) {
+        /* lane l (x chips left) throws the chip roll into the entries of lane l - 1 (x - 1) */
+        int gather[W];
+        for (int lane = 0; lane < W; lane++) {
+            int has_chip = (l0 + lane) % xf > 0 && lane > 0;
+            gather[lane] = has_chip ? lane - 1 : lane;
+            off[lane] = has_chip ? (REAL)0 : (REAL)NEG;
+        }
+        SUF(ivec) shuffle;
+        for (int lane = 0; lane < W; lane++) shuffle[lane] = gather[lane];
+        for (int64_t h = 0; h < nh; h++)
+            SUF(st)(s->T + h * W, __builtin_shuffle(SUF(ld)(s->S + h * W), shuffle));
+        SUF(keep_expect)(t, s->T, s->K, nd);
+        if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
+        SUF(keep_max)(t, s->K, nd);
+        SUF(hand_best)(t, s->K, s->S, off, s->H, nd);
+        src = s->H;
+    }
+    for (int64_t r = rolls - 1; r >= 1; r--) {
+        SUF(keep_expect)(t, src, s->K, nd);
+        if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K + r * t->nms * nch * w);
+        SUF(keep_max)(t, s->K, nd);
+        SUF(hand_best)(t, s->K, s->S, zero, s->H, nd);
+        src = s->H;
+    }
+    /* in float64, four lanes per register (an 8-double vector would live on the stack) */
+    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
+    for (int64_t h = 0; h < nh; h++) {
+        const REAL *row = src + h * W;
+        SUF(vec4) a, b;
+        memcpy(&a, row, sizeof a);
+        memcpy(&b, row + 4, sizeof b);
+        double q = t->p0[h];
+        lo += q * __builtin_convertvector(a, dvec4);
+        hi += q * __builtin_convertvector(b, dvec4);
+    }
+    memcpy(out, &lo, sizeof lo);
+    memcpy(out + 4, &hi, sizeof hi);
+}
+
+/* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's
+ * share of a batch. Returns 0, or -1 when its work arrays cannot be allocated. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int SUF(kn_solve)(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first,
+                  int64_t step, REAL *V) {
+    SUF(scratch) s;
+    if (!SUF(scratch_init)(&s, t)) {
+        SUF(scratch_free)(&s);
+        return -1;
+    }
+    double out[W];
+    const int64_t nd = t->params[P_ND];
+    for (int64_t i = first; i < n; i += step) {
+        int64_t F = masks[i], nl, xf;
+        lanes_of(t, F, &nl, &xf);
+        int64_t chunk = W / xf * xf;
+        int64_t b0 = t->base[F];
+        SUF(plan)(t, F, &s);
+        for (int64_t l0 = 0; l0 < nl; l0 += chunk) {
+            int64_t w = nl - l0 < chunk ? nl - l0 : chunk;
+            /* the d10's channels as a compile-time constant for the two dice sets there are */
+            if (nd == 10)
+                SUF(widget)(t, F, l0, w, xf, V, &s, out, NULL, NULL, 10);
+            else if (nd == 1)
+                SUF(widget)(t, F, l0, w, xf, V, &s, out, NULL, NULL, 1);
+            else
+                SUF(widget)(t, F, l0, w, xf, V, &s, out, NULL, NULL, nd);
+            for (int64_t lane = 0; lane < w; lane++) V[b0 + l0 + lane] = (REAL)out[lane];
+        }
+    }
+    SUF(scratch_free)(&s);
+    return 0;
+}
+
+/* For upper state k of F, all its xf lanes: E (xf,), K (rolls, nms, nch * xf) and S (nh, xf),
+ * all float64. Returns 0, or -1 when the work arrays cannot be allocated. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+int SUF(kn_detail)(const kn_tables *t, int64_t F, int64_t k, const REAL *V, double *E,
+                   double *rec_K, double *rec_S) {
+    SUF(scratch) s;
+    if (!SUF(scratch_init)(&s, t)) {
+        SUF(scratch_free)(&s);
+        return -1;
+    }
+    int64_t nl, xf;
+    lanes_of(t, F, &nl, &xf);
+    double out[W];
+    SUF(plan)(t, F, &s);
+    SUF(widget)(t, F, k * xf, xf, xf, V, &s, out, rec_K, rec_S, t->params[P_ND]);
+    for (int64_t lane = 0; lane < xf; lane++) E[lane] = out[lane];
+    SUF(scratch_free)(&s);
+    return 0;
+}
