@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from kniffel import Box, KniffelError, preset
+from kniffel.game import Game, Player, PlayerKind
 from kniffel.simulate import SimulationResult, simulate
 from kniffel.strategy import get_strategy
 
@@ -91,3 +94,22 @@ def test_simulate_gives_the_same_result_whatever_the_number_of_jobs() -> None:
     assert seen[-1] == 12
     with pytest.raises(KniffelError, match="jobs"):
         simulate(rules, strategy, 2, jobs=0)
+
+
+def test_simulate_counts_the_chips_handed_in_the_same_whatever_the_jobs() -> None:
+    from kniffel.game import UseChip
+    from kniffel.simulate import chips_used, game_seed, play_out
+
+    rules = preset("extreme")
+    one = simulate(rules, get_strategy("greedy", rules), 6, seed=4)
+    two = simulate(rules, get_strategy("greedy", rules), 6, seed=4, jobs=2)
+    assert one.chips_used == two.chips_used
+    assert one.to_json()["chips_per_game"] == one.chips_used / 6
+    # the count is the number of chip actions of the games themselves
+    counted = 0
+    for i in range(6):
+        game = Game(rules, [Player("C", PlayerKind.COMPUTER, "greedy")], seed=game_seed(4, i))
+        play_out(game, get_strategy("greedy", rules), random.Random(f"strategy:4:{i}"))
+        counted += chips_used(game)
+        assert chips_used(game) == sum(isinstance(a, UseChip) for a in game.actions) <= 3
+    assert counted == one.chips_used

@@ -578,3 +578,51 @@ def test_simulate_and_play_refuse_the_optimal_extreme_player_without_its_table(
                                     "--player", "Bot:optimal"])
     assert res.exit_code == 2
     assert "kniffel solve --rules extreme" in res.output
+
+
+# --- the sample of a table (what the expert's value model is fitted to) ----------------------
+
+
+def test_a_sample_holds_every_state_of_the_sets_it_draws_with_their_values() -> None:
+    from kniffel.solver.sample import draw_sample
+
+    table = solve_in_memory(preset("extreme"), max_open=2)
+    t = table.tables
+    sample = draw_sample(table, per_layer=20, seed=3)
+    masks = sorted(set(sample.mask.tolist()))
+    open_counts = [t.nb - bin(m).count("1") for m in masks]
+    # at most 20 sets per number of open boxes; the layers with fewer sets are all there
+    assert open_counts.count(0) == 1
+    assert open_counts.count(1) == 20
+    assert open_counts.count(2) == 20
+    for m in masks:
+        rows = np.nonzero(sample.mask == m)[0]
+        assert len(rows) == table.layout.lanes(m)
+        for r in rows:
+            # -1 is the solver's merged state "bonus out of reach" (its upper_state of -1 too)
+            k = t.upper_state(m & 63, int(sample.upper[r]))
+            want = np.float32(table.value(m, k, int(sample.extra[r])))  # stored as float32
+            assert float(want) == float(sample.value[r])
+    assert set(sample.extra.tolist()) == {0, 1, 2, 3}
+
+
+def test_a_sample_round_trips_and_a_damaged_or_foreign_one_is_refused(tmp_path: Path) -> None:
+    from kniffel.solver.sample import SAMPLE_VERSION, draw_sample, read_sample, write_sample
+
+    sample = draw_sample(solve_in_memory(KNIFFEL, max_open=2), per_layer=5)
+    path = tmp_path / "k.sample.npz"
+    write_sample(sample, path)
+    again = read_sample(path)
+    assert np.array_equal(again.value, sample.value)
+    assert np.array_equal(again.mask, sample.mask)
+    assert again.meta == sample.meta
+    path.write_bytes(b"not a sample")
+    with pytest.raises(SolverError) as damaged:
+        read_sample(path)
+    assert damaged.value.code == "solver.sample_unreadable"
+    meta = dict(sample.meta, version=SAMPLE_VERSION + 1)
+    np.savez_compressed(path, mask=sample.mask, upper=sample.upper, extra=sample.extra,
+                        value=sample.value, meta=np.array(json.dumps(meta)))
+    with pytest.raises(SolverError) as foreign:
+        read_sample(path)
+    assert foreign.value.code == "solver.sample_version"

@@ -412,6 +412,11 @@ def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> N
     rows += [
         ("Maximum", str(max(result.totals))),
         ("Bonusquote" if de else "Bonus rate", f"{100 * result.bonus_rate:.1f} %"),
+    ]
+    if rules.chips:
+        rows.append(("Chips je Spiel eingesetzt" if de else "Chips handed in per game",
+                     f"{result.chips_per_game:.2f}"))
+    rows += [
         ("Spiele/s" if de else "Games/s", f"{result.games_per_second:.1f}"),
     ]
     for label, value in rows:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kniffel.errors import KniffelError
-from kniffel.game import Game, Player, PlayerKind
+from kniffel.game import Game, Player, PlayerKind, UseChip
 from kniffel.match import Match
 from kniffel.rules import Box, RuleSet
 from kniffel.strategy import Strategy
@@ -44,6 +44,8 @@ class SimulationResult:
     box_strikes: Mapping[Box, int]
     bonus_games: int
     seconds: float = field(default=0.0, compare=False)
+    #: Chips handed in for a 4th throw, over all games (rule sets with chips).
+    chips_used: int = 0
 
     @property
     def games(self) -> int:
@@ -82,6 +84,11 @@ class SimulationResult:
         return self.box_points[box] / self.games
 
     @property
+    def chips_per_game(self) -> float:
+        """The mean number of chips a game handed in."""
+        return self.chips_used / self.games
+
+    @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else math.inf
 
@@ -92,7 +99,7 @@ class SimulationResult:
             "games": self.games, "mean": self.mean, "std": self.std,
             "min": min(self.totals), "max": max(self.totals),
             "percentiles": {str(p): v for p, v in self.percentiles().items()},
-            "bonus_rate": self.bonus_rate,
+            "bonus_rate": self.bonus_rate, "chips_per_game": self.chips_per_game,
             "boxes": {b.value: {"mean": self.box_mean(b), "strike_rate": self.strike_rate(b)}
                       for b in self.box_points},
             "seconds": self.seconds, "games_per_second": self.games_per_second,
@@ -112,13 +119,18 @@ def play_out(game: Game, strategy: Strategy, rng: random.Random) -> None:
     match.play_out()
 
 
-GameResult = tuple[int, bool, tuple[tuple[str, int, bool], ...]]
+GameResult = tuple[int, bool, tuple[tuple[str, int, bool], ...], int]
+
+
+def chips_used(game: Game) -> int:
+    """The chips handed in during ``game``."""
+    return sum(isinstance(a, UseChip) for a in game.actions)
 
 
 def _play_games(rules: RuleSet, strategy_name: str, seed: int, start: int,
                 stop: int) -> list[GameResult]:
-    """Games ``start``…``stop - 1`` of a run (in a worker process): total, bonus earned, and
-    (box, points, struck) of every box."""
+    """Games ``start``…``stop - 1`` of a run (in a worker process): total, bonus earned,
+    (box, points, struck) of every box, and the chips handed in."""
     from kniffel.strategy import get_strategy
 
     strategy = get_strategy(strategy_name, rules)
@@ -129,7 +141,7 @@ def _play_games(rules: RuleSet, strategy_name: str, seed: int, start: int,
         play_out(game, strategy, random.Random(f"strategy:{seed}:{i}"))
         sheet = game.sheet(0)
         out.append((sheet.total, sheet.bonus > 0, tuple(
-            (b.value, e.points, e.struck) for b, e in sheet.entries.items())))
+            (b.value, e.points, e.struck) for b, e in sheet.entries.items()), chips_used(game)))
     return out
 
 
@@ -162,16 +174,17 @@ def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int
     box_points = dict.fromkeys(rules.boxes, 0)
     box_strikes = dict.fromkeys(rules.boxes, 0)
     totals: list[int] = []
-    bonus_games = 0
+    bonus_games = chips = 0
     for a, _ in chunks:
-        for total, bonus, entries in results[a]:
+        for total, bonus, entries, used in results[a]:
             totals.append(total)
             bonus_games += bonus
+            chips += used
             for name, points, struck in entries:
                 box_points[Box(name)] += points
                 box_strikes[Box(name)] += struck
     return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
-                            box_strikes, bonus_games, time.perf_counter() - start)
+                            box_strikes, bonus_games, time.perf_counter() - start, chips)
 
 
 def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
@@ -197,7 +210,7 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     box_points = dict.fromkeys(rules.boxes, 0)
     box_strikes = dict.fromkeys(rules.boxes, 0)
     totals: list[int] = []
-    bonus_games = 0
+    bonus_games = chips = 0
     player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
     start = time.perf_counter()
     for i in range(games):
@@ -206,10 +219,11 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
         sheet = game.sheet(0)
         totals.append(sheet.total)
         bonus_games += sheet.bonus > 0
+        chips += chips_used(game)
         for box, entry in sheet.entries.items():
             box_points[box] += entry.points
             box_strikes[box] += entry.struck
         if progress is not None:
             progress(i + 1, games)
     return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
-                            box_strikes, bonus_games, time.perf_counter() - start)
+                            box_strikes, bonus_games, time.perf_counter() - start, chips)
