@@ -626,3 +626,17 @@ def test_a_sample_round_trips_and_a_damaged_or_foreign_one_is_refused(tmp_path: 
     with pytest.raises(SolverError) as foreign:
         read_sample(path)
     assert foreign.value.code == "solver.sample_version"
+
+
+def test_the_c_kernel_reads_the_parameters_by_the_names_and_order_of_the_tables() -> None:
+    import re
+
+    from kniffel.solver import tables
+
+    source = (Path(tables.__file__).parent / "_kernel.c").read_text()
+    enum = re.search(r"enum \{([^}]*)\}", source)
+    assert enum is not None
+    names = [n.strip() for n in enum.group(1).split(",") if n.strip()]
+    for index, name in enumerate(names):
+        assert getattr(tables, name) == index, name
+    assert len(names) == len(build_tables(KNIFFEL).params)

@@ -44,8 +44,8 @@
 #define INLINE inline __attribute__((always_inline))
 #endif
 
-/* Indices into params (kniffel.solver.tables.P_*). */
-enum { P_NB, P_ND, P_NH, P_THRESHOLD, P_MAXC, P_N_SMALL, P_STRIKE, P_EXTRA, P_EXTRA_BONUS,
+/* Indices into params: the names and order of kniffel.solver.tables.P_* (a test checks). */
+enum { P_NB, P_ND, P_NH, P_T, P_MAXC, P_NSMALL, P_STRIKE, P_EXTRA, P_EXTRA_BONUS,
        P_KN_BOX, P_CHIPS, P_ROLLS, P_X_FULL, P_BONUS };
 
 typedef struct {

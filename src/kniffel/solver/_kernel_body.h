@@ -234,7 +234,7 @@ static INLINE void SUF(score)(const kn_tables *t, int64_t F, int64_t l0, int64_t
 static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
                                     REAL *restrict K, const int64_t nd) {
     const int64_t *p = t->params;
-    int64_t n_small = p[P_N_SMALL];
+    int64_t n_small = p[P_NSMALL];
     int64_t nch = nd > 1 ? nd + 1 : 1;
     int64_t row = nch * W;
     for (int64_t i5 = 0; i5 < t->n5; i5++) {

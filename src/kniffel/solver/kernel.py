@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.solver.tables import SolverError, Tables
+from kniffel.solver.tables import P_ROLLS, SolverError, Tables
 
 _HERE = Path(__file__).resolve().parent
 _P = ctypes.POINTER
@@ -136,7 +136,7 @@ def _suffix(values: npt.NDArray[Any]) -> str:
     raise SolverError(f"value tables are float32 or float64, not {values.dtype}")
 
 
-def _writable(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def _contiguous(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     if not values.flags.c_contiguous:
         raise SolverError("the kernel needs the values as one contiguous array")
     return values
@@ -150,7 +150,7 @@ def solve_masks(masks: npt.NDArray[np.int64], values: npt.NDArray[Any], prepared
     lib = _library()
     fn = getattr(lib, f"kn_solve_{_suffix(values)}")
     masks = np.ascontiguousarray(masks, np.int64)
-    values = _writable(values)
+    values = _contiguous(values)
     n = len(masks)
     workers = max(1, min(workers, n))
     ref = ctypes.byref(prepared.struct)
@@ -175,7 +175,7 @@ def detail(mask: int, k: int, values: npt.NDArray[Any],
     t = prepared.tables
     xf = t.x_of(mask)
     nch = t.nd + 1 if t.nd > 1 else 1
-    rolls = int(t.params[11])
+    rolls = int(t.params[P_ROLLS])
     E = np.zeros(xf)
     K = np.zeros((rolls, t.ms_add.shape[0], nch * xf))
     S = np.zeros((t.nh, xf))
