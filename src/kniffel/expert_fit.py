@@ -172,7 +172,8 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
 def _r(v: float) -> float:
     out = round(float(v), DECIMALS)
     if not math.isfinite(out):
-        raise SolverError("the fit gave a value that is not finite")
+        raise SolverError(f"the fit gave a value that is not finite: {v}",
+                          code="expert.fit_diverged", params={"value": str(v)})
     return out + 0.0  # no -0.0
 
 
