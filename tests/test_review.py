@@ -135,10 +135,11 @@ def _model() -> ValueModel:
     """A small value model of the expert's form (not fitted: the review only needs one)."""
     nb = 22
     params = {"layer": [[2.0 * x + 10.0 * n for x in range(4)] for n in range(nb + 1)],
-              "box": [[float(b) for _ in range(nb + 1)] for b in range(nb)],
-              "pair": [[0.0] * nb for _ in range(nb)],
-              "chip_box": [[0.0] * 4 for _ in range(nb)],
-              "upper": [[[0.5 * k, 0.0] for k in range(75)] for _ in range(64)]}
+              "box": [[float(b) for b in range(nb)] for _ in range(nb + 1)],
+              "chip": [[[0.0] * 4 for _ in range(nb)] for _ in range(nb + 1)],
+              "pair": [[[0.0] * nb for _ in range(nb)] for _ in range(nb + 1)],
+              "upper": [[[[0.5 * k, 0.0]] * 4 for k in range(75)] for _ in range(64)],
+              "upper_lower": [[[0.0] * 17 for _ in range(75)] for _ in range(64)]}
     return model_from_json(EXTREME, {"format": MODEL_FORMAT, "version": MODEL_VERSION,
                                      "rules": repr(EXTREME), "params": params,
                                      "sha256": params_digest(params)})

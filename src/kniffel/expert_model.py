@@ -1,18 +1,19 @@
 """The expert's value model for Kniffel Extreme: V̂(filled boxes, upper sum, chips left).
 
 The exact table of Kniffel Extreme holds 598 million values (2.4 GB); this model holds about
-twelve thousand numbers, fitted by least squares to a sample of that table
+two hundred thousand numbers, fitted by least squares to a sample of that table
 (``scripts/fit_expert_model.py``, :mod:`kniffel.expert_fit`). For a sheet with ``n`` open boxes,
 ``c`` chips left, upper boxes ``U`` filled with upper sum ``u`` and ``l`` lower boxes open:
 
-    V̂ = layer[n][c] + Σ_open b (box[b][n] + chip_box[b][c]) + Σ_open b<b' pair[b][b']
-        + upper[U][u][0] + l · upper[U][u][1]
+    V̂ = layer[n][c] + Σ_open b (box[n][b] + chip[n][b][c]) + Σ_open b<b' pair[n][b][b']
+        + upper[U][u][c][0] + l · upper[U][u][c][1] + upper_lower[U][u][l]
 
 where ``u`` is the sum capped at the bonus threshold, or "dead" (-1) when the bonus is out of
-reach; a full sheet is worth 0. The per-box terms carry what each open box is still worth with
-``n`` turns to go, the pairs how two open boxes compete for the same rolls, the chip terms how
-much a chip is worth with those boxes open, and the upper table the points the open upper boxes
-bring with the bonus, for every upper sum, moved by how many lower boxes still give room.
+reach; a full sheet is worth 0. Every box term belongs to its number of open boxes ``n`` (what a
+box is still worth with ``n`` turns to go, how much a chip is worth with it open, how two open
+boxes compete for the same rolls); the upper tables carry the points the open upper boxes bring
+with the bonus for every upper sum and chip count, moved by how many lower boxes still give room
+(a line in ``l``, and a correction per ``l`` where the sample has enough states).
 
 The data file is JSON (standard library only, so the browser reads it too) with the format
 version, the rule set it was fitted to (its ``repr``: the version tied to the rules), where it
@@ -65,9 +66,10 @@ class ValueModel:
     rules: RuleSet
     layer: tuple[tuple[float, ...], ...]
     box: tuple[tuple[float, ...], ...]
-    pair: tuple[tuple[float, ...], ...]
-    chip_box: tuple[tuple[float, ...], ...]
-    upper: tuple[tuple[tuple[float, float], ...], ...]
+    chip: tuple[tuple[tuple[float, ...], ...], ...]
+    pair: tuple[tuple[tuple[float, ...], ...], ...]
+    upper: tuple[tuple[tuple[tuple[float, float], ...], ...], ...]
+    upper_lower: tuple[tuple[tuple[float, ...], ...], ...]
     meta: Mapping[str, Any]
 
     source = "model"
@@ -83,17 +85,31 @@ class ValueModel:
         if n == 0:
             return 0.0
         v = self.layer[n][x]
-        box, chip_box, pair = self.box, self.chip_box, self.pair
+        box, chip, pair = self.box[n], self.chip[n], self.pair[n]
         for i, b in enumerate(open_boxes):
-            v += box[b][n] + chip_box[b][x]
+            v += box[b] + chip[b][x]
             row = pair[b]
             for c in open_boxes[i + 1:]:
                 v += row[c]
         u6 = mask & 63
-        key = upper_key(u6, upper_sum, self.rules.bonus_threshold, 6)
-        a, slope = self.upper[u6][key - DEAD]
+        key = upper_key(u6, upper_sum, self.rules.bonus_threshold, 6) - DEAD
+        a, slope = self.upper[u6][key][x]
         lower_open = sum(1 for b in open_boxes if b >= 6)
-        return v + a + lower_open * slope
+        return v + a + lower_open * slope + self.upper_lower[u6][key][lower_open]
+
+
+def _floats(value: Any, depth: int) -> Any:
+    """Nested lists of numbers as nested tuples of floats (``depth`` levels)."""
+    if depth == 0:
+        return float(value)
+    return tuple(_floats(v, depth - 1) for v in value)
+
+
+def _shape(value: Any, shape: tuple[int, ...]) -> bool:
+    if not shape:
+        return isinstance(value, float)
+    return (isinstance(value, tuple) and len(value) == shape[0]
+            and all(_shape(v, shape[1:]) for v in value))
 
 
 def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "model"
@@ -114,20 +130,13 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
     if not isinstance(params, dict) or params_digest(params) != data.get("sha256"):
         raise ExpertError(f"{where}: the parameters do not match the model's checksum",
                           code="expert.model_checksum", params={"where": where})
+    nb, xs, width = len(want.boxes), want.chips + 1, want.bonus_threshold + 2
+    shapes = {"layer": (nb + 1, xs), "box": (nb + 1, nb), "chip": (nb + 1, nb, xs),
+              "pair": (nb + 1, nb, nb), "upper": (64, width, xs, 2),
+              "upper_lower": (64, width, nb - 5)}
     try:
-        nb = len(want.boxes)
-        layer = tuple(tuple(float(v) for v in row) for row in params["layer"])
-        box = tuple(tuple(float(v) for v in row) for row in params["box"])
-        pair = tuple(tuple(float(v) for v in row) for row in params["pair"])
-        chip_box = tuple(tuple(float(v) for v in row) for row in params["chip_box"])
-        upper = tuple(tuple((float(a), float(s)) for a, s in row) for row in params["upper"])
-        xs = want.chips + 1
-        shapes_ok = (len(layer) == nb + 1 and all(len(r) == xs for r in layer)
-                     and len(box) == nb and all(len(r) == nb + 1 for r in box)
-                     and len(pair) == nb and all(len(r) == nb for r in pair)
-                     and len(chip_box) == nb and all(len(r) == xs for r in chip_box)
-                     and len(upper) == 64
-                     and all(len(r) == want.bonus_threshold + 2 for r in upper))
+        tables = {key: _floats(params[key], len(shape)) for key, shape in shapes.items()}
+        shapes_ok = all(_shape(tables[key], shape) for key, shape in shapes.items())
     except (KeyError, TypeError, ValueError):
         shapes_ok = False
     if not shapes_ok:
@@ -135,7 +144,8 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
                           code="expert.model_unreadable",
                           params={"where": where, "error": "shape"})
     meta = {k: v for k, v in data.items() if k != "params"}
-    return ValueModel(want, layer, box, pair, chip_box, upper, meta)
+    return ValueModel(want, tables["layer"], tables["box"], tables["chip"], tables["pair"],
+                      tables["upper"], tables["upper_lower"], meta)
 
 
 def model_from_bytes(rules: RuleSet, raw: bytes, *, where: str = "model") -> ValueModel:
