@@ -24,8 +24,10 @@ names the problem (``expert.model_*``).
 
 from __future__ import annotations
 
+import array
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -61,15 +63,17 @@ def params_digest(params: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ValueModel:
-    """The fitted V̂ (see the module docstring); ``future`` is what the expert asks."""
+    """The fitted V̂ (see the module docstring); ``future`` is what the expert asks. Each table
+    is one flat ``array('d')`` in row-major order (a few MB less than nested tuples of floats,
+    which matters in the browser)."""
 
     rules: RuleSet
-    layer: tuple[tuple[float, ...], ...]
-    box: tuple[tuple[float, ...], ...]
-    chip: tuple[tuple[tuple[float, ...], ...], ...]
-    pair: tuple[tuple[tuple[float, ...], ...], ...]
-    upper: tuple[tuple[tuple[tuple[float, float], ...], ...], ...]
-    upper_lower: tuple[tuple[tuple[float, ...], ...], ...]
+    layer: array.array[float]
+    box: array.array[float]
+    chip: array.array[float]
+    pair: array.array[float]
+    upper: array.array[float]
+    upper_lower: array.array[float]
     meta: Mapping[str, Any]
 
     source = "model"
@@ -79,37 +83,41 @@ class ValueModel:
 
     def future(self, mask: int, upper_sum: int, x: int) -> float:
         """V̂ of the filled boxes ``mask``, upper sum ``upper_sum`` and ``x`` chips left."""
-        nb = len(self.rules.boxes)
+        rules = self.rules
+        nb = len(rules.boxes)
+        xs = rules.chips + 1
         open_boxes = [b for b in range(nb) if not mask >> b & 1]
         n = len(open_boxes)
         if n == 0:
             return 0.0
-        v = self.layer[n][x]
-        box, chip, pair = self.box[n], self.chip[n], self.pair[n]
+        v = self.layer[n * xs + x]
+        box, chip, pair = self.box, self.chip, self.pair
+        at_box, at_chip, at_pair = n * nb, n * nb * xs + x, n * nb * nb
         for i, b in enumerate(open_boxes):
-            v += box[b] + chip[b][x]
-            row = pair[b]
+            v += box[at_box + b] + chip[at_chip + b * xs]
+            row = at_pair + b * nb
             for c in open_boxes[i + 1:]:
-                v += row[c]
+                v += pair[row + c]
         u6 = mask & 63
-        key = upper_key(u6, upper_sum, self.rules.bonus_threshold, 6) - DEAD
-        a, slope = self.upper[u6][key][x]
+        width = rules.bonus_threshold + 2
+        key = u6 * width + upper_key(u6, upper_sum, rules.bonus_threshold, 6) - DEAD
+        at = (key * xs + x) * 2
         lower_open = sum(1 for b in open_boxes if b >= 6)
-        return v + a + lower_open * slope + self.upper_lower[u6][key][lower_open]
+        return (v + self.upper[at] + lower_open * self.upper[at + 1]
+                + self.upper_lower[key * (nb - 5) + lower_open])
 
 
-def _floats(value: Any, depth: int) -> Any:
-    """Nested lists of numbers as nested tuples of floats (``depth`` levels)."""
-    if depth == 0:
-        return float(value)
-    return tuple(_floats(v, depth - 1) for v in value)
-
-
-def _shape(value: Any, shape: tuple[int, ...]) -> bool:
+def _flat(value: Any, shape: tuple[int, ...], out: array.array[float]) -> bool:
+    """Append the nested lists of numbers ``value`` of ``shape`` to ``out``; False when the
+    shape differs or something is not a finite number."""
     if not shape:
-        return isinstance(value, float)
-    return (isinstance(value, tuple) and len(value) == shape[0]
-            and all(_shape(v, shape[1:]) for v in value))
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        out.append(float(value))
+        return math.isfinite(out[-1])
+    if not isinstance(value, list) or len(value) != shape[0]:
+        return False
+    return all(_flat(v, shape[1:], out) for v in value)
 
 
 def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "model"
@@ -134,12 +142,8 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
     shapes = {"layer": (nb + 1, xs), "box": (nb + 1, nb), "chip": (nb + 1, nb, xs),
               "pair": (nb + 1, nb, nb), "upper": (64, width, xs, 2),
               "upper_lower": (64, width, nb - 5)}
-    try:
-        tables = {key: _floats(params[key], len(shape)) for key, shape in shapes.items()}
-        shapes_ok = all(_shape(tables[key], shape) for key, shape in shapes.items())
-    except (KeyError, TypeError, ValueError):
-        shapes_ok = False
-    if not shapes_ok:
+    tables = {key: array.array("d") for key in shapes}
+    if not all(_flat(params.get(key), shape, tables[key]) for key, shape in shapes.items()):
         raise ExpertError(f"{where}: the model's parameters have the wrong shape",
                           code="expert.model_unreadable",
                           params={"where": where, "error": "shape"})
