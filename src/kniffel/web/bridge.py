@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from kniffel import expert
 from kniffel.errors import (
     CorruptSaveError,
     IllegalMoveError,
@@ -56,7 +57,7 @@ from kniffel.messages import render
 from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
 from kniffel.strategy import Strategy, get_strategy
-from kniffel.web import share
+from kniffel.web import advice_view, share
 from kniffel.web.view import (
     corrections_view,
     game_view,
@@ -68,8 +69,9 @@ from kniffel.web.view import (
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
 MAX_IMPORT_GAMES = MAX_GAMES
-#: The computer players the browser offers (``optimal`` needs numba: desktop only).
-WEB_STRATEGIES = ("greedy", "random")
+#: The computer players the browser offers (``optimal`` needs numba: desktop only; ``expert``
+#: plays every rule set whose values the site ships).
+WEB_STRATEGIES = ("greedy", "random", "expert")
 
 Reply = dict[str, Any]
 
@@ -254,6 +256,33 @@ class Session:
         game = share.unpack(_text(req.get("fragment"), "the link"))
         return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
 
+    def hint(self, req: dict[str, Any]) -> Reply:
+        """The expert's hint for the player to move (virtual dice, dice on the table): every
+        choice best first with its expected final score (:func:`advice_view.hint_view`).
+        Changes nothing."""
+        advice_view.install()
+        game = self._game()
+        return {"hint": advice_view.hint_view(game, expert.hint(game))}
+
+    def review(self, req: dict[str, Any]) -> Reply:
+        """The expert's review of a game (``game``: a save; the game in play when absent):
+        every decision's loss, each player's total and costliest decisions
+        (:func:`advice_view.review_view`). Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        return {"review": advice_view.review_view(expert.review_game(game))}
+
+    def moment(self, req: dict[str, Any]) -> Reply:
+        """The view of a game (``game``: a save) as it was just before its action number
+        ``index``: the sheet a review shows for a decision. Changes nothing."""
+        game = Game.from_json(req.get("game"))
+        index = req.get("index")
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index <= len(game.actions)):
+            raise InvalidGameError(f"index must be an action number 0–{len(game.actions)}, "
+                                   f"got {index!r}", code="web.bad_request")
+        return {"index": index, "view": game_view(advice_view.moment(game, index))}
+
     def stats(self, req: dict[str, Any]) -> Reply:
         """Statistics over the history's summaries."""
         summaries = req.get("summaries")
@@ -359,6 +388,9 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "handoff": Session.handoff,
     "unpack": Session.unpack,
     "stats": Session.stats,
+    "hint": Session.hint,
+    "review": Session.review,
+    "moment": Session.moment,
     "import": Session.parse_import,
     "export_history": Session.export_history,
 }
@@ -429,6 +461,14 @@ def warm_up() -> None:
                                          :preset(name).dice_count]}))
             s.handle_json(json.dumps({"op": "undo"}))
             s.handle_json(json.dumps({"op": "load", "game": s._game().to_json()}))
+    # the expert's values and tables of every rule set it plays here, and one hint each
+    for rules in advice_view.browser_rule_sets():
+        if not advice_view.expert_status(rules)["ready"]:
+            continue
+        s = Session()
+        s.game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
+        s.handle_json(json.dumps({"op": "roll"}))
+        s.handle_json(json.dumps({"op": "hint"}))
 
 
 def handle_json(text: str) -> str:
