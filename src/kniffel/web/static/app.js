@@ -1842,7 +1842,7 @@ async function boot() {
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; safeDraw(); });
+  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; safeDraw(); });
   await engineReady;
   const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
   if (restore) {
