@@ -374,6 +374,37 @@ CATALOG: dict[str, tuple[str, str]] = {
                           "There is no unfinished game to resume."),
     "cli.game_saved": ("Spiel gespeichert – weiter mit: kniffel play --resume",
                        "Game saved – continue with: kniffel play --resume"),
+    # expert (issue 12)
+    "expert.error": ("Der Experte kann hier nicht spielen.", "The expert cannot play here."),
+    "expert.wrong_rules": ("Dieser Experte spielt {rules}, nicht {other}.",
+                           "This expert plays {rules}, not {other}."),
+    "expert.table_missing": ("Der Experte braucht für {rules} die genaue Wertetabelle (etwa eine "
+                             "Sekunde Rechenzeit): kniffel solve --rules {rules_id}",
+                             "The expert needs the exact value table of {rules} (about a second "
+                             "to build): kniffel solve --rules {rules_id}"),
+    "expert.table_mismatch": ("{where} ist nicht die Wertetabelle von {rules}: {problem}.",
+                              "{where} is not the value table of {rules}: {problem}."),
+    "expert.upper_impossible": ("Eine obere Summe von {upper} ist mit diesen Kästchen nicht "
+                                "möglich.",
+                                "An upper sum of {upper} cannot occur with these boxes."),
+    "expert.model_missing": ("Für {rules} hat der Experte noch kein Wertemodell. Es entsteht aus "
+                             "der Stichprobe der vollen Wertetabelle: {command}",
+                             "The expert has no value model for {rules} yet. It is made from "
+                             "the sample of the full value table: {command}"),
+    "expert.model_unreadable": ("{where} ist keine lesbare Modelldatei des Experten.",
+                                "{where} is not a readable model file of the expert."),
+    "expert.model_version": ("{where} hat das Modellformat {got}; diese Version liest {want}. "
+                             "Die Modelldatei passt nicht zu diesem Programm.",
+                             "{where} has model format {got}; this version reads {want}. The "
+                             "model file does not belong to this program."),
+    "expert.model_rules": ("{where} wurde für andere Regeln berechnet als {rules}; der Experte "
+                           "benutzt es nicht.",
+                           "{where} was fitted to other rules than {rules}; the expert does not "
+                           "use it."),
+    "expert.model_checksum": ("{where} ist beschädigt: die Prüfsumme der Modellwerte stimmt "
+                              "nicht.",
+                              "{where} is damaged: the checksum of the model's values does not "
+                              "match."),
     # web expert (issue 12)
     "web.expert.kind": ("Computer (Experte)", "Computer (expert)"),
     "web.hint.button": ("Tipp", "Hint"),
@@ -428,6 +459,7 @@ STRATEGY_NAMES: dict[str, tuple[str, str]] = {
     "greedy": ("gierig", "greedy"),
     "random": ("zufällig", "random"),
     "optimal": ("optimal", "optimal"),
+    "expert": ("Experte", "expert"),
 }
 
 _DIE_LABELS = {"d6": ("W6", "d6"), "d10": ("W10", "d10")}

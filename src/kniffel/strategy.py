@@ -427,3 +427,14 @@ def _optimal(rules: RuleSet) -> Strategy:
 
 
 register_strategy("optimal", _optimal)
+
+
+def _expert(rules: RuleSet) -> Strategy:
+    """The expert player (kniffel.expert): exact within a turn, valued at its end by the exact
+    table (classic rule sets) or the fitted model (Kniffel Extreme); imported on use."""
+    from kniffel.expert import ExpertStrategy
+
+    return ExpertStrategy(rules)
+
+
+register_strategy("expert", _expert)

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kniffel.dice import Keep, Roll, sub_keeps
-from kniffel.errors import IllegalMoveError
-from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
-from kniffel.messages import dice_text
-from kniffel.rules import Box, Entry, Lang, RuleSet, choices
+from kniffel.advice import Advice, Option, Position
+from kniffel.dice import Keep, sub_keeps
+from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
+from kniffel.rules import Box, RuleSet, choices
 from kniffel.solver import kernel
 from kniffel.solver.solve import kernel_args, solve, solve_in_memory
 from kniffel.solver.table import (
@@ -38,135 +35,8 @@ ON_THE_FLY_OPEN = {True: 6, False: 13}
 #: message that a table is missing: with the d10 / without.
 FULL_TABLE_COST = {True: {"hours": 6, "size": "2.4 GB"}, False: {"hours": 0, "size": "2.9 MB"}}
 
-
-@dataclass(frozen=True)
-class Position:
-    """One player's decision point: the filled boxes, chips, and the turn so far.
-
-    ``roll`` is None before the first throw of the turn; ``rolls_used`` counts the throws made
-    (1–3, or 4 after a chip); ``upper_sum`` overrides the sum of the upper boxes' points when
-    given (for a sheet whose upper points are known only in total).
-    """
-
-    rules: RuleSet
-    entries: Mapping[Box, Entry] = field(default_factory=dict)
-    chips_left: int | None = None
-    roll: Roll | None = None
-    rolls_used: int = 0
-    chip_used: bool = False
-    upper_sum: int | None = None
-    extra_bonus: int = 0
-
-    def __post_init__(self) -> None:
-        rules = self.rules
-        for box in self.entries:
-            rules.box(box)
-        chips = rules.chips if self.chips_left is None else self.chips_left
-        object.__setattr__(self, "chips_left", chips)
-        if not 0 <= chips <= rules.chips:
-            raise IllegalMoveError(f"chips left must be 0–{rules.chips} for {rules.name}, "
-                                   f"got {chips}", code="advise.chips_range",
-                                   params={"most": rules.chips, "rules": rules.name,
-                                           "got": chips})
-        if self.chip_used and (rules.chips == 0 or chips >= rules.chips):
-            raise IllegalMoveError(f"a chip was used this turn, but {chips} of {rules.chips} "
-                                   "chips are left", code="advise.chip_used_but_all_left",
-                                   params={"chips": chips, "most": rules.chips})
-        allowed = rules.rolls + (1 if self.chip_used else 0)
-        if self.roll is None:
-            if self.rolls_used or self.chip_used:
-                raise IllegalMoveError("a turn with throws made needs the dice on the table",
-                                       code="advise.dice_needed")
-        else:
-            rules.check_roll(self.roll)
-            if not 1 <= self.rolls_used <= allowed:
-                raise IllegalMoveError(f"rolls used must be 1–{allowed}, got {self.rolls_used}",
-                                       code="advise.rolls_used_range",
-                                       params={"most": allowed, "got": self.rolls_used})
-            if self.chip_used and self.rolls_used < rules.rolls:
-                raise IllegalMoveError(f"a chip is handed in after the {rules.rolls}rd throw, "
-                                       f"but only {self.rolls_used} were made",
-                                       code="advise.chip_too_early",
-                                       params={"rolls": rules.rolls, "got": self.rolls_used})
-        if len(self.entries) == len(rules.boxes):
-            raise IllegalMoveError("the sheet is full: there is nothing to decide",
-                                   code="advise.sheet_full")
-
-    @property
-    def upper_total(self) -> int:
-        if self.upper_sum is not None:
-            return self.upper_sum
-        return sum(e.points for b, e in self.entries.items() if b.is_upper)
-
-    @property
-    def score_so_far(self) -> int:
-        """Points on the sheet now: upper sum, bonus, lower sum, extra-Kniffel points."""
-        rules = self.rules
-        upper = self.upper_total
-        bonus = rules.bonus_points if upper >= rules.bonus_threshold else 0
-        lower = sum(e.points for b, e in self.entries.items() if not b.is_upper)
-        return upper + bonus + lower + self.extra_bonus
-
-    @classmethod
-    def from_game(cls, game: Game) -> Position:
-        """The position of the player to move in a dice-mode ``game``."""
-        if game.mode is not Mode.DICE:
-            raise IllegalMoveError("advice needs a game with virtual dice (dice mode)",
-                                   code="advise.needs_dice_mode")
-        if game.is_over():
-            raise IllegalMoveError("the game is over", code="move.game_over")
-        if game.is_chance_node():
-            raise IllegalMoveError("the dice are rolling: wait for their outcome",
-                                   code="move.dice_rolling")
-        player = game.current_player
-        turn = game.turn
-        assert player is not None
-        assert turn is not None
-        sheet = game.sheet(player)
-        return cls(game.rules, dict(sheet.entries), sheet.chips_left, turn.roll,
-                   turn.rolls_used, turn.chip_used, None, sheet.extra_bonus)
-
-
-@dataclass(frozen=True)
-class Option:
-    """A legal choice and its expected final score under optimal play from then on."""
-
-    action: Action
-    expected: float
-    loss: float
-    points: int | None = None
-
-    def describe(self, rules: RuleSet, lang: Lang = "de") -> str:
-        """The choice in words."""
-        a = self.action
-        de = lang == "de"
-        if isinstance(a, Throw):
-            if a.keep == Keep():
-                return "Alle Würfel werfen" if de else "Throw all dice"
-            kept = dice_text(a.keep.d6, a.keep.d10, lang)
-            return f"Behalten: {kept}" if de else f"Keep: {kept}"
-        if isinstance(a, UseChip):
-            return "Chip abgeben (4. Wurf)" if de else "Hand in a chip (4th throw)"
-        if isinstance(a, Score):
-            return (f"{rules.box_name(a.box, lang)}: {self.points} "
-                    + ("Punkte" if de else "points"))
-        if isinstance(a, Strike):
-            return f"{rules.box_name(a.box, lang)} " + ("streichen" if de else "strike")
-        return repr(a)
-
-
-@dataclass(frozen=True)
-class Advice:
-    """Every legal choice of ``position``, best first."""
-
-    position: Position
-    options: tuple[Option, ...]
-    score_so_far: int
-    source: str
-
-    @property
-    def best(self) -> Option:
-        return self.options[0]
+__all__ = ["FULL_TABLE_COST", "ON_THE_FLY_OPEN", "Advice", "Advisor", "OptimalStrategy", "Option",
+           "Position", "advise"]
 
 
 class Advisor:
@@ -213,18 +83,17 @@ class Advisor:
         """A table that holds the filled-box set ``mask`` and every set after it."""
         stored = self._stored_table()
         if stored is not None and stored.covers(mask):
-            name = stored.path.name if stored.path else "table"
-            return stored, name
+            return stored, "table"
         open_boxes = self.tables.nb - bin(mask).count("1")
         if mask in self._endgames:
             self._endgames.move_to_end(mask)
-            return self._endgames[mask], "endgame solved now"
+            return self._endgames[mask], "endgame"
         if open_boxes <= ON_THE_FLY_OPEN[self.rules.d10]:
             table = solve_in_memory(self.rules, root=mask)
             self._endgames[mask] = table
             if len(self._endgames) > 8:
                 self._endgames.popitem(last=False)
-            return table, "endgame solved now"
+            return table, "endgame"
         cost = FULL_TABLE_COST[self.rules.d10]
         raise TableMissingError(
             f"no value table of {self.rules.name} covers a sheet with {open_boxes} open boxes "

@@ -1,0 +1,181 @@
+"""The expert's value model for Kniffel Extreme: V̂(filled boxes, upper sum, chips left).
+
+The exact table of Kniffel Extreme holds 598 million values (2.4 GB); this model holds about
+twelve thousand numbers, fitted by least squares to a sample of that table
+(``scripts/fit_expert_model.py``, :mod:`kniffel.expert_fit`). For a sheet with ``n`` open boxes,
+``c`` chips left, upper boxes ``U`` filled with upper sum ``u`` and ``l`` lower boxes open:
+
+    V̂ = layer[n][c] + Σ_open b (box[b][n] + chip_box[b][c]) + Σ_open b<b' pair[b][b']
+        + upper[U][u][0] + l · upper[U][u][1]
+
+where ``u`` is the sum capped at the bonus threshold, or "dead" (-1) when the bonus is out of
+reach; a full sheet is worth 0. The per-box terms carry what each open box is still worth with
+``n`` turns to go, the pairs how two open boxes compete for the same rolls, the chip terms how
+much a chip is worth with those boxes open, and the upper table the points the open upper boxes
+bring with the bonus, for every upper sum, moved by how many lower boxes still give room.
+
+The data file is JSON (standard library only, so the browser reads it too) with the format
+version, the rule set it was fitted to (its ``repr``: the version tied to the rules), where it
+came from (the sample's table checksum, sizes, fit errors) and the SHA-256 of its parameters;
+a file that does not match is refused with an :class:`~kniffel.expert.ExpertError` whose code
+names the problem (``expert.model_*``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from kniffel.expert import DEAD, ExpertError, upper_key
+from kniffel.rules import RuleSet, preset
+
+#: The format of the model file; a file of another version is refused.
+MODEL_FORMAT = "kniffel-expert-model"
+MODEL_VERSION = 1
+#: The model file of each rule set in the package (``kniffel/data``).
+MODEL_FILES = {"extreme": "expert-extreme.json"}
+#: The command that builds a model file from the full table's sample.
+FIT_COMMAND = ("python scripts/fit_expert_model.py ~/.cache/kniffel/solver/extreme.sample.npz "
+               "src/kniffel/data/expert-extreme.json")
+
+
+def model_rules(rules: RuleSet) -> RuleSet:
+    """The rule set whose model plays ``rules``: the free-strike house rule uses the model of
+    the plain rules (the turn itself is computed with the house rule exactly)."""
+    if rules.name in MODEL_FILES and rules == preset(rules.name, free_strike=True):
+        return preset(rules.name)
+    return rules
+
+
+def params_digest(params: Mapping[str, Any]) -> str:
+    """SHA-256 of the parameters in canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(params, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True, eq=False)
+class ValueModel:
+    """The fitted V̂ (see the module docstring); ``future`` is what the expert asks."""
+
+    rules: RuleSet
+    layer: tuple[tuple[float, ...], ...]
+    box: tuple[tuple[float, ...], ...]
+    pair: tuple[tuple[float, ...], ...]
+    chip_box: tuple[tuple[float, ...], ...]
+    upper: tuple[tuple[tuple[float, float], ...], ...]
+    meta: Mapping[str, Any]
+
+    source = "model"
+
+    def __repr__(self) -> str:
+        return f"<ValueModel of {self.rules.name}, sha256 {str(self.meta.get('sha256'))[:12]}>"
+
+    def future(self, mask: int, upper_sum: int, x: int) -> float:
+        """V̂ of the filled boxes ``mask``, upper sum ``upper_sum`` and ``x`` chips left."""
+        nb = len(self.rules.boxes)
+        open_boxes = [b for b in range(nb) if not mask >> b & 1]
+        n = len(open_boxes)
+        if n == 0:
+            return 0.0
+        v = self.layer[n][x]
+        box, chip_box, pair = self.box, self.chip_box, self.pair
+        for i, b in enumerate(open_boxes):
+            v += box[b][n] + chip_box[b][x]
+            row = pair[b]
+            for c in open_boxes[i + 1:]:
+                v += row[c]
+        u6 = mask & 63
+        key = upper_key(u6, upper_sum, self.rules.bonus_threshold, 6)
+        a, slope = self.upper[u6][key - DEAD]
+        lower_open = sum(1 for b in open_boxes if b >= 6)
+        return v + a + lower_open * slope
+
+
+def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "model"
+                    ) -> ValueModel:
+    """The model in the parsed file ``data``, checked: format version, rules, checksum."""
+    want = model_rules(rules)
+    if data.get("format") != MODEL_FORMAT or data.get("version") != MODEL_VERSION:
+        raise ExpertError(f"{where}: a model file of format {data.get('format')!r} version "
+                          f"{data.get('version')!r}; this kniffel reads {MODEL_FORMAT!r} "
+                          f"version {MODEL_VERSION}", code="expert.model_version",
+                          params={"where": where, "got": str(data.get("version")),
+                                  "want": MODEL_VERSION})
+    if data.get("rules") != repr(want):
+        raise ExpertError(f"{where}: the model was fitted to the rules {data.get('rules')!r}, "
+                          f"not {want!r}", code="expert.model_rules",
+                          params={"where": where, "rules": rules.name})
+    params = data.get("params")
+    if not isinstance(params, dict) or params_digest(params) != data.get("sha256"):
+        raise ExpertError(f"{where}: the parameters do not match the model's checksum",
+                          code="expert.model_checksum", params={"where": where})
+    try:
+        nb = len(want.boxes)
+        layer = tuple(tuple(float(v) for v in row) for row in params["layer"])
+        box = tuple(tuple(float(v) for v in row) for row in params["box"])
+        pair = tuple(tuple(float(v) for v in row) for row in params["pair"])
+        chip_box = tuple(tuple(float(v) for v in row) for row in params["chip_box"])
+        upper = tuple(tuple((float(a), float(s)) for a, s in row) for row in params["upper"])
+        xs = want.chips + 1
+        shapes_ok = (len(layer) == nb + 1 and all(len(r) == xs for r in layer)
+                     and len(box) == nb and all(len(r) == nb + 1 for r in box)
+                     and len(pair) == nb and all(len(r) == nb for r in pair)
+                     and len(chip_box) == nb and all(len(r) == xs for r in chip_box)
+                     and len(upper) == 64
+                     and all(len(r) == want.bonus_threshold + 2 for r in upper))
+    except (KeyError, TypeError, ValueError):
+        shapes_ok = False
+    if not shapes_ok:
+        raise ExpertError(f"{where}: the model's parameters have the wrong shape",
+                          code="expert.model_unreadable",
+                          params={"where": where, "error": "shape"})
+    meta = {k: v for k, v in data.items() if k != "params"}
+    return ValueModel(want, layer, box, pair, chip_box, upper, meta)
+
+
+def model_from_bytes(rules: RuleSet, raw: bytes, *, where: str = "model") -> ValueModel:
+    """The model in the file content ``raw`` (see :func:`model_from_json`)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ExpertError(f"{where}: not a readable model file: {e}",
+                          code="expert.model_unreadable",
+                          params={"where": where, "error": str(e)}) from None
+    if not isinstance(data, dict):
+        raise ExpertError(f"{where}: not a readable model file", code="expert.model_unreadable",
+                          params={"where": where, "error": "not a JSON object"})
+    return model_from_json(rules, data, where=where)
+
+
+def model_bytes(rules: RuleSet) -> bytes | None:
+    """The packaged model file of ``rules`` (None when the package has none)."""
+    name = MODEL_FILES.get(model_rules(rules).name)
+    if name is None:
+        return None
+    try:
+        return resources.files("kniffel").joinpath("data", name).read_bytes()
+    except (OSError, ValueError):
+        return None
+
+
+@cache
+def load_model(rules: RuleSet) -> ValueModel:
+    """The packaged, checked model of ``rules``; :class:`ExpertError` (``expert.model_missing``)
+    when the package has none, with the command that builds it."""
+    want = model_rules(rules)
+    if want.name in MODEL_FILES and want != preset(want.name):
+        raise ExpertError(f"the expert's model is for the preset {want.name}, not these rules",
+                          code="expert.model_rules", params={"where": "model",
+                                                             "rules": rules.name})
+    raw = model_bytes(rules)
+    if raw is None:
+        raise ExpertError(f"the expert has no value model for {rules.name}: build it from the "
+                          f"sample of the full table with `{FIT_COMMAND}`",
+                          code="expert.model_missing",
+                          params={"rules": rules.name, "command": FIT_COMMAND})
+    return model_from_bytes(rules, raw, where=f"kniffel/data/{MODEL_FILES[want.name]}")

@@ -1,0 +1,384 @@
+"""Tests of the expert player (kniffel.expert): exact within a turn, valued at its end by the
+exact tables (classic rule sets) or the fitted model (Kniffel Extreme)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import kniffel
+from kniffel import expert_model
+from kniffel.advice import Advice, Position
+from kniffel.dice import Roll
+from kniffel.errors import KniffelError
+from kniffel.expert import (
+    DEAD,
+    Expert,
+    ExpertError,
+    ExpertStrategy,
+    TableValues,
+    _table_layout,
+    compact_table,
+    upper_key,
+    upper_states,
+)
+from kniffel.expert_fit import fit_model, model_text
+from kniffel.expert_model import (
+    MODEL_FORMAT,
+    MODEL_VERSION,
+    ValueModel,
+    load_model,
+    model_from_bytes,
+    model_from_json,
+    params_digest,
+)
+from kniffel.game import Game, Score, UseChip
+from kniffel.messages import CATALOG, render
+from kniffel.rules import Box, Entry, RuleSet, preset
+from kniffel.solver.advise import Advisor
+from kniffel.solver.sample import Sample, write_sample
+from kniffel.solver.solve import solve
+from kniffel.solver.table import make_layout
+from kniffel.solver.tables import build_tables
+from kniffel.strategy import get_strategy, strategy_names
+
+CLASSIC = {"yahtzee": preset("yahtzee"), "kniffel": preset("kniffel"),
+           "kniffel-championship": preset("kniffel-championship"),
+           "kniffel-free-strike": preset("kniffel", free_strike=True)}
+
+
+@pytest.fixture(scope="module")
+def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The exact tables of every classic rule set, built once for the module."""
+    directory = tmp_path_factory.mktemp("tables")
+    for rules in CLASSIC.values():
+        solve(rules, directory=directory)
+    return directory
+
+
+def table_values(rules: RuleSet, directory: Path) -> TableValues:
+    table = Advisor(rules, directory=directory)._stored_table()
+    assert table is not None
+    assert table.path is not None
+    return TableValues(rules, table.path.read_bytes(), where=str(table.path))
+
+
+def positions(rules: RuleSet, games: int, seed: int) -> Iterator[tuple[Game, Position]]:
+    """Every decision of ``games`` solitaire games, played half by greedy, half at random."""
+    rng = random.Random(seed)
+    for g in range(games):
+        game = Game(rules, ["a"], seed=seed + g)
+        strategy = get_strategy("random" if g % 2 else "greedy", rules)
+        while not game.is_over():
+            if game.is_chance_node():
+                game.apply(game.sample_outcome(rng))
+                continue
+            yield game, Position.from_game(game)
+            game.apply(strategy.choose(game, rng))
+
+
+def same_values(a: Advice, b: Advice) -> None:
+    """The same options with the same expected scores (to 1e-9; the order of exact ties may
+    differ with the floating-point rounding)."""
+    mine = {o.action: (o.expected, o.points) for o in a.options}
+    theirs = {o.action: (o.expected, o.points) for o in b.options}
+    assert mine.keys() == theirs.keys()
+    for action, (expected, points) in mine.items():
+        assert expected == pytest.approx(theirs[action][0], abs=1e-9)
+        assert points == theirs[action][1]
+    assert a.best.expected == pytest.approx(b.best.expected, abs=1e-9)
+    assert a.source == b.source
+
+
+def test_upper_states_and_table_layout_match_the_solvers_numbering() -> None:
+    for rules in (preset("extreme"), *CLASSIC.values()):
+        t = build_tables(rules)
+        states = upper_states(rules.bonus_threshold, 6 if rules.d10 else 5)
+        for mask in range(64):
+            assert list(states[mask]) == t.uval[mask, :t.n_u[mask]].tolist()
+    for rules in CLASSIC.values():
+        base, states_n = _table_layout(rules)
+        layout = make_layout(build_tables(rules))
+        assert base == layout.base.tolist()
+        assert states_n == layout.states
+
+
+@pytest.mark.parametrize("name", list(CLASSIC))
+def test_classic_expert_is_exact_and_the_same_with_and_without_numpy(
+        name: str, table_dir: Path) -> None:
+    rules = CLASSIC[name]
+    values = table_values(rules, table_dir)
+    exact = Advisor(rules, directory=table_dir)
+    with_numpy = Expert(rules, use_numpy=True, values=values)
+    pure = Expert(rules, use_numpy=False, values=values)
+    count = 0
+    for _, pos in positions(rules, 24, seed=len(name)):
+        a = with_numpy.advise(pos)
+        b = pure.advise(pos)
+        assert [(o.action, o.expected, o.loss) for o in a.options] == [
+            (o.action, o.expected, o.loss) for o in b.options], "numpy and lists bit for bit"
+        same_values(a, exact.advise(pos))
+        count += 1
+    assert count > 900
+
+
+def test_expert_strategy_is_registered_and_plays_classic_games_exactly(table_dir: Path) -> None:
+    assert "expert" in strategy_names()
+    rules = CLASSIC["yahtzee"]
+    values = table_values(rules, table_dir)
+    strategy = ExpertStrategy(rules, values=values)
+    exact = Advisor(rules, directory=table_dir)
+    rng = random.Random(5)
+    game = Game(rules, ["a"], seed=5)
+    while not game.is_over():
+        if game.is_chance_node():
+            game.apply(game.sample_outcome(rng))
+            continue
+        action = strategy.choose(game, rng)
+        assert action in game.legal_actions()
+        if game.turn is not None and game.turn.roll is not None:
+            advice = exact.advise(Position.from_game(game))
+            taken = next(o for o in advice.options if o.action == action)
+            assert taken.loss == pytest.approx(0.0, abs=1e-9)
+        game.apply(action)
+
+
+def test_a_float32_table_gives_the_same_decisions_within_float32_rounding(
+        table_dir: Path) -> None:
+    rules = CLASSIC["kniffel"]
+    full = table_values(rules, table_dir)
+    raw = Advisor(rules, directory=table_dir)._stored_table()
+    assert raw is not None
+    assert raw.path is not None
+    small = compact_table(rules, raw.path.read_bytes())
+    assert len(small) < 1_500_000
+    half = TableValues(rules, small)
+    for mask in (0, 1, 77, 4095, 8190):
+        assert half.future(mask, 0, 0) == pytest.approx(full.future(mask, 0, 0), abs=1e-3)
+    a = Expert(rules, values=full).advise(Position(rules))
+    b = Expert(rules, values=half).advise(Position(rules))
+    assert a.best.expected == pytest.approx(248.0761, abs=1e-4)
+    assert b.best.expected == pytest.approx(a.best.expected, abs=1e-3)
+
+
+def test_a_damaged_or_foreign_table_is_refused_with_a_message(table_dir: Path) -> None:
+    rules = CLASSIC["kniffel"]
+    table = Advisor(rules, directory=table_dir)._stored_table()
+    assert table is not None
+    assert table.path is not None
+    data = table.path.read_bytes()
+    middle = len(data) // 2
+    damaged = data[:middle] + bytes([data[middle] ^ 1]) + data[middle + 1:]
+    cases = {"checksum does not match": damaged, "no table header": b"nonsense",
+             "rules is": data}
+    for problem, raw in cases.items():
+        target = CLASSIC["yahtzee"] if problem == "rules is" else rules
+        with pytest.raises(ExpertError) as e:
+            TableValues(target, raw, where="x.table")
+        assert e.value.code == "expert.table_mismatch"
+        assert problem in str(e.value)
+        assert "x.table" in render(e.value, "de")
+
+
+def test_every_expert_code_is_in_the_catalog() -> None:
+    for code in ("expert.error", "expert.wrong_rules", "expert.table_missing",
+                 "expert.table_mismatch", "expert.model_missing", "expert.model_unreadable",
+                 "expert.model_version", "expert.model_rules", "expert.model_checksum"):
+        assert code in CATALOG
+
+
+def test_the_expert_refuses_a_position_of_other_rules(table_dir: Path) -> None:
+    rules = CLASSIC["kniffel"]
+    expert = Expert(rules, values=table_values(rules, table_dir))
+    with pytest.raises(KniffelError) as e:
+        expert.advise(Position(CLASSIC["yahtzee"]))
+    assert e.value.code == "expert.wrong_rules"
+    assert np.isfinite(expert.advise(Position(rules)).best.expected)
+
+
+# --- the fitted model (Kniffel Extreme) -------------------------------------------------------
+
+EXTREME = preset("extreme")
+
+
+def true_params() -> dict[str, Any]:
+    """A value function of the model's own form, for a synthetic sample."""
+    nb, nx = 22, 4
+    return {
+        "layer": [[2.0 * x + 3.0 * n for x in range(nx)] for n in range(nb + 1)],
+        "box": [[(b + 1) * (1 + n / 10) for n in range(nb + 1)] for b in range(nb)],
+        "pair": [[0.1 * (c - b) if c > b else 0.0 for c in range(nb)] for b in range(nb)],
+        "chip_box": [[0.5 * x * (b % 3) for x in range(nx)] for b in range(nb)],
+        "upper": [[[0.3 * k + bin(u6).count("1"), 0.02 * u6] for k in range(75)]
+                  for u6 in range(64)],
+    }
+
+
+def model_doc(params: dict[str, Any], rules: RuleSet = EXTREME) -> dict[str, Any]:
+    return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "rules": repr(rules),
+            "params": params, "sha256": params_digest(params)}
+
+
+@pytest.fixture(scope="module")
+def synthetic() -> tuple[Sample, ValueModel]:
+    """A sample of every state of 250 random filled-box sets (all layers), valued by a model
+    of known parameters."""
+    truth = model_from_json(EXTREME, model_doc(true_params()))
+    rng = random.Random(3)
+    states = upper_states(73, 6)
+    rows: list[tuple[int, int, int, float]] = []
+    for i in range(250):
+        n_filled = i % 22
+        mask = sum(1 << b for b in rng.sample(range(22), n_filled))
+        for u in states[mask & 63]:
+            upper = 0 if u == DEAD else u  # a dead state: any sum that cannot reach 73
+            if u == DEAD:
+                upper = next(s for s in range(73) if upper_key(mask & 63, s, 73, 6) == DEAD)
+            for x in range(4):
+                rows.append((mask, u, x, truth.future(mask, upper, x)))
+    sample = Sample(np.array([r[0] for r in rows], np.int32),
+                    np.array([r[1] for r in rows], np.int16),
+                    np.array([r[2] for r in rows], np.int8),
+                    np.array([r[3] for r in rows], np.float32),
+                    {"version": 1, "rules": "extreme", "seed": 0, "per_layer": 0})
+    return sample, truth
+
+
+def test_the_fit_recovers_a_value_function_of_its_own_form_bit_for_bit_again(
+        synthetic: tuple[Sample, ValueModel]) -> None:
+    sample, truth = synthetic
+    doc = fit_model(sample)
+    assert doc["fit"]["rms"] < 0.05
+    model = model_from_json(EXTREME, doc)
+    rng = random.Random(9)
+    for _ in range(200):
+        i = rng.randrange(len(sample.value))
+        mask, u, x = int(sample.mask[i]), int(sample.upper[i]), int(sample.extra[i])
+        if u == DEAD:
+            continue
+        assert model.future(mask, u, x) == pytest.approx(truth.future(mask, u, x), abs=0.2)
+    assert model_text(fit_model(sample)) == model_text(doc), "the same sample, the same file"
+
+
+def test_the_fit_refuses_a_sample_of_other_rules(synthetic: tuple[Sample, ValueModel]) -> None:
+    sample, _ = synthetic
+    other = Sample(sample.mask, sample.upper, sample.extra, sample.value,
+                   dict(sample.meta, rules="kniffel"))
+    with pytest.raises(KniffelError):
+        fit_model(other)
+
+
+def test_the_fit_script_writes_the_model_file(tmp_path: Path,
+                                              synthetic: tuple[Sample, ValueModel]) -> None:
+    sample, _ = synthetic
+    path = tmp_path / "s.sample.npz"
+    write_sample(sample, path)
+    script = Path(__file__).parent.parent / "scripts" / "fit_expert_model.py"
+    env = dict(os.environ, PYTHONPATH=str(Path(kniffel.__file__).parent.parent))
+    out = tmp_path / "model.json"
+    done = subprocess.run([sys.executable, str(script), str(path), str(out)], env=env,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "bytes" in done.stdout
+    model_from_bytes(EXTREME, out.read_bytes())
+    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "none.npz"), str(out)],
+                         env=env, capture_output=True, text=True, check=False)
+    assert bad.returncode == 2
+    assert "none.npz" in bad.stderr
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    ("checksum", "expert.model_checksum"), ("rules", "expert.model_rules"),
+    ("version", "expert.model_version"), ("shape", "expert.model_checksum"),
+    ("garbage", "expert.model_unreadable")])
+def test_a_model_file_that_does_not_match_is_refused_with_a_clear_message(
+        change: str, code: str) -> None:
+    doc = model_doc(true_params())
+    if change == "checksum":
+        doc["params"]["box"][3][4] += 0.5
+    elif change == "rules":
+        doc = model_doc(true_params(), preset("kniffel"))
+    elif change == "version":
+        doc["version"] = MODEL_VERSION + 1
+    elif change == "shape":
+        doc["params"]["layer"].pop()
+    raw = b"{not json" if change == "garbage" else json.dumps(doc).encode()
+    with pytest.raises(ExpertError) as e:
+        model_from_bytes(EXTREME, raw, where="expert-extreme.json")
+    assert e.value.code == code
+    for lang in ("de", "en"):
+        text = render(e.value, lang)
+        assert "expert-extreme.json" in text
+        assert text != render(KniffelError("x"), lang)
+
+
+def test_a_missing_model_is_refused_with_the_command_that_builds_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_model, "model_bytes", lambda rules: None)
+    load_model.cache_clear()
+    try:
+        with pytest.raises(ExpertError) as e:
+            load_model(EXTREME)
+    finally:
+        load_model.cache_clear()
+    assert e.value.code == "expert.model_missing"
+    assert "scripts/fit_expert_model.py" in render(e.value, "de")
+
+
+def test_the_packaged_model_matches_its_checksum_and_rules_when_present() -> None:
+    raw = expert_model.model_bytes(EXTREME)
+    if raw is None:
+        pytest.skip("no model file in the package yet (it is fitted to the full table's sample)")
+    model = model_from_bytes(EXTREME, raw)
+    assert model.meta["rules"] == repr(EXTREME)
+    assert len(raw) < 2_000_000
+    assert load_model(preset("extreme", free_strike=True)).rules == EXTREME
+
+
+def test_extreme_expert_is_the_same_with_and_without_numpy(
+        synthetic: tuple[Sample, ValueModel]) -> None:
+    model = model_from_json(EXTREME, fit_model(synthetic[0]))
+    count = 0
+    for rules in (EXTREME, preset("extreme", free_strike=True)):
+        with_numpy = Expert(rules, use_numpy=True, values=model)
+        pure = Expert(rules, use_numpy=False, values=model)
+        chips = False
+        for _, pos in positions(rules, 8, seed=11):
+            a = with_numpy.advise(pos)
+            b = pure.advise(pos)
+            assert [(o.action, o.expected, o.loss, o.points) for o in a.options] == [
+                (o.action, o.expected, o.loss, o.points) for o in b.options]
+            assert a.source == "model"
+            chips = chips or any(isinstance(o.action, UseChip) for o in a.options)
+            count += 1
+        assert chips, "chip decisions were compared"
+    assert count > 1200
+
+
+def test_extreme_expert_values_agree_with_its_own_value_function_at_the_turns_end(
+        synthetic: tuple[Sample, ValueModel]) -> None:
+    """An entry is worth its points (and bonus) plus V̂ of the sheet after it; a chip after
+    the third throw is worth at least entering the roll with one chip fewer."""
+    model = synthetic[1]
+    expert = Expert(EXTREME, values=model)
+    sheet = {box: Entry(0, struck=True) for box in EXTREME.boxes[6:20]}
+    sheet[Box.SIXES] = Entry(24)
+    pos = Position(EXTREME, sheet, 2, Roll((6, 6, 6, 6, 2), d10=6), 3)
+    advice = expert.advise(pos)
+    mask = sum(1 << b for b, box in enumerate(EXTREME.boxes) if box in sheet)
+    by_action = {o.action: o for o in advice.options}
+    twos = by_action[Score(Box.TWOS)]
+    assert twos.expected == pytest.approx(24 + 2 + model.future(mask | 2, 26, 2), abs=1e-9)
+    chip = by_action[UseChip()]
+    one_chip_fewer = [24 + expert.entry_value(mask, 24, 1, o.action.box, o.points or 0)
+                      for o in advice.options if isinstance(o.action, Score)]
+    assert chip.expected >= max(one_chip_fewer) - 1e-9
