@@ -854,7 +854,7 @@ def test_the_review_after_a_game_equals_the_desktop_advisor_and_never_blocks_the
 ) -> None:
     from kniffel.solver.review import review as exact_review
 
-    save = played_to_the_last_move(3, seed=21)
+    save = played_to_the_last_move(4, seed=21)
     page.click("#nav-history")
     page.set_input_files("#import-file", files=[FilePayload(
         name="last.json", mimeType="application/json", buffer=json.dumps(save).encode())])
@@ -867,7 +867,7 @@ def test_the_review_after_a_game_equals_the_desktop_advisor_and_never_blocks_the
     review_ms = page.evaluate("window.kniffelTiming.lastReviewMs")
     page.evaluate("window.frames_.on = false")
     gap = page.evaluate("window.frames_.gap")
-    assert review_ms > 300  # long enough that a blocked page would show
+    assert review_ms > 200  # long enough that a blocked page would show
     assert gap < review_ms / 2, (gap, review_ms)
     game = stored_game(page)
     assert game.is_over()
@@ -902,7 +902,7 @@ def test_the_review_after_a_game_equals_the_desktop_advisor_and_never_blocks_the
             before.scores()[i])
     page.click("#panel-close")
     # another player's review, then back to the finished game
-    page.click("[data-review-player='2']")
-    assert (page.text_content("#review-summary") or "").startswith("P3: ")
+    page.click("[data-review-player='3']")
+    assert (page.text_content("#review-summary") or "").startswith("P4: ")
     page.click("#review-back")
     page.wait_for_selector("#rematch")

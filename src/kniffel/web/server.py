@@ -40,9 +40,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 #: Modules left out of the browser's copy of the package: they need click, rich, a server, a
 #: terminal, SQLite or numba, none of which the browser has, or only serve the desktop. The
-#: computer players (strategy.py) go along: without numpy they compute in pure Python.
+#: computer players (strategy.py, expert.py) go along: without numpy they compute in pure
+#: Python; fitting the expert's model (expert_fit.py: numpy and the solver's sample) does not.
 BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
-                    "simulate.py", "solver/")
+                    "simulate.py", "solver/", "expert_fit.py")
 #: Pure-Python packages (dependencies in pyproject.toml) that go into kniffel.zip as well.
 BROWSER_PACKAGES = ("segno",)
 ICON_SIZES = (192, 512)
