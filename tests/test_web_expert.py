@@ -80,6 +80,30 @@ def test_a_hint_after_a_roll_lists_every_choice_best_first_as_the_expert_ranks_t
     assert s.handle({"op": "hint"}) == reply  # asking changes nothing; both languages
 
 
+def test_the_experts_engine_gives_the_same_hint_for_a_game_it_is_sent() -> None:
+    s = dice_session(seed=13)
+    s.handle({"op": "roll"})
+    s.handle({"op": "roll", "keep": [0, 1]})
+    other = Session()  # the expert's worker holds no game: the page sends it
+    reply = other.handle({"op": "hint", "game": s._game().to_json()})
+    assert reply == s.handle({"op": "hint"})
+    assert other.game is None
+    assert other.handle({"op": "hint", "game": {"format": "nonsense"}})["error"]["code"]
+
+
+def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model() -> None:
+    s = Session()
+    reply = s.handle({"op": "warm_expert", "rules": "kniffel", "free_strike": True})
+    assert reply == {"ok": True, "rules": "kniffel", "free_strike": True}
+    assert s.game is None
+    status = advice_view.expert_status(preset("extreme"))
+    reply = s.handle({"op": "warm_expert", "rules": "extreme"})
+    assert reply["ok"] is status["ready"]
+    if not status["ready"]:
+        assert reply["error"]["code"] == "expert.model_missing"
+    assert s.game is None
+
+
 def test_a_hints_kept_dice_are_positions_of_the_dice_on_the_table() -> None:
     s = dice_session(seed=11)
     s.handle({"op": "roll"})
@@ -239,6 +263,20 @@ def test_the_expert_is_a_computer_player_of_the_browser_and_plays_its_best_optio
             assert action_from_json(plan["action"]) == best
         assert s.handle({"op": "computer_move"})["ok"]
     assert len(s._game().sheet(0).entries) == 1
+
+
+def test_an_expert_opponent_without_its_values_is_refused_before_the_game_starts() -> None:
+    status = advice_view.expert_status(preset("extreme"))
+    s = Session()
+    reply = s.handle({"op": "new", "mode": "dice", "rules": "extreme", "seed": 2, "players": [
+        {"name": "Anna"}, {"name": "Bot", "kind": "computer", "strategy": "expert"}]})
+    if status["ready"]:
+        assert reply["ok"]
+    else:
+        assert not reply["ok"]
+        assert reply["error"]["code"] == status["code"]
+        assert reply["error"]["text"] == status["note"]["de"]
+        assert s.game is None
 
 
 # --- what the site ships ---------------------------------------------------------------------

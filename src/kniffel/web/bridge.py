@@ -150,6 +150,10 @@ class Session:
                 strategy = _web_strategy(strategy)
             players.append(Player(_text(p.get("name"), "a player's name"), kind,
                                   strategy if isinstance(strategy, str) else None))
+        if any(p.strategy == "expert" for p in players):
+            # refused now, not at the expert's first move: its values must be here
+            advice_view.install()
+            expert.values_for(rules, build=False)
         seed = req.get("seed")
         if seed is None:
             # below 2**53: the page keeps the game as JSON in JavaScript, whose numbers hold
@@ -257,11 +261,11 @@ class Session:
         return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
 
     def hint(self, req: dict[str, Any]) -> Reply:
-        """The expert's hint for the player to move (virtual dice, dice on the table): every
-        choice best first with its expected final score (:func:`advice_view.hint_view`).
-        Changes nothing."""
+        """The expert's hint for the player to move (virtual dice) in ``game`` (a save; the
+        game in play when absent): every choice best first with its expected final score
+        (:func:`advice_view.hint_view`). Changes nothing."""
         advice_view.install()
-        game = self._game()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
         return {"hint": advice_view.hint_view(game, expert.hint(game))}
 
     def review(self, req: dict[str, Any]) -> Reply:
@@ -282,6 +286,21 @@ class Session:
             raise InvalidGameError(f"index must be an action number 0–{len(game.actions)}, "
                                    f"got {index!r}", code="web.bad_request")
         return {"index": index, "view": game_view(advice_view.moment(game, index))}
+
+    def warm_expert(self, req: dict[str, Any]) -> Reply:
+        """Make the expert of a rule set (``rules``, ``free_strike``) ready: its values loaded,
+        its tables built, one hint given, so the next hint or expert move answers at once. The
+        page asks once per rule set when a dice game is shown (the expert's state is too large
+        for the engine's memory snapshot). Changes nothing."""
+        rules = preset(_text(req.get("rules", "extreme"), "rules"),
+                       free_strike=req.get("free_strike") is True)
+        advice_view.install()
+        expert.values_for(rules, build=False)
+        s = Session()
+        s.game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
+        s.roll({})
+        s.hint({})
+        return {"rules": rules.name, "free_strike": rules.free_strike}
 
     def stats(self, req: dict[str, Any]) -> Reply:
         """Statistics over the history's summaries."""
@@ -391,6 +410,7 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "hint": Session.hint,
     "review": Session.review,
     "moment": Session.moment,
+    "warm_expert": Session.warm_expert,
     "import": Session.parse_import,
     "export_history": Session.export_history,
 }
@@ -461,14 +481,14 @@ def warm_up() -> None:
                                          :preset(name).dice_count]}))
             s.handle_json(json.dumps({"op": "undo"}))
             s.handle_json(json.dumps({"op": "load", "game": s._game().to_json()}))
-    # the expert's values and tables of every rule set it plays here, and one hint each
+
+
+def warm_experts() -> None:
+    """Make the expert of every rule set it plays here ready (:meth:`Session.warm_expert`):
+    the expert's worker does this as it starts."""
     for rules in advice_view.browser_rule_sets():
-        if not advice_view.expert_status(rules)["ready"]:
-            continue
-        s = Session()
-        s.game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
-        s.handle_json(json.dumps({"op": "roll"}))
-        s.handle_json(json.dumps({"op": "hint"}))
+        if advice_view.expert_status(rules)["ready"]:
+            Session().warm_expert({"rules": rules.name, "free_strike": rules.free_strike})
 
 
 def handle_json(text: str) -> str:

@@ -452,7 +452,8 @@ const engineReady = new Promise((r) => { resolveEngine = r; });
 worker.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "progress") {
-    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now())]);
+    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now()), ...(msg.detail === undefined ? [] : [msg.detail])]);
+    if (msg.step.endsWith("-failed") || msg.step.endsWith("-not-saved")) console.warn("kniffel:", msg.step, msg.detail);
     const steps = { snapshot: [40, "boot_snapshot"], pyodide: [20, "boot_pyodide"], package: [75, "boot_package"] };
     if (steps[msg.step]) {
       const [value, key] = steps[msg.step];
@@ -479,6 +480,37 @@ function ask(request) {
     const id = nextId++;
     waiting.set(id, resolve);
     worker.postMessage({ id, request: { lang: state.lang, ...request } });
+  });
+}
+
+// The expert's own engine (worker.js?role=expert): hints, reviews and the sheets of a review
+// are computed there, so the game's engine never waits for them. Started once the game's engine
+// runs, when a dice game or a review first needs it; it builds the expert's tables as it starts
+// (seconds), and a request asked meanwhile waits for them.
+let expertWorker = null;
+const expertWaiting = new Map();
+function expertEngine() {
+  if (expertWorker) return expertWorker;
+  expertWorker = new Worker(new URL(`./worker.js?b=${BUILD}&role=expert`, import.meta.url), { type: "module" });
+  expertWorker.onmessage = (event) => {
+    const msg = event.data;
+    if (msg.type === "progress") (timing.expertSteps ??= []).push([msg.step, msg.ms]);
+    else if (msg.type === "ready") timing.expertReadyMs = msg.ms;
+    else if (msg.type === "failed") console.warn("kniffel: the expert's engine could not start:", msg.message);
+    else if (msg.type === "reply") {
+      const done = expertWaiting.get(msg.id);
+      expertWaiting.delete(msg.id);
+      if (done) done(msg.reply);
+    }
+  };
+  return expertWorker;
+}
+
+function askExpert(request) {
+  return new Promise((resolve) => {
+    const id = nextId++;
+    expertWaiting.set(id, resolve);
+    expertEngine().postMessage({ id, request: { lang: state.lang, ...request } });
   });
 }
 
@@ -616,6 +648,7 @@ function draw() {
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   if (state.ready && !play.linkChecked) checkLink();
+  if (state.ready && playing) warmExpert(state.current.view);
   if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
@@ -1210,6 +1243,21 @@ function expertReady(s) {
   return !st || st.ready;
 }
 
+// A dice game on the screen starts the expert's engine (for hints). When the expert plays in it,
+// the game's engine gets the expert ready too, once per rule set (its tables are too large for
+// the engine's memory snapshot): its first move is then quick.
+const warmed = new Set();
+function warmExpert(view) {
+  if (view.mode !== "dice") return;
+  expertEngine();
+  const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
+  if (view.over || warmed.has(key) || !view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) return;
+  warmed.add(key);
+  ask({ op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike }).then((reply) => {
+    timing.expertWarm = { key, ok: reply.ok };
+  });
+}
+
 // The hint of this moment of the game in progress, if one was asked for.
 function currentHint(view) {
   const hint = state.hint;
@@ -1223,7 +1271,7 @@ async function askHint() {
   state.hint = { ...mark, loading: true };
   draw();
   const t0 = performance.now();
-  const reply = await ask({ op: "hint" });
+  const reply = await askExpert({ op: "hint", game: cur.game });
   timing.lastHintMs = performance.now() - t0;
   const now = state.current;
   if (!now || now.id !== mark.id || now.view.actions !== mark.actions) return; // the game went on
@@ -1282,7 +1330,7 @@ async function openReview(game, title, from) {
   draw();
   focusSel("#review-back");
   const t0 = performance.now();
-  const reply = await ask({ op: "review", game });
+  const reply = await askExpert({ op: "review", game });
   timing.lastReviewMs = performance.now() - t0;
   if (state.review !== review) return;
   review.loading = false;
@@ -1369,7 +1417,7 @@ function drawReview(review) {
 
 // The sheet as it was when the decision was made (the engine replays the game up to it).
 async function showMoment(review, d) {
-  const reply = await ask({ op: "moment", game: review.game, index: d.index });
+  const reply = await askExpert({ op: "moment", game: review.game, index: d.index });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
   const view = { ...reply.view, options: [] };
   const sheet = drawSheet(view, false);

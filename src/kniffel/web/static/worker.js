@@ -1,7 +1,14 @@
 // The engine: Pyodide running the kniffel package, in a Web Worker.
 // The page posts {id, request}; the worker answers {id, reply} with the JSON reply of
 // kniffel.web.bridge. Nothing here knows a rule: every answer comes from Python.
+// Two of them run: the game's engine (?role=engine, the default: starts from a memory snapshot)
+// and the expert (?role=expert: hints and reviews, so the game never waits for them). The
+// expert's tables make its memory larger than Pyodide 314's snapshots can restore (they fit
+// only its 30 MB starting heap: pyodide/pyodide#6254), so it starts afresh and builds them
+// every time, in the background.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const ROLE = new URL(import.meta.url).searchParams.get("role") === "expert" ? "expert" : "engine";
 
 const BUILD = "__BUILD__";
 const SNAPSHOT_CACHE = "kniffel-snapshot";
@@ -21,10 +28,21 @@ async function openCache() {
   }
 }
 
+function fetchPackage() {
+  return fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+}
+
 async function bootFromSnapshot(cache) {
   const hit = cache && (await cache.match(SNAPSHOT_KEY));
   if (!hit) return null;
   progress("snapshot");
+  // The snapshot holds the interpreter's memory, not its files: the package's data files (the
+  // expert's tables and model) are unpacked again, read while Pyodide restores.
+  const zip = fetchPackage();
+  zip.catch(() => {}); // an error is reported where it is awaited
   try {
     // Read while Pyodide's own files load: loadPyodide takes the snapshot as a promise.
     const snapshot = hit.arrayBuffer().then((buf) => {
@@ -33,6 +51,8 @@ async function bootFromSnapshot(cache) {
     });
     const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
     progress("restored");
+    py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
+    progress("unpacked");
     py.pyimport("kniffel.web.bridge");
     return py;
   } catch (err) {
@@ -44,14 +64,17 @@ async function bootFromSnapshot(cache) {
 
 async function bootFresh(cache) {
   progress("pyodide");
-  const zip = fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
-    if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
+  const zip = fetchPackage();
   const py = await loadPyodide({ indexURL, _makeSnapshot: Boolean(cache) });
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
+  if (ROLE === "expert") {
+    // every rule set's expert: values loaded, tables built, one hint given
+    py.runPython("kniffel.web.bridge.warm_experts()");
+    progress("experts");
+    return py;
+  }
   // Fill the engine's caches before the snapshot, so a restored engine answers at once.
   py.runPython("kniffel.web.bridge.warm_up()");
   progress("warm");
@@ -71,7 +94,7 @@ async function bootFresh(cache) {
 
 const ready = (async () => {
   progress("worker");
-  const cache = await openCache();
+  const cache = ROLE === "engine" ? await openCache() : null;
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
   const handle = py.pyimport("kniffel.web.bridge").handle_json;
   return handle;
