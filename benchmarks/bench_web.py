@@ -211,6 +211,8 @@ def hints(browser: Browser, url: str, rules: str, turns: int, reloads: int) -> N
         page.click("#new-game")
     page.select_option("#rules", rules)
     _start_dice_game(page)
+    while not page.evaluate(f"(window.kniffelTiming.expertWarm || {{}})['{rules}']"):
+        page.wait_for_timeout(100)  # the expert's engine starts and builds the expert
     after_roll: list[float] = []
     after_reload: list[float] = []
     for _ in range(turns):
@@ -219,17 +221,23 @@ def hints(browser: Browser, url: str, rules: str, turns: int, reloads: int) -> N
             after_roll.append(page.evaluate(HINT_AND_TIME))
         page.evaluate(CLICK_AND_TIME, "#choices button")
     first_roll: list[float] = []
+    expert_ready: list[float] = []
     for _ in range(reloads):
         page.reload()
         _timing(page)
         first_roll.append(page.evaluate(CLICK_AND_TIME, "#roll"))
         after_reload.append(page.evaluate(HINT_AND_TIME))
+        while not page.evaluate(f"(window.kniffelTiming.expertWarm || {{}})['{rules}']"):
+            page.wait_for_timeout(50)
+        expert_ready.append(page.evaluate(f"window.kniffelTiming.expertWarm['{rules}']"))
         page.evaluate(CLICK_AND_TIME, "#choices button")
     ctx.close()
-    print(f"hint {rules:>9}: after a throw     {_summary(after_roll)}")
-    print(f"hint {rules:>9}: first after reload {_summary(after_reload)}")
-    print(f"roll {rules:>9}: first after reload {_summary(first_roll)}  (waits for the expert's "
-          "warm-up)")
+    print(f"hint {rules:>9}: after a throw             {_summary(after_roll)}")
+    print(f"roll {rules:>9}: first after a reload      {_summary(first_roll)}")
+    print(f"hint {rules:>9}: right after that roll     {_summary(after_reload)}  (waits for the "
+          "expert's engine)")
+    print(f"expert {rules:>9}: ready after a reload {_summary(expert_ready)}  (its own engine "
+          "started and its tables built)")
 
 
 def with_model(site: Path, model: Path) -> None:

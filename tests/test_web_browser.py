@@ -588,7 +588,16 @@ def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None
     kind = page.locator("select[data-kind='1']")
     assert kind.get_attribute("aria-label") == "Wer spielt Spieler 2?"
     options = kind.locator("option").all_text_contents()
-    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)"]
+    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)", "Computer (Experte)"]
+    # the expert is offered where it can play: in Kniffel Extreme only with its model
+    extreme = advice_view.expert_status(preset("extreme"))
+    assert kind.locator("option[value='computer:expert']").is_disabled() is not extreme["ready"]
+    if not extreme["ready"]:
+        assert page.text_content("#expert-note") == extreme["note"]["de"]
+    page.select_option("#rules", "kniffel")
+    assert not page.locator("select[data-kind='1'] option[value='computer:expert']").is_disabled()
+    assert page.locator("#expert-note").count() == 0
+    page.select_option("#rules", "extreme")
     kind.focus()
     page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
     assert kind.input_value() == "computer:greedy"

@@ -483,14 +483,6 @@ def warm_up() -> None:
             s.handle_json(json.dumps({"op": "load", "game": s._game().to_json()}))
 
 
-def warm_experts() -> None:
-    """Make the expert of every rule set it plays here ready (:meth:`Session.warm_expert`):
-    the expert's worker does this as it starts."""
-    for rules in advice_view.browser_rule_sets():
-        if advice_view.expert_status(rules)["ready"]:
-            Session().warm_expert({"rules": rules.name, "free_strike": rules.free_strike})
-
-
 def handle_json(text: str) -> str:
     """The worker's entry point: answer one JSON request for the page's single session."""
     return SESSION.handle_json(text)

@@ -483,15 +483,15 @@ function ask(request) {
   });
 }
 
-// The expert's own engine (worker.js?role=expert): hints, reviews and the sheets of a review
-// are computed there, so the game's engine never waits for them. Started once the game's engine
-// runs, when a dice game or a review first needs it; it builds the expert's tables as it starts
-// (seconds), and a request asked meanwhile waits for them.
+// The expert's own engine (a second worker.js): hints, reviews and the sheets of a review are
+// computed there, so the game's engine never waits for them. Started when a dice game or a
+// review first needs it (from the same memory snapshot as the game's engine); it builds the
+// expert of the game's rule set at once (warmExpert), and a request asked meanwhile waits.
 let expertWorker = null;
 const expertWaiting = new Map();
 function expertEngine() {
   if (expertWorker) return expertWorker;
-  expertWorker = new Worker(new URL(`./worker.js?b=${BUILD}&role=expert`, import.meta.url), { type: "module" });
+  expertWorker = new Worker(new URL(`./worker.js?b=${BUILD}&expert=1`, import.meta.url), { type: "module" });
   expertWorker.onmessage = (event) => {
     const msg = event.data;
     if (msg.type === "progress") (timing.expertSteps ??= []).push([msg.step, msg.ms]);
@@ -1243,19 +1243,24 @@ function expertReady(s) {
   return !st || st.ready;
 }
 
-// A dice game on the screen starts the expert's engine (for hints). When the expert plays in it,
-// the game's engine gets the expert ready too, once per rule set (its tables are too large for
-// the engine's memory snapshot): its first move is then quick.
+// A dice game on the screen gets the expert of its rule set ready, once per session and rule set:
+// in the expert's engine (for hints), and when the expert plays in it, in the game's engine too
+// (its first move is then quick). The expert's tables are too large for the memory snapshot.
 const warmed = new Set();
 function warmExpert(view) {
-  if (view.mode !== "dice") return;
-  expertEngine();
+  if (view.mode !== "dice" || view.over) return;
   const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
-  if (view.over || warmed.has(key) || !view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) return;
-  warmed.add(key);
-  ask({ op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike }).then((reply) => {
-    timing.expertWarm = { key, ok: reply.ok };
-  });
+  const request = { op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike };
+  if (!warmed.has(`expert ${key}`)) {
+    warmed.add(`expert ${key}`);
+    askExpert(request).then((reply) => {
+      (timing.expertWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
+    });
+  }
+  if (!warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) {
+    warmed.add(`engine ${key}`);
+    ask(request);
+  }
 }
 
 // The hint of this moment of the game in progress, if one was asked for.

@@ -1,14 +1,11 @@
 // The engine: Pyodide running the kniffel package, in a Web Worker.
 // The page posts {id, request}; the worker answers {id, reply} with the JSON reply of
 // kniffel.web.bridge. Nothing here knows a rule: every answer comes from Python.
-// Two of them run: the game's engine (?role=engine, the default: starts from a memory snapshot)
-// and the expert (?role=expert: hints and reviews, so the game never waits for them). The
-// expert's tables make its memory larger than Pyodide 314's snapshots can restore (they fit
-// only its 30 MB starting heap: pyodide/pyodide#6254), so it starts afresh and builds them
-// every time, in the background.
+// The page starts two: the game's engine, and the expert's (hints and reviews, so the game never
+// waits for them). Both start from the same memory snapshot. The expert's tables are built after
+// the start, on the page's request (warm_expert): they would make the snapshot larger than
+// Pyodide 314 can restore (only its 30 MB starting heap: pyodide/pyodide#6254).
 import { loadPyodide } from "./pyodide/pyodide.mjs";
-
-const ROLE = new URL(import.meta.url).searchParams.get("role") === "expert" ? "expert" : "engine";
 
 const BUILD = "__BUILD__";
 const SNAPSHOT_CACHE = "kniffel-snapshot";
@@ -69,12 +66,6 @@ async function bootFresh(cache) {
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
-  if (ROLE === "expert") {
-    // every rule set's expert: values loaded, tables built, one hint given
-    py.runPython("kniffel.web.bridge.warm_experts()");
-    progress("experts");
-    return py;
-  }
   // Fill the engine's caches before the snapshot, so a restored engine answers at once.
   py.runPython("kniffel.web.bridge.warm_up()");
   progress("warm");
@@ -94,7 +85,7 @@ async function bootFresh(cache) {
 
 const ready = (async () => {
   progress("worker");
-  const cache = ROLE === "engine" ? await openCache() : null;
+  const cache = await openCache();
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
   const handle = py.pyimport("kniffel.web.bridge").handle_json;
   return handle;
