@@ -896,7 +896,7 @@ def test_the_review_after_a_game_equals_the_desktop_advisor_and_never_blocks_the
                                        "e.textContent)")
     for shown, d in zip(losses, mine, strict=True):
         if shown:  # nothing for the best move
-            assert german_number(shown.lstrip("−")) == pytest.approx(d.loss, abs=0.015)
+            assert german_number(shown.lstrip("−")) == pytest.approx(d.loss, abs=0.06)
     costly = sorted(mine, key=lambda d: (-d.loss, d.index))[:3]
     assert page.eval_on_selector_all("#review-costliest li", "els => els.map(e => Number("
                                      "e.dataset.index))") == [d.index for d in costly]

@@ -100,7 +100,7 @@ def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model() -> Non
     reply = s.handle({"op": "warm_expert", "rules": "extreme"})
     assert reply["ok"] is status["ready"]
     if not status["ready"]:
-        assert reply["error"]["code"] == "expert.model_missing"
+        assert reply["error"]["code"] == "web.expert.missing"
     assert s.game is None
 
 
@@ -169,9 +169,11 @@ def test_the_extreme_hint_answers_or_says_clearly_that_the_model_is_missing() ->
     else:
         assert not reply["ok"]
         assert reply["error"]["code"] == status["code"]
-        assert reply["error"]["code"].startswith("expert.")
         assert reply["error"]["text"] == status["note"]["de"]
-        assert "Modell" in reply["error"]["text"] or "modell" in reply["error"]["text"]
+        assert reply["error"]["code"] == "web.expert.missing"
+        assert reply["error"]["text"] == ("Den Experten gibt es für Kniffel Extreme in dieser "
+                                          "Version noch nicht: sein Wertemodell fehlt noch.")
+        assert "fit_expert_model" not in status["note"]["en"]  # no developer command
 
 
 # --- reviews ---------------------------------------------------------------------------------

@@ -407,6 +407,10 @@ CATALOG: dict[str, tuple[str, str]] = {
                               "match."),
     # web expert (issue 12)
     "web.expert.kind": ("Computer (Experte)", "Computer (expert)"),
+    "web.expert.missing": ("Den Experten gibt es für {rules} in dieser Version noch nicht: sein "
+                           "Wertemodell fehlt noch.",
+                           "The expert is not available for {rules} in this version yet: its "
+                           "value model is still missing."),
     "web.hint.button": ("Tipp", "Hint"),
     "web.hint.button_label": ("Tipp: was bringt am meisten?", "Hint: what pays best?"),
     "web.hint.thinking": ("Der Experte rechnet …", "The expert is thinking …"),

@@ -22,7 +22,7 @@ from typing import Any
 from kniffel.advice import Advice, Option
 from kniffel.dice import Roll, keep_positions
 from kniffel.errors import KniffelError
-from kniffel.expert import Decision, Review, register_table_provider, values_for
+from kniffel.expert import Decision, ExpertError, Review, register_table_provider, values_for
 from kniffel.game import Game, Score, Strike, Throw, UseChip, action_to_json
 from kniffel.messages import CATALOG, fields, render, text
 from kniffel.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
@@ -83,6 +83,16 @@ def install() -> None:
     register_table_provider(shipped_table)
 
 
+def for_players(error: KniffelError) -> KniffelError:
+    """``error`` as a player of the browser app should read it: a missing model is said in
+    plain words (the desktop's sentence names the command that builds it); anything else as
+    it is."""
+    if error.code == "expert.model_missing":
+        return ExpertError(str(error), code="web.expert.missing",
+                           params={"rules": error.params.get("rules")})
+    return error
+
+
 def expert_status(rules: RuleSet, *, build: bool = False) -> dict[str, Any]:
     """Whether the expert plays ``rules`` here (its values load), and if not, why: ``{"ready":
     bool, "note": {"de", "en"} | None}``. ``build`` lets a desktop solve a missing classic
@@ -91,7 +101,9 @@ def expert_status(rules: RuleSet, *, build: bool = False) -> dict[str, Any]:
     try:
         values_for(rules, build=build)
     except KniffelError as e:
-        return {"ready": False, "code": e.code, "note": {lang: render(e, lang) for lang in LANGS}}
+        shown = for_players(e)
+        return {"ready": False, "code": shown.code,
+                "note": {lang: render(shown, lang) for lang in LANGS}}
     return {"ready": True, "code": None, "note": None}
 
 

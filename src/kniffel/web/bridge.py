@@ -380,7 +380,7 @@ class Session:
         try:
             return {"ok": True, **op(self, request)}
         except KniffelError as e:
-            return _error(e, lang)
+            return _error(advice_view.for_players(e), lang)
 
     def handle_json(self, text: str) -> str:
         """:meth:`handle` for a JSON request text, answering JSON text."""

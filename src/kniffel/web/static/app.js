@@ -1366,7 +1366,8 @@ function miniDice(dice, d10) {
 // A decision's loss: "−2,96"; nothing for the best move, "0,00" for one just as good.
 function lossText(d) {
   if (d.best_taken) return "";
-  return d.loss < 0.005 ? dec(0, 2) : `−${dec(d.loss, 2)}`;
+  if (d.loss < 0.005) return dec(0, 2);
+  return `−${dec(d.loss, d.loss < 0.1 ? 2 : 1)}`;
 }
 
 // "Taken: …", "Better: …" (or "That was the best move."), from the engine's words.
@@ -1402,7 +1403,7 @@ function drawReview(review) {
       const d = data.decisions[k];
       return h("li", { "data-index": d.index },
         h("div", { class: "when" }, label(d.when)),
-        h("div", { class: "costly-main" }, miniDice(d.dice, d10), h("strong", { class: "loss" }, `−${dec(d.loss)}`)),
+        h("div", { class: "costly-main" }, miniDice(d.dice, d10), h("strong", { class: "loss" }, lossText(d))),
         ...decisionLines(d),
         h("button", { type: "button", class: "small", "data-moment": d.index, onclick: () => showMoment(review, d) }, w("web.review.show")));
     })));
@@ -1415,7 +1416,7 @@ function drawReview(review) {
   h("div", { class: "dhead" },
     h("button", { type: "button", class: "link", "data-moment": d.index, onclick: () => showMoment(review, d) }, label(d.when)),
     miniDice(d.dice, d10),
-    h("span", { class: "loss", "aria-label": `${w("web.review.col_loss")}: ${dec(d.loss, 2)}` }, lossText(d))),
+    h("span", { class: "loss", "aria-label": `${w("web.review.col_loss")}: ${lossText(d) || dec(0, 2)}` }, lossText(d))),
   h("div", { class: "dlines" }, ...decisionLines(d))))));
   return wrap;
 }
