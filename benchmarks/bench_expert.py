@@ -104,10 +104,14 @@ def strength(rules: RuleSet, values: Values, games: int, seed: int,
           f"{time.perf_counter() - start:.0f} s", flush=True)
 
 
-def simulated(rules: RuleSet, values: Values, games: int, seed: int,
-              sample: Path | None) -> None:
-    """Mean final score of expert games with its standard error, against the optimum."""
-    result = simulate(rules, ExpertStrategy(rules, values=values), games, seed)
+def simulated(rules: RuleSet, values: Values | None, games: int, seed: int,
+              sample: Path | None, jobs: int) -> None:
+    """Mean final score of expert games with its standard error, against the optimum (the
+    packaged values play in ``jobs`` processes)."""
+    if values is None:
+        result = simulate(rules, get_strategy("expert", rules), games, seed, jobs=jobs)
+    else:
+        result = simulate(rules, ExpertStrategy(rules, values=values), games, seed)
     se = result.std / math.sqrt(games)
     line = (f"{rules.name}: expert mean {result.mean:.2f} ± {se:.2f} over {games} games "
             f"({result.games_per_second:.1f} games/s, bonus {result.bonus_rate:.1%})")
@@ -131,6 +135,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path, help="a model file instead of the packaged one")
     parser.add_argument("--from-open", type=int, help="strength: judge from K open boxes on")
     parser.add_argument("--sample", type=Path, help="simulate: the sample naming the optimum")
+    parser.add_argument("--jobs", type=int, default=1, help="simulate: processes")
     args = parser.parse_args()
     for name in args.rules:
         rules = preset(name)
@@ -148,7 +153,8 @@ def main() -> None:
         if "strength" in args.what:
             strength(rules, values, args.games, args.seed, args.from_open)
         if "simulate" in args.what:
-            simulated(rules, values, args.games, args.seed, args.sample)
+            simulated(rules, None if args.model is None or not rules.d10 else values,
+                      args.games, args.seed, args.sample, args.jobs)
 
 
 def _load_seconds(rules: RuleSet, model: Path | None) -> float:

@@ -215,11 +215,14 @@ def true_params() -> dict[str, Any]:
     nb, nx = 22, 4
     return {
         "layer": [[2.0 * x + 3.0 * n for x in range(nx)] for n in range(nb + 1)],
-        "box": [[(b + 1) * (1 + n / 10) for n in range(nb + 1)] for b in range(nb)],
-        "pair": [[0.1 * (c - b) if c > b else 0.0 for c in range(nb)] for b in range(nb)],
-        "chip_box": [[0.5 * x * (b % 3) for x in range(nx)] for b in range(nb)],
-        "upper": [[[0.3 * k + bin(u6).count("1"), 0.02 * u6] for k in range(75)]
-                  for u6 in range(64)],
+        "box": [[(b + 1) * (1 + n / 10) for b in range(nb)] for n in range(nb + 1)],
+        "chip": [[[0.5 * x * (b % 3) + 0.1 * n for x in range(nx)] for b in range(nb)]
+                 for n in range(nb + 1)],
+        "pair": [[[0.1 * (c - b) if c > b else 0.0 for c in range(nb)] for b in range(nb)]
+                 for n in range(nb + 1)],
+        "upper": [[[[0.3 * k + bin(u6).count("1") + x, 0.02 * u6] for x in range(nx)]
+                   for k in range(75)] for u6 in range(64)],
+        "upper_lower": [[[0.0] * 17 for _ in range(75)] for _ in range(64)],
     }
 
 

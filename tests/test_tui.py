@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -776,3 +776,60 @@ def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str
         assert ("Spiel gespeichert" if lang == "de" else "Game saved") in report
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
+# --- the hint and expert opponents (issue 12) --------------------------------------------------
+
+
+@pytest.fixture
+def classic_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A solver cache of its own (the expert builds the classic table there on first use)."""
+    from kniffel import expert as expert_module
+
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "cache"))
+    expert_module._expert.cache_clear()
+    expert_module._table_values.cache_clear()
+    yield tmp_path / "cache"
+    expert_module._expert.cache_clear()
+    expert_module._table_values.cache_clear()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: Lang) -> None:
+    from kniffel.advice import Position
+    from kniffel.expert import expert_for
+    from kniffel.tui import hint_text
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("h")
+        assert text_of(screen, "#message") == ("Einen Tipp gibt es nach dem Wurf" if lang == "de"
+                                                else "A hint comes after the throw")
+        await pilot.press("r")
+        assert "[h]" in text_of(screen, "#keys")
+        await pilot.press("h")
+        head = "Tipp (optimal):" if lang == "de" else "Hint (optimal):"
+        await until(pilot, lambda: text_of(screen, "#message").startswith(head))
+        advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
+        room = 2 * screen.query_one("#message", Static).size.width
+        assert text_of(screen, "#message") == hint_text(advice, lang, room=room)
+        best = advice.best
+        shown = f"{best.expected:.1f}"
+        assert (shown.replace(".", ",") if lang == "de" else shown) in text_of(screen, "#message")
+        # a hint that comes after the player moved on is dropped
+        await pilot.press("h", "r")
+        await pilot.pause()
+        assert not text_of(screen, "#message").startswith(head)
+
+    run(KniffelApp(lang=lang, rules=preset("kniffel"), seats=[Seat("Anna")], seed=3), script)
+
+
+def test_an_expert_opponent_plays_a_whole_classic_game(classic_tables: Path) -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await until(pilot, screen.game.is_over, limit=200000)
+        assert screen.game.sheet(0).total > 0
+        assert all(p.strategy == "expert" for p in screen.game.players)
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Exp", "expert")], seed=4,
+                   speed=0.0), script)

@@ -957,7 +957,8 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
     For a saved game (SAVE) or one from the history (--history ID): each decision with the
     choice taken, the best choice and the expected points lost, the total loss per player and
     the three costliest decisions. Classic rule sets use their table (built if missing); Kniffel
-    Extreme its stored table or endgames solved on the spot.
+    Extreme its stored table or endgames solved on the spot, and where neither covers a
+    position the expert player (its fitted model at the turn's end), which the output says.
     """
     from kniffel.solver import SolverError
     from kniffel.solver.review import review as review_game
@@ -990,8 +991,10 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
             "decisions": [{"index": d.index, "player": names[d.player], "round": d.round,
                            "roll": str(d.position.roll), "taken": _action_json(d.taken.action),
                            "taken_text": text(d, d.taken), "best": _action_json(d.best.action),
-                           "best_text": text(d, d.best), "loss": round(d.loss, 6)}
+                           "best_text": text(d, d.best), "loss": round(d.loss, 6),
+                           "source": d.source}
                           for d in result.decisions],
+            "sources": result.by_source(),
             "uncovered": [{"index": u.index, "player": names[u.player], "round": u.round,
                            "reason": u.reason} for u in result.uncovered],
             "total_loss": {names[i]: round(result.total_loss(i), 6) for i in range(len(names))},
@@ -1005,7 +1008,7 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
                          justify="right" if head[0] in ("Runde", "Verlust") else "left")
     for d in result.decisions:
         table.add_row(str(d.round), names[d.player], str(d.position.roll), text(d, d.taken),
-                      text(d, d.best), f"{d.loss:.3f}",
+                      text(d, d.best), ("≈" if d.source == "model" else "") + f"{d.loss:.3f}",
                       style="bold red" if d.loss >= 1.0 else None)
     console.print(table)
     for i, name in enumerate(names):
@@ -1019,6 +1022,9 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
             console.print(f"  {'Runde' if de else 'round'} {d.round}, {names[d.player]}, "
                           f"{d.position.roll}: {text(d, d.taken)} → {text(d, d.best)} "
                           f"(−{d.loss:.3f})", markup=False)
+    by_model = result.by_source().get("model", 0)
+    if by_model:
+        console.print(words("expert.review_fallback", lang, count=by_model), markup=False)
     if result.uncovered:
         console.print(f"{len(result.uncovered)} "
                       + ("Entscheidungen ohne Bewertung: " if de else "decisions not judged: ")

@@ -232,6 +232,7 @@ def register_table_provider(provider: Callable[[RuleSet], bytes | None]) -> None
     """Ask ``provider`` first for the bytes of a table file (None: it has none)."""
     _TABLE_PROVIDERS.insert(0, provider)
     _table_values.cache_clear()
+    _expert.cache_clear()
 
 
 def _cached_table_file(rules: RuleSet) -> bytes | None:

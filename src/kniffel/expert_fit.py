@@ -3,11 +3,13 @@
 Least squares by backfitting, deterministic (fixed order of every sum, no random numbers, the
 result rounded to 1e-6 before it is written), so the same sample gives the same file bit for bit:
 
-1. the terms that depend on the filled boxes and the chips only (``layer``, ``box``, ``pair``,
-   ``chip_box``) are fitted to the sample's values averaged over the upper sums of each
-   (filled boxes, chips), by weighted ridge regression (normal equations, Cholesky);
-2. the upper table (``upper``): for each set of filled upper boxes and upper sum, a line in the
-   number of open lower boxes fitted to what step 1 leaves over;
+1. the terms that depend on the filled boxes and the chips only (``layer``, ``box``, ``chip``,
+   ``pair``) are fitted to the sample's values summed over the upper sums of each (filled
+   boxes, chips), by weighted ridge regression (normal equations, Cholesky), one regression
+   per number of open boxes (the terms of each ``n`` are its own);
+2. the upper tables (``upper``, ``upper_lower``): for each set of filled upper boxes, upper sum
+   and chips a line in the number of open lower boxes, and per number of open lower boxes a
+   correction shrunk towards 0 where few states tell it, fitted to what step 1 leaves over;
 
 and again, a fixed number of rounds. Desktop only (numpy); the script is
 ``scripts/fit_expert_model.py``.
@@ -42,8 +44,8 @@ ROUNDS = 12
 #: Ridge penalty of the box terms (per unit of weight) and of the slopes of the upper table.
 RIDGE = 1e-4
 SLOPE_RIDGE = 1.0
-#: Rows of the box features built at once (memory: CHUNK × 917 floats).
-CHUNK = 8192
+#: Shrinkage of the finest upper cells towards the line (in states of the sample).
+FINE_SHRINK = 8.0
 #: Decimals kept in the model file.
 DECIMALS = 6
 
@@ -55,30 +57,17 @@ def _popcount(a: I64) -> I64:
     return out
 
 
-def _design(masks: I64, xs: I64, nb: int, nx: int) -> tuple[F64, list[tuple[str, int, int]]]:
-    """The box features of (filled boxes, chips) rows: one column per parameter of ``layer``,
-    ``box``, ``pair`` and ``chip_box`` (see kniffel.expert_model), and the list naming them."""
-    names: list[tuple[str, int, int]] = []
-    open_ = np.stack([((masks >> b) & 1) == 0 for b in range(nb)], axis=1).astype(np.float64)
-    n = nb - _popcount(masks)
-    cols: list[F64] = []
-    for k in range(nb + 1):
-        for x in range(nx):
-            cols.append(((n == k) & (xs == x)).astype(np.float64))
-            names.append(("layer", k, x))
-    for b in range(nb):
-        for k in range(nb + 1):
-            cols.append(open_[:, b] * (n == k))
-            names.append(("box", b, k))
-    for b in range(nb):
-        for c in range(b + 1, nb):
-            cols.append(open_[:, b] * open_[:, c])
-            names.append(("pair", b, c))
-    for b in range(nb):
-        for x in range(nx):
-            cols.append(open_[:, b] * (xs == x))
-            names.append(("chip_box", b, x))
-    return np.stack(cols, axis=1), names
+def _design(masks: I64, xs: I64, nb: int, nx: int) -> F64:
+    """The box features of (filled boxes, chips) rows of one layer, 0 or 1: the columns of
+    ``layer[n]`` (per chips), ``box[n]`` (per box), ``chip[n]`` (per box and chips) and
+    ``pair[n]`` (per pair of boxes, in :func:`numpy.triu_indices` order)."""
+    rows = len(masks)
+    open_ = np.stack([((masks >> b) & 1) == 0 for b in range(nb)], axis=1)
+    ox = np.stack([xs == x for x in range(nx)], axis=1)
+    iu, ju = np.triu_indices(nb, 1)
+    blocks = [ox, open_, (open_[:, :, None] & ox[:, None, :]).reshape(rows, -1),
+              open_[:, iu] & open_[:, ju]]
+    return np.concatenate(blocks, axis=1).astype(np.float64)
 
 
 def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROUNDS
@@ -93,6 +82,7 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     nb = len(rules.boxes)
     nx = rules.chips + 1
     threshold = rules.bonus_threshold
+    width = threshold + 2
     keep = sample.mask != (1 << nb) - 1  # a full sheet is worth 0 by definition
     mask = sample.mask[keep].astype(np.int64)
     upper = sample.upper[keep].astype(np.int64)
@@ -102,28 +92,29 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
         raise SolverError("the sample holds no state with an open box",
                           code="solver.sample_unreadable",
                           params={"path": "sample", "error": "no states"})
-    # rows of step 1: (filled boxes, chips)
+    # step 1: rows (filled boxes, chips), one regression per number of open boxes
     row_key = mask * nx + x
     rows, row_of = np.unique(row_key, return_inverse=True)
     row_mask, row_x = rows // nx, rows % nx
+    row_n = nb - _popcount(row_mask)
     weight = np.bincount(row_of).astype(np.float64)
-    names = _design(row_mask[:1], row_x[:1], nb, nx)[1]
-    chunks = [slice(i, i + CHUNK) for i in range(0, len(rows), CHUNK)]
-
-    def design(part: slice) -> F64:
-        return _design(row_mask[part], row_x[part], nb, nx)[0]
-
-    gram = np.zeros((len(names), len(names)))
-    for part in chunks:
-        d = design(part)
-        gram += d.T @ (d * weight[part, None])
-    gram[np.diag_indices_from(gram)] += RIDGE * weight.sum() / len(rows)
-    chol = np.linalg.cholesky(gram)
-    # cells of step 2: (filled upper boxes, upper sum), and the open lower boxes of each state
+    layers = []
+    for n in range(1, nb + 1):
+        idx = np.nonzero(row_n == n)[0]
+        if idx.size == 0:
+            continue
+        d = _design(row_mask[idx], row_x[idx], nb, nx)
+        gram = d.T @ (d * weight[idx, None])
+        gram[np.diag_indices_from(gram)] += RIDGE * weight[idx].sum() / idx.size
+        layers.append((n, idx, d, np.linalg.cholesky(gram)))
+    ncols = nx + nb + nb * nx + nb * (nb - 1) // 2
+    theta = np.zeros((nb + 1, ncols))
+    # step 2: cells (filled upper boxes, upper sum, chips): a line in the open lower boxes;
+    # and the finest cells (filled upper boxes, upper sum, open lower boxes)
     u6 = mask & 63
-    ukey = np.where(upper == DEAD, DEAD, upper) - DEAD
-    cell = u6 * (threshold + 2) + ukey
-    ncell = 64 * (threshold + 2)
+    ucell = u6 * width + np.where(upper == DEAD, DEAD, upper) - DEAD
+    cell = ucell * nx + x
+    ncell = 64 * width * nx
     lower_open = (nb - 6) - _popcount(mask >> 6)
     lo = lower_open.astype(np.float64)
     cw = np.bincount(cell, minlength=ncell).astype(np.float64)
@@ -131,35 +122,39 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     mean_lo = np.divide(np.bincount(cell, lo, ncell), cw, out=np.zeros(ncell), where=has)
     dlo = lo - mean_lo[cell]
     var = np.bincount(cell, dlo * dlo, ncell)
-    theta = np.zeros(len(names))
+    nlow = nb - 6 + 1
+    cell3 = ucell * nlow + lower_open
+    ncell3 = 64 * width * nlow
+    fine_w = np.bincount(cell3, minlength=ncell3).astype(np.float64)
     a = np.zeros(ncell)
     slope = np.zeros(ncell)
+    fine = np.zeros(ncell3)
     pred_b = np.zeros_like(value)
+    pred_rows = np.zeros(len(rows))
     for _ in range(rounds):
-        resid = value - pred_b
-        target = np.bincount(row_of, resid, len(rows))
-        rhs = np.zeros(len(names))
-        for part in chunks:
-            rhs += design(part).T @ target[part]
-        theta = np.linalg.solve(chol.T, np.linalg.solve(chol, rhs))
-        pred_rows = np.concatenate([design(part) @ theta for part in chunks])
+        target = np.bincount(row_of, value - pred_b, len(rows))
+        for n, idx, d, chol in layers:
+            theta[n] = np.linalg.solve(chol.T, np.linalg.solve(chol, d.T @ target[idx]))
+            pred_rows[idx] = d @ theta[n]
         pred_a = pred_rows[row_of]
         resid = value - pred_a
         mean_r = np.divide(np.bincount(cell, resid, ncell), cw, out=np.zeros(ncell), where=has)
         cov = np.bincount(cell, dlo * (resid - mean_r[cell]), ncell)
         slope = cov / (var + SLOPE_RIDGE)
         a = mean_r - slope * mean_lo
-        pred_b = a[cell] + slope[cell] * lo
-    pred = pred_a + pred_b
-    err = pred - value
-    params = _params(theta, names, a, slope, nb, nx, threshold)
+        pred_line = a[cell] + slope[cell] * lo
+        fine = np.bincount(cell3, value - pred_a - pred_line, ncell3) / (fine_w + FINE_SHRINK)
+        pred_b = pred_line + fine[cell3]
+    err = pred_a + pred_b - value
+    params = _params(theta, a, slope, fine, nb, nx, width)
     doc: dict[str, Any] = {
         "format": MODEL_FORMAT, "version": MODEL_VERSION, "rules": repr(rules),
-        "model": "additive boxes + pairs + chips + upper table (kniffel.expert_model)",
+        "model": "per open-box count: boxes, chips, pairs; upper tables (kniffel.expert_model)",
         "sample": {k: sample.meta.get(k) for k in ("rules", "table_sha256", "seed",
                                                    "per_layer", "max_open", "expected")}
         | {"states": int(value.size)},
         "fit": {"rounds": rounds, "ridge": RIDGE, "slope_ridge": SLOPE_RIDGE,
+                "fine_shrink": FINE_SHRINK,
                 "rms": round(float(np.sqrt(np.mean(err * err))), 4),
                 "max_abs": round(float(np.max(np.abs(err))), 4)},
         "params": params,
@@ -169,40 +164,48 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     return doc
 
 
+def _params(theta: F64, a: F64, slope: F64, fine: F64, nb: int, nx: int, width: int
+            ) -> dict[str, Any]:
+    iu, ju = np.triu_indices(nb, 1)
+    r = np.vectorize(_r, otypes=[float])
+    layer, box, chip, pair = [], [], [], []
+    for n in range(nb + 1):
+        t = r(theta[n])
+        layer.append(t[:nx].tolist())
+        box.append(t[nx:nx + nb].tolist())
+        chip.append(t[nx + nb:nx + nb + nb * nx].reshape(nb, nx).tolist())
+        full = np.zeros((nb, nb))
+        full[iu, ju] = t[nx + nb + nb * nx:]
+        pair.append(full.tolist())
+    upper = np.stack([r(a), r(slope)], axis=1).reshape(64, width, nx, 2).tolist()
+    upper_lower = r(fine).reshape(64, width, nb - 5).tolist()
+    return {"layer": layer, "box": box, "chip": chip, "pair": pair, "upper": upper,
+            "upper_lower": upper_lower}
+
+
 def _r(v: float) -> float:
     out = round(float(v), DECIMALS)
     if not math.isfinite(out):
-        raise SolverError("the fit gave a value that is not finite")
+        raise SolverError(f"the fit gave a value that is not finite: {v}",
+                          code="expert.fit_diverged", params={"value": str(v)})
     return out + 0.0  # no -0.0
 
 
-def _params(theta: F64, names: list[tuple[str, int, int]], a: F64, slope: F64, nb: int,
-            nx: int, threshold: int) -> dict[str, Any]:
-    layer = [[0.0] * nx for _ in range(nb + 1)]
-    box = [[0.0] * (nb + 1) for _ in range(nb)]
-    pair = [[0.0] * nb for _ in range(nb)]
-    chip_box = [[0.0] * nx for _ in range(nb)]
-    tables = {"layer": layer, "box": box, "pair": pair, "chip_box": chip_box}
-    for v, (kind, i, j) in zip(theta.tolist(), names, strict=True):
-        tables[kind][i][j] = _r(v)
-        if kind == "pair":
-            pair[j][i] = _r(v)
-    width = threshold + 2
-    upper = [[[_r(a[u6 * width + k]), _r(slope[u6 * width + k])] for k in range(width)]
-             for u6 in range(64)]
-    return {"layer": layer, "box": box, "pair": _half_pairs(pair), "chip_box": chip_box,
-            "upper": upper}
-
-
-def _half_pairs(pair: list[list[float]]) -> list[list[float]]:
-    """The pair terms with each pair once (row ``b`` holds ``b < c``; the rest 0)."""
-    nb = len(pair)
-    return [[pair[b][c] if c > b else 0.0 for c in range(nb)] for b in range(nb)]
-
-
 def model_text(doc: dict[str, Any]) -> str:
-    """The model file's text: sorted keys, one line per table row, so it diffs well."""
-    return json.dumps(doc, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    """The model file's text: sorted keys, one line per entry at the top and per table of the
+    parameters, compact inside."""
+    def compact(v: Any) -> str:
+        return json.dumps(v, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+    lines = []
+    for key in sorted(doc):
+        if key == "params":
+            inner = ",\n".join(f"  {compact(k)}: {compact(doc[key][k])}"
+                               for k in sorted(doc[key]))
+            lines.append(f" {compact(key)}: {{\n{inner}\n }}")
+        else:
+            lines.append(f" {compact(key)}: {compact(doc[key])}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def write_model(doc: dict[str, Any], path: Path) -> None:

@@ -1,18 +1,19 @@
 """The expert's value model for Kniffel Extreme: V̂(filled boxes, upper sum, chips left).
 
 The exact table of Kniffel Extreme holds 598 million values (2.4 GB); this model holds about
-twelve thousand numbers, fitted by least squares to a sample of that table
+two hundred thousand numbers, fitted by least squares to a sample of that table
 (``scripts/fit_expert_model.py``, :mod:`kniffel.expert_fit`). For a sheet with ``n`` open boxes,
 ``c`` chips left, upper boxes ``U`` filled with upper sum ``u`` and ``l`` lower boxes open:
 
-    V̂ = layer[n][c] + Σ_open b (box[b][n] + chip_box[b][c]) + Σ_open b<b' pair[b][b']
-        + upper[U][u][0] + l · upper[U][u][1]
+    V̂ = layer[n][c] + Σ_open b (box[n][b] + chip[n][b][c]) + Σ_open b<b' pair[n][b][b']
+        + upper[U][u][c][0] + l · upper[U][u][c][1] + upper_lower[U][u][l]
 
 where ``u`` is the sum capped at the bonus threshold, or "dead" (-1) when the bonus is out of
-reach; a full sheet is worth 0. The per-box terms carry what each open box is still worth with
-``n`` turns to go, the pairs how two open boxes compete for the same rolls, the chip terms how
-much a chip is worth with those boxes open, and the upper table the points the open upper boxes
-bring with the bonus, for every upper sum, moved by how many lower boxes still give room.
+reach; a full sheet is worth 0. Every box term belongs to its number of open boxes ``n`` (what a
+box is still worth with ``n`` turns to go, how much a chip is worth with it open, how two open
+boxes compete for the same rolls); the upper tables carry the points the open upper boxes bring
+with the bonus for every upper sum and chip count, moved by how many lower boxes still give room
+(a line in ``l``, and a correction per ``l`` where the sample has enough states).
 
 The data file is JSON (standard library only, so the browser reads it too) with the format
 version, the rule set it was fitted to (its ``repr``: the version tied to the rules), where it
@@ -23,8 +24,10 @@ names the problem (``expert.model_*``).
 
 from __future__ import annotations
 
+import array
 import hashlib
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -60,14 +63,17 @@ def params_digest(params: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ValueModel:
-    """The fitted V̂ (see the module docstring); ``future`` is what the expert asks."""
+    """The fitted V̂ (see the module docstring); ``future`` is what the expert asks. Each table
+    is one flat ``array('d')`` in row-major order (a few MB less than nested tuples of floats,
+    which matters in the browser)."""
 
     rules: RuleSet
-    layer: tuple[tuple[float, ...], ...]
-    box: tuple[tuple[float, ...], ...]
-    pair: tuple[tuple[float, ...], ...]
-    chip_box: tuple[tuple[float, ...], ...]
-    upper: tuple[tuple[tuple[float, float], ...], ...]
+    layer: array.array[float]
+    box: array.array[float]
+    chip: array.array[float]
+    pair: array.array[float]
+    upper: array.array[float]
+    upper_lower: array.array[float]
     meta: Mapping[str, Any]
 
     source = "model"
@@ -77,23 +83,41 @@ class ValueModel:
 
     def future(self, mask: int, upper_sum: int, x: int) -> float:
         """V̂ of the filled boxes ``mask``, upper sum ``upper_sum`` and ``x`` chips left."""
-        nb = len(self.rules.boxes)
+        rules = self.rules
+        nb = len(rules.boxes)
+        xs = rules.chips + 1
         open_boxes = [b for b in range(nb) if not mask >> b & 1]
         n = len(open_boxes)
         if n == 0:
             return 0.0
-        v = self.layer[n][x]
-        box, chip_box, pair = self.box, self.chip_box, self.pair
+        v = self.layer[n * xs + x]
+        box, chip, pair = self.box, self.chip, self.pair
+        at_box, at_chip, at_pair = n * nb, n * nb * xs + x, n * nb * nb
         for i, b in enumerate(open_boxes):
-            v += box[b][n] + chip_box[b][x]
-            row = pair[b]
+            v += box[at_box + b] + chip[at_chip + b * xs]
+            row = at_pair + b * nb
             for c in open_boxes[i + 1:]:
-                v += row[c]
+                v += pair[row + c]
         u6 = mask & 63
-        key = upper_key(u6, upper_sum, self.rules.bonus_threshold, 6)
-        a, slope = self.upper[u6][key - DEAD]
+        width = rules.bonus_threshold + 2
+        key = u6 * width + upper_key(u6, upper_sum, rules.bonus_threshold, 6) - DEAD
+        at = (key * xs + x) * 2
         lower_open = sum(1 for b in open_boxes if b >= 6)
-        return v + a + lower_open * slope
+        return (v + self.upper[at] + lower_open * self.upper[at + 1]
+                + self.upper_lower[key * (nb - 5) + lower_open])
+
+
+def _flat(value: Any, shape: tuple[int, ...], out: array.array[float]) -> bool:
+    """Append the nested lists of numbers ``value`` of ``shape`` to ``out``; False when the
+    shape differs or something is not a finite number."""
+    if not shape:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        out.append(float(value))
+        return math.isfinite(out[-1])
+    if not isinstance(value, list) or len(value) != shape[0]:
+        return False
+    return all(_flat(v, shape[1:], out) for v in value)
 
 
 def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "model"
@@ -114,28 +138,18 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
     if not isinstance(params, dict) or params_digest(params) != data.get("sha256"):
         raise ExpertError(f"{where}: the parameters do not match the model's checksum",
                           code="expert.model_checksum", params={"where": where})
-    try:
-        nb = len(want.boxes)
-        layer = tuple(tuple(float(v) for v in row) for row in params["layer"])
-        box = tuple(tuple(float(v) for v in row) for row in params["box"])
-        pair = tuple(tuple(float(v) for v in row) for row in params["pair"])
-        chip_box = tuple(tuple(float(v) for v in row) for row in params["chip_box"])
-        upper = tuple(tuple((float(a), float(s)) for a, s in row) for row in params["upper"])
-        xs = want.chips + 1
-        shapes_ok = (len(layer) == nb + 1 and all(len(r) == xs for r in layer)
-                     and len(box) == nb and all(len(r) == nb + 1 for r in box)
-                     and len(pair) == nb and all(len(r) == nb for r in pair)
-                     and len(chip_box) == nb and all(len(r) == xs for r in chip_box)
-                     and len(upper) == 64
-                     and all(len(r) == want.bonus_threshold + 2 for r in upper))
-    except (KeyError, TypeError, ValueError):
-        shapes_ok = False
-    if not shapes_ok:
+    nb, xs, width = len(want.boxes), want.chips + 1, want.bonus_threshold + 2
+    shapes = {"layer": (nb + 1, xs), "box": (nb + 1, nb), "chip": (nb + 1, nb, xs),
+              "pair": (nb + 1, nb, nb), "upper": (64, width, xs, 2),
+              "upper_lower": (64, width, nb - 5)}
+    tables = {key: array.array("d") for key in shapes}
+    if not all(_flat(params.get(key), shape, tables[key]) for key, shape in shapes.items()):
         raise ExpertError(f"{where}: the model's parameters have the wrong shape",
                           code="expert.model_unreadable",
                           params={"where": where, "error": "shape"})
     meta = {k: v for k, v in data.items() if k != "params"}
-    return ValueModel(want, layer, box, pair, chip_box, upper, meta)
+    return ValueModel(want, tables["layer"], tables["box"], tables["chip"], tables["pair"],
+                      tables["upper"], tables["upper_lower"], meta)
 
 
 def model_from_bytes(rules: RuleSet, raw: bytes, *, where: str = "model") -> ValueModel:

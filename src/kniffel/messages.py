@@ -405,6 +405,14 @@ CATALOG: dict[str, tuple[str, str]] = {
                               "nicht.",
                               "{where} is damaged: the checksum of the model's values does not "
                               "match."),
+    "expert.fit_diverged": ("Die Anpassung des Modells ergab keinen endlichen Wert ({value}).",
+                            "Fitting the model gave a value that is not finite ({value})."),
+    "expert.review_fallback": ("≈ {count} Entscheidungen deckt keine genaue Wertetabelle ab: sie "
+                               "hat der Experte bewertet (genau im Zug, am Zugende sein "
+                               "Wertemodell), ihre Verluste sind Schätzungen.",
+                               "≈ {count} decisions are covered by no exact value table: the "
+                               "expert judged them (exact within the turn, its value model at "
+                               "the turn's end), so their losses are estimates."),
     # web expert (issue 12)
     "web.expert.kind": ("Computer (Experte)", "Computer (expert)"),
     "web.expert.missing": ("Den Experten gibt es für {rules} in dieser Version noch nicht: sein "

@@ -30,8 +30,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
+from kniffel.advice import Advice, Position
 from kniffel.dice import Keep, keep_positions
 from kniffel.errors import KniffelError
+from kniffel.expert import expert_for
 from kniffel.game import (
     MAX_PLAYERS,
     Action,
@@ -144,7 +146,45 @@ _TEXTS: dict[str, tuple[str, str]] = {
               "NOT saved: the history {db} still holds {n} undone moves ({why})."),
     "rescued": ("Das ganze Spiel steht in {path} (kniffel show {path}).",
                 "The whole game is in {path} (kniffel show {path})."),
+    # the hint (issue 12)
+    "keys_hint": ("[h] Tipp", "[h] hint"),
+    "hint_after_throw": ("Einen Tipp gibt es nach dem Wurf", "A hint comes after the throw"),
+    "hint_thinking": ("Tipp: der Experte rechnet …", "Hint: the expert is computing …"),
+    "hint_table": ("Tipp (optimal)", "Hint (optimal)"),
+    "hint_model": ("Tipp (Experte)", "Hint (expert)"),
+    "hint_expected": ("erwartet {value}", "expected {value}"),
 }
+
+
+def _number(value: float, lang: Lang) -> str:
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
+    """The hint line: the best options with their expected final scores (and the loss of the
+    others), the numbers of :meth:`kniffel.expert.Expert.advise`; as many of the best
+    ``options`` as fit in ``room`` characters (the best one always)."""
+    text = _hint_text(advice, lang, options)
+    while room is not None and options > 1 and len(text) > room:
+        options -= 1
+        text = _hint_text(advice, lang, options)
+    return text
+
+
+def _hint_text(advice: Advice, lang: Lang, options: int) -> str:
+    rules = advice.position.rules
+    parts = []
+    for i, option in enumerate(advice.options[:options]):
+        part = f"{option.describe(rules, lang)} · {_number(option.expected, lang)}"
+        if i == 0:
+            part = f"{option.describe(rules, lang)} · " + tr(
+                "hint_expected", lang, value=_number(option.expected, lang))
+        elif option.loss > 0:
+            part += f" (−{_number(option.loss, lang)})"
+        parts.append(part)
+    head = tr("hint_model" if advice.source == "model" else "hint_table", lang)
+    return f"{head}: " + " | ".join(parts)
 
 
 def tr(key: str, lang: Lang, **fields: object) -> str:
@@ -342,6 +382,7 @@ class GameScreen(Screen[None]):
         Binding("c", "chip", show=False),
         Binding("s", "strike", show=False),
         Binding("u", "undo", show=False),
+        Binding("h", "hint", show=False),
         Binding("plus,equals_sign", "speed(-1)", show=False),
         Binding("minus", "speed(1)", show=False),
         Binding("q,escape", "quit_game", show=False, priority=True),
@@ -656,12 +697,15 @@ class GameScreen(Screen[None]):
             keys.append(tr("keys_roll", lang))
             if turn.roll is not None:
                 keys += [tr("keys_keep", lang, n=rules.dice_count), tr("keys_enter", lang),
-                         tr("keys_strike", lang)]
+                         tr("keys_strike", lang), tr("keys_hint", lang)]
         keys.append(tr("keys_undo", lang))
         if self.match.computer_to_move() is not None:
             keys.append(tr("keys_speed", lang))
         keys.append(tr("keys_quit", lang))
         room = self.size.width - 2
+        if len(" ".join(keys).replace("[↑↓ Enter]", "[↑↓⏎]")) > room and (
+                tr("keys_hint", lang) in keys):
+            keys.remove(tr("keys_hint", lang))  # h works all the same (README)
         text = "  ".join(keys)
         if len(text) > room:
             text = " ".join(keys)
@@ -902,6 +946,38 @@ class GameScreen(Screen[None]):
                 timer.stop()  # type: ignore[attr-defined]
             return
         self._save_soon()
+
+    # the hint: the expert's advice, computed in a thread
+
+    def action_hint(self) -> None:
+        turn = self.game.turn
+        if not self.match.human_to_move() or turn is None:
+            return
+        if turn.roll is None:
+            self.say(tr("hint_after_throw", self.lang))
+            return
+        position = Position.from_game(self.game)
+        version = self.match.version
+        self.say(tr("hint_thinking", self.lang))
+
+        def work() -> None:
+            try:
+                result: Advice | KniffelError = expert_for(position.rules).advise(position)
+            except KniffelError as e:
+                result = e
+            with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+                self.app.call_from_thread(self._hinted, version, result)
+
+        threading.Thread(target=work, daemon=True, name="kniffel-hint").start()
+
+    def _hinted(self, version: int, result: Advice | KniffelError) -> None:
+        if self.match.version != version:
+            return  # the game moved on: the hint is for a position that is gone
+        if isinstance(result, KniffelError):
+            self.say(error_text(result, self.lang))
+            return
+        width = self.query_one("#message", Static).size.width
+        self.say(hint_text(result, self.lang, room=2 * width if width else None))
 
     # computer players
 
