@@ -10,14 +10,21 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
 * action latency: tap a box (or Roll) until the sheet shows the new state, measured in the page
   from the click to the next animation frame after the update;
 * correction (score pad): tap a filled box, the engine's choices appear, tap one, until the
-  corrected sheet is drawn (the same measure).
+  corrected sheet is drawn (the same measure);
+* hint (issue 12): tap "Tipp" after a throw until the expert's best choice is drawn, in dice
+  games of each rule set asked for (``--hint-rules``), the first hint after a warm reload
+  included; a rule set the expert cannot play here (Kniffel Extreme without its model) is
+  reported and skipped.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -92,6 +99,30 @@ async (box) => {
 """
 
 
+# Tap "Tipp" and resolve with the milliseconds until the expert's best choice is drawn (and the
+# next frame); a refusal (the notice) resolves with -1.
+HINT_AND_TIME = """
+async () => {
+  const t = performance.now();
+  document.querySelector("#hint").click();
+  const ok = await new Promise((resolve) => {
+    const done = () => {
+      if (document.querySelector("#hint-best")) {
+        requestAnimationFrame(() => resolve(true));
+        return true;
+      }
+      if (document.querySelector("#notices .notice.warn")) { resolve(false); return true; }
+      return false;
+    };
+    if (done()) return;
+    const obs = new MutationObserver(() => { if (done()) obs.disconnect(); });
+    obs.observe(document.body, { childList: true, subtree: true });
+  });
+  return ok ? performance.now() - t : -1;
+}
+"""
+
+
 def _start_pad_game(page: Page) -> None:
     """A new score-pad game (from the game screen's menu) with Chance filled for player 0."""
     page.click("#menu summary")
@@ -162,19 +193,93 @@ def run(browser: Browser, url: str, runs: int, reloads: int, turns: int, sw: boo
     print(f"correction: filled box -> sheet:  {_summary(fix)}")
 
 
+def hints(browser: Browser, url: str, rules: str, turns: int, reloads: int) -> None:
+    """Hint latency in dice games of ``rules``: after each throw of ``turns`` turns, and the
+    first hint after each of ``reloads`` warm reloads."""
+    ctx = browser.new_context(service_workers="block")
+    page = ctx.new_page()
+    page.goto(url)
+    _timing(page)
+    meta = page.evaluate("window.kniffelMeta")
+    status = meta["expert"][rules]
+    if not status["ready"]:
+        print(f"hint {rules:>9}: skipped, {status['note']['en']}")
+        ctx.close()
+        return
+    if page.locator("#setup").count() == 0:
+        page.click("#menu summary")
+        page.click("#new-game")
+    page.select_option("#rules", rules)
+    _start_dice_game(page)
+    while not page.evaluate(f"(window.kniffelTiming.expertWarm || {{}})['{rules}']"):
+        page.wait_for_timeout(100)  # the expert's engine starts and builds the expert
+    after_roll: list[float] = []
+    after_reload: list[float] = []
+    for _ in range(turns):
+        while page.locator("#roll:not([disabled])").count():
+            page.evaluate(CLICK_AND_TIME, "#roll")
+            after_roll.append(page.evaluate(HINT_AND_TIME))
+        page.evaluate(CLICK_AND_TIME, "#choices button")
+    first_roll: list[float] = []
+    expert_ready: list[float] = []
+    for _ in range(reloads):
+        page.reload()
+        _timing(page)
+        first_roll.append(page.evaluate(CLICK_AND_TIME, "#roll"))
+        after_reload.append(page.evaluate(HINT_AND_TIME))
+        while not page.evaluate(f"(window.kniffelTiming.expertWarm || {{}})['{rules}']"):
+            page.wait_for_timeout(50)
+        expert_ready.append(page.evaluate(f"window.kniffelTiming.expertWarm['{rules}']"))
+        page.evaluate(CLICK_AND_TIME, "#choices button")
+    ctx.close()
+    print(f"hint {rules:>9}: after a throw             {_summary(after_roll)}")
+    print(f"roll {rules:>9}: first after a reload      {_summary(first_roll)}")
+    print(f"hint {rules:>9}: right after that roll     {_summary(after_reload)}  (waits for the "
+          "expert's engine)")
+    print(f"expert {rules:>9}: ready after a reload {_summary(expert_ready)}  (its own engine "
+          "started and its tables built)")
+
+
+def with_model(site: Path, model: Path) -> None:
+    """Put the Kniffel Extreme model file ``model`` into the served site's kniffel.zip (where
+    the package's own would be) and mark the expert ready in its meta.json: for measuring the
+    Extreme hint before the package ships a model. The site is rebuilt for every run."""
+    zipped = site / "kniffel.zip"
+    with zipfile.ZipFile(zipped, "a", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("kniffel/data/expert-extreme.json", model.read_bytes())
+    meta = json.loads((site / "meta.json").read_text(encoding="utf-8"))
+    for key in ("extreme", "extreme/free"):
+        meta["expert"][key] = {"ready": True, "code": None, "note": None}
+    (site / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="cold starts (fresh profiles)")
     parser.add_argument("--reloads", type=int, default=5, help="warm reloads per cold start")
     parser.add_argument("--turns", type=int, default=10, help="turns timed per cold start")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--hint-rules", default="kniffel,yahtzee,extreme",
+                        help="rule sets whose hint latency is measured (comma-separated)")
+    parser.add_argument("--hint-turns", type=int, default=4, help="turns with hints per set")
+    parser.add_argument("--only", choices=("all", "hints"), default="all",
+                        help="hints: measure the hint latency only")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="a Kniffel Extreme model file to serve in place of the package's "
+                             "(made by scripts/fit_expert_model.py; for timing only)")
     args = parser.parse_args()
     started = time.perf_counter()
-    with running_server() as (url, _), sync_playwright() as p:
+    with running_server() as (url, site), sync_playwright() as p:
+        if args.model is not None:
+            with_model(site, args.model)
+            print(f"Kniffel Extreme with the model file {args.model} (not the package's)")
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
         print(f"{browser.version=}  site {url}")
-        for sw in (True, False):
-            run(browser, url, args.runs, args.reloads, args.turns, sw)
+        if args.only == "all":
+            for sw in (True, False):
+                run(browser, url, args.runs, args.reloads, args.turns, sw)
+        for rules in filter(None, args.hint_rules.split(",")):
+            hints(browser, url, rules, args.hint_turns, args.reloads)
         browser.close()
     print(f"({time.perf_counter() - started:.0f} s in all)")
 

@@ -26,6 +26,11 @@ from playwright.sync_api import (
 )
 
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel.advice import Position
+from kniffel.expert import expert_for
+from kniffel.game import Player, PlayerKind, action_from_json
+from kniffel.match import Match
+from kniffel.web import advice_view
 from kniffel.web.bridge import Session
 from kniffel.web.server import running_server
 from kniffel.web.view import game_view
@@ -583,7 +588,16 @@ def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None
     kind = page.locator("select[data-kind='1']")
     assert kind.get_attribute("aria-label") == "Wer spielt Spieler 2?"
     options = kind.locator("option").all_text_contents()
-    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)"]
+    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)", "Computer (Experte)"]
+    # the expert is offered where it can play: in Kniffel Extreme only with its model
+    extreme = advice_view.expert_status(preset("extreme"))
+    assert kind.locator("option[value='computer:expert']").is_disabled() is not extreme["ready"]
+    if not extreme["ready"]:
+        assert page.text_content("#expert-note") == extreme["note"]["de"]
+    page.select_option("#rules", "kniffel")
+    assert not page.locator("select[data-kind='1'] option[value='computer:expert']").is_disabled()
+    assert page.locator("#expert-note").count() == 0
+    page.select_option("#rules", "extreme")
     kind.focus()
     page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
     assert kind.input_value() == "computer:greedy"
@@ -684,3 +698,220 @@ def test_a_computer_turn_goes_on_after_a_reload_and_plays_like_the_desktop_engin
     assert desktop.game is not None
     assert played.actions == desktop.game.actions
     assert played.current_player == 1
+
+
+# --- the expert: hints, the expert opponent, the review --------------------------------------
+
+
+def stored_game(page: Page) -> Game:
+    return Game.from_json(json.loads(stored(page)["kniffel.v1.current"])["game"])
+
+
+def desktop_hint(game: Game) -> dict[str, Any]:
+    """The hint the bridge gives on the desktop (numpy) for ``game``."""
+    s = Session()
+    assert s.handle({"op": "load", "game": game.to_json()})["ok"]
+    reply = s.handle({"op": "hint"})
+    assert reply["ok"], reply
+    hint: dict[str, Any] = reply["hint"]
+    return hint
+
+
+def suggested_dice(page: Page) -> list[int]:
+    positions: list[int] = page.eval_on_selector_all(
+        ".die.suggested", "els => els.map(e => Number(e.dataset.pos)).sort()")
+    return positions
+
+
+def test_a_hint_after_a_roll_shows_the_experts_best_choice_and_every_option(page: Page) -> None:
+    start_game(page, ["Anna"], mode="dice", rules="kniffel")
+    assert page.locator("#hint").count() == 0  # nothing to advise before the first throw
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("#hint")
+    page.wait_for_selector("#hint-best")
+    hint = desktop_hint(stored_game(page))
+    best = hint["options"][0]
+    assert page.text_content("#hint-best strong") == best["text"]["de"]
+    assert (page.text_content("#hint-box .tip-expected")
+            == f"erwartet {advice_view.number(best['expected'], 'de')}")
+    assert suggested_dice(page) == sorted(best["keep"] or [])
+    if best["kind"] in ("score", "strike"):
+        assert page.locator(f"#choices button.suggested[data-box='{best['box']}']").count() == 1
+    # every choice with its expected final score, best first
+    page.click("#hint-all")
+    rows = page.locator("#hint-table tbody tr")
+    assert rows.count() == len(hint["options"])
+    cells = page.eval_on_selector_all(
+        "#hint-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    for row, option in zip(cells, hint["options"], strict=True):
+        assert row[0] == option["text"]["de"]
+        assert row[1] == advice_view.number(option["expected"], "de")
+    assert "Wertetabelle" in (page.text_content("#hint-source") or "")
+    page.click("#panel-close")
+    # the hint's dice are kept with one tap; after the throw the old hint is gone
+    keep = next(o for o in hint["options"] if o["kind"] == "keep")
+    if best["kind"] == "keep":
+        page.click("#hint-keep")
+        kept: list[int] = page.eval_on_selector_all(
+            ".die.kept", "els => els.map(e => Number(e.dataset.pos)).sort()")
+        assert kept == sorted(best["keep"])
+        keep = best
+    page.click("#roll")
+    wait_actions(page, 4)
+    assert page.locator("#hint-box").count() == 0
+    game = stored_game(page)
+    assert len(game.actions) == 4
+    if keep is best:
+        assert game.actions[2] == action_from_json(best["action"])
+    # English: the same hint in English words
+    page.click("#lang")
+    page.click("#hint")
+    page.wait_for_selector("#hint-best")
+    english = desktop_hint(game)["options"][0]
+    assert page.text_content("#hint-best strong") == english["text"]["en"]
+
+
+def test_a_hint_after_a_chip_or_the_clear_word_that_the_extreme_model_is_missing(
+    page: Page,
+) -> None:
+    start_game(page, ["Anna"], mode="dice", rules="extreme")
+    for n in (2, 4, 6):
+        page.click("#roll")
+        wait_actions(page, n)
+    page.click("#chip")
+    wait_actions(page, 7)
+    page.click("#hint")
+    ready = page.evaluate("window.kniffelMeta.expert.extreme.ready")
+    if not ready:
+        # no fake advice: the engine says why there is none, in the page's language
+        page.wait_for_selector("#notices .notice.warn")
+        status = advice_view.expert_status(preset("extreme"))
+        assert page.text_content("#notices .notice span") == status["note"]["de"]
+        assert page.locator("#hint-best").count() == 0
+        return
+    page.wait_for_selector("#hint-best")
+    hint = desktop_hint(stored_game(page))
+    assert page.text_content("#hint-best strong") == hint["options"][0]["text"]["de"]
+    assert "chip" not in {o["kind"] for o in hint["options"]}  # the chip is spent
+    assert suggested_dice(page) == sorted(hint["options"][0]["keep"] or [])
+
+
+def test_the_expert_opponent_plays_the_desktop_experts_best_choices(page: Page) -> None:
+    page.evaluate("window.kniffelPace = 20")
+    start_game(page, ["Anna", "Bot"], mode="dice", rules="kniffel",
+               kinds={1: "computer:expert"})
+    page.click("#roll")
+    wait_actions(page, 2)
+    page.click("td.current button[data-strike='0']")
+    wait_until(page, COMPUTER_DONE + " && document.querySelector('section.game')"
+               ".dataset.actions > 3", seconds=90)
+    game = stored_game(page)
+    assert game.players[1].strategy == "expert"
+    replay = Game(game.rules, game.players, mode=Mode.DICE, seed=game.seed)
+    judged = 0
+    for action in game.actions:
+        turn = replay.turn
+        if (replay.current_player == 1 and turn is not None and turn.roll is not None
+                and not replay.is_chance_node()):
+            best = expert_for(game.rules).advise(Position.from_game(replay)).best.action
+            assert action == best
+            judged += 1
+        replay.apply(action)
+    assert judged >= 1
+    assert len(bot_cells(page)) == 1
+
+
+# Records the gaps between the page's animation frames: a page whose main thread computed the
+# review would draw no frame meanwhile.
+FRAMES = """() => {
+  window.frames_ = { last: performance.now(), gap: 0, on: true };
+  const tick = (t) => {
+    const f = window.frames_;
+    f.gap = Math.max(f.gap, t - f.last);
+    f.last = t;
+    if (f.on) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def german_number(text: str) -> float:
+    return float(text.replace(".", "").replace(",", "."))
+
+
+def played_to_the_last_move(players: int, seed: int) -> dict[str, Any]:
+    """A classic dice game of ``players`` people (moves made by the random player) with only
+    the last box left to fill, as a save."""
+    game = Game(preset("kniffel"), [Player(f"P{i + 1}", PlayerKind.COMPUTER, "random")
+                                    for i in range(players)], mode=Mode.DICE, seed=seed)
+    match = Match(game)
+    while True:
+        turn = game.turn
+        if (turn is not None and turn.player == players - 1 and turn.roll is not None
+                and len(game.sheet(players - 1).entries) == len(game.rules.boxes) - 1):
+            break
+        match.move()
+    data = game.to_json()
+    for p in data["players"]:
+        p["kind"], p["strategy"] = "human", None
+    return data
+
+
+def test_the_review_after_a_game_equals_the_desktop_advisor_and_never_blocks_the_page(
+    page: Page,
+) -> None:
+    from kniffel.solver.review import review as exact_review
+
+    save = played_to_the_last_move(4, seed=21)
+    page.click("#nav-history")
+    page.set_input_files("#import-file", files=[FilePayload(
+        name="last.json", mimeType="application/json", buffer=json.dumps(save).encode())])
+    wait_actions(page, len(save["actions"]))  # an unfinished game continues here
+    page.click("#choices button")  # the last box: the game is over
+    page.wait_for_selector("#review")
+    page.evaluate(FRAMES)
+    page.click("#review")
+    page.wait_for_selector("#review-summary", timeout=120_000)
+    review_ms = page.evaluate("window.kniffelTiming.lastReviewMs")
+    page.evaluate("window.frames_.on = false")
+    gap = page.evaluate("window.frames_.gap")
+    assert review_ms > 200  # long enough that a blocked page would show
+    assert gap < review_ms / 2, (gap, review_ms)
+    game = stored_game(page)
+    assert game.is_over()
+    exact = exact_review(game, build=True)
+    # the first person's decisions (the page starts with the first person)
+    mine = [d for d in exact.decisions if d.player == 0]
+    lost = sum(d.loss for d in mine)
+    summary = re.fullmatch(r"P1: (\d+) Entscheidungen, zusammen ([\d.,]+) Punkte verloren\.",
+                           page.text_content("#review-summary") or "")
+    assert summary, page.text_content("#review-summary")
+    assert int(summary[1]) == len(mine)
+    assert german_number(summary[2]) == pytest.approx(lost, abs=0.06)  # float32 in the browser
+    listed = page.eval_on_selector_all("#review-list li", "els => els.map(e => Number("
+                                       "e.dataset.index))")
+    assert listed == [d.index for d in mine]
+    losses = page.eval_on_selector_all("#review-list li .loss", "els => els.map(e => "
+                                       "e.textContent)")
+    for shown, d in zip(losses, mine, strict=True):
+        if shown:  # nothing for the best move
+            assert german_number(shown.lstrip("−")) == pytest.approx(d.loss, abs=0.06)
+    costly = sorted(mine, key=lambda d: (-d.loss, d.index))[:3]
+    assert page.eval_on_selector_all("#review-costliest li", "els => els.map(e => Number("
+                                     "e.dataset.index))") == [d.index for d in costly]
+    # the sheet as it was at the costliest decision
+    page.click("#review-costliest [data-moment]")
+    page.wait_for_selector("#moment-sheet")
+    before = Game(game.rules, game.players, mode=Mode.DICE, seed=game.seed)
+    for a in game.actions[:costly[0].index]:
+        before.apply(a)
+    for i, p in enumerate(game.players):
+        assert page.text_content(f"#moment-sheet [data-total='{p.name}']") == str(
+            before.scores()[i])
+    page.click("#panel-close")
+    # another player's review, then back to the finished game
+    page.click("[data-review-player='3']")
+    assert (page.text_content("#review-summary") or "").startswith("P4: ")
+    page.click("#review-back")
+    page.wait_for_selector("#rematch")

@@ -57,6 +57,9 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     assert "kniffel/cli.py" not in names
     assert "kniffel/web/server.py" not in names
     assert "kniffel/strategy.py" in names  # the computer players, pure Python without numpy
+    assert "kniffel/expert.py" in names
+    assert "kniffel/expert_model.py" in names
+    assert "kniffel/expert_fit.py" not in names  # fitting the model needs numpy: desktop
     for desktop in ("tui.py", "history.py", "simulate.py", "solver/kernel.py", "solver/advise.py"):
         assert f"kniffel/{desktop}" not in names, "numpy, numba and textual are not in the browser"
     assert package_zip() == package_zip()  # reproducible: the build id follows the content

@@ -417,6 +417,57 @@ CATALOG: dict[str, tuple[str, str]] = {
                                "≈ {count} decisions are covered by no exact value table: the "
                                "expert judged them (exact within the turn, its value model at "
                                "the turn's end), so their losses are estimates."),
+    # web expert (issue 12)
+    "web.expert.kind": ("Computer (Experte)", "Computer (expert)"),
+    "web.expert.missing": ("Den Experten gibt es für {rules} in dieser Version noch nicht: sein "
+                           "Wertemodell fehlt noch.",
+                           "The expert is not available for {rules} in this version yet: its "
+                           "value model is still missing."),
+    "web.hint.button": ("Tipp", "Hint"),
+    "web.hint.button_label": ("Tipp: was bringt am meisten?", "Hint: what pays best?"),
+    "web.hint.thinking": ("Der Experte rechnet …", "The expert is thinking …"),
+    "web.hint.expected": ("erwartet {points}", "expected {points}"),
+    "web.hint.all": ("Alle Möglichkeiten", "All choices"),
+    "web.hint.keep_these": ("Diese Würfel halten", "Keep these dice"),
+    "web.hint.suggested": ("Tipp", "hint"),
+    "web.hint.title": ("Tipp für {player}: jede Möglichkeit mit der erwarteten Endpunktzahl",
+                       "Hint for {player}: every choice with its expected final score"),
+    "web.hint.col_choice": ("Möglichkeit", "Choice"),
+    "web.hint.col_expected": ("Erwartet", "Expected"),
+    "web.hint.col_loss": ("Verlust", "Loss"),
+    "web.hint.source.table": ("Exakt: aus der Wertetabelle des Regelwerks.",
+                              "Exact: from the rule set's value table."),
+    "web.hint.source.endgame": ("Exakt: das Endspiel wurde eben durchgerechnet.",
+                                "Exact: the endgame was just worked out."),
+    "web.hint.source.model": ("Geschätzt: der Experte rechnet diesen Zug exakt durch und "
+                              "schätzt den Rest des Spiels mit seinem Wertemodell.",
+                              "Estimated: the expert works out this turn exactly and estimates "
+                              "the rest of the game with its value model."),
+    "web.review.button": ("Auswertung", "Review"),
+    "web.review.title": ("Auswertung", "Review"),
+    "web.review.running": ("Die Entscheidungen werden bewertet …", "Judging the decisions …"),
+    "web.review.summary": ("{name}: {count} Entscheidungen, zusammen {points} Punkte verloren.",
+                           "{name}: {count} decisions, {points} points lost in all."),
+    "web.review.perfect": ("{name}: {count} Entscheidungen, keine hat Punkte gekostet.",
+                           "{name}: {count} decisions, none of them cost points."),
+    "web.review.costliest": ("Die drei teuersten Entscheidungen", "The three costliest decisions"),
+    "web.review.all": ("Alle Entscheidungen", "Every decision"),
+    "web.review.taken": ("Gewählt: {choice}", "Taken: {choice}"),
+    "web.review.better": ("Besser: {choice}", "Better: {choice}"),
+    "web.review.was_best": ("Das war der beste Zug.", "That was the best move."),
+    "web.review.moment": ("Runde {round}, {throw}. Wurf", "Round {round}, throw {throw}"),
+    "web.review.moment_chip": ("Runde {round}, nach dem Chip", "Round {round}, after the chip"),
+    "web.review.expected": ("Erwartete Endpunktzahl: {taken} statt {best}",
+                            "Expected final score: {taken} instead of {best}"),
+    "web.review.back": ("Zurück", "Back"),
+    "web.review.show": ("Block zeigen", "Show the sheet"),
+    "web.review.col_loss": ("Verlust", "Loss"),
+    "web.review.source.table": ("Bewertet mit der exakten Wertetabelle des Regelwerks.",
+                                "Judged with the rule set's exact value table."),
+    "web.review.source.model": ("Bewertet vom Experten: jeder Zug exakt, der Rest des Spiels "
+                                "mit seinem Wertemodell geschätzt.",
+                                "Judged by the expert: each turn exactly, the rest of the game "
+                                "estimated with its value model."),
 }
 
 #: The computer players' names as a player reads them.

@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from kniffel import expert
 from kniffel.errors import (
     CorruptSaveError,
     IllegalMoveError,
@@ -56,7 +57,7 @@ from kniffel.messages import render
 from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
 from kniffel.strategy import Strategy, get_strategy
-from kniffel.web import share
+from kniffel.web import advice_view, share
 from kniffel.web.view import (
     corrections_view,
     game_view,
@@ -68,8 +69,9 @@ from kniffel.web.view import (
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
 MAX_IMPORT_GAMES = MAX_GAMES
-#: The computer players the browser offers (``optimal`` needs the compiled solver: desktop only).
-WEB_STRATEGIES = ("greedy", "random")
+#: The computer players the browser offers (``optimal`` needs the compiled solver: desktop
+#: only; ``expert`` plays every rule set whose values the site ships).
+WEB_STRATEGIES = ("greedy", "random", "expert")
 
 Reply = dict[str, Any]
 
@@ -148,6 +150,10 @@ class Session:
                 strategy = _web_strategy(strategy)
             players.append(Player(_text(p.get("name"), "a player's name"), kind,
                                   strategy if isinstance(strategy, str) else None))
+        if any(p.strategy == "expert" for p in players):
+            # refused now, not at the expert's first move: its values must be here
+            advice_view.install()
+            expert.values_for(rules, build=False)
         seed = req.get("seed")
         if seed is None:
             # below 2**53: the page keeps the game as JSON in JavaScript, whose numbers hold
@@ -254,6 +260,48 @@ class Session:
         game = share.unpack(_text(req.get("fragment"), "the link"))
         return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
 
+    def hint(self, req: dict[str, Any]) -> Reply:
+        """The expert's hint for the player to move (virtual dice) in ``game`` (a save; the
+        game in play when absent): every choice best first with its expected final score
+        (:func:`advice_view.hint_view`). Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        return {"hint": advice_view.hint_view(game, expert.hint(game))}
+
+    def review(self, req: dict[str, Any]) -> Reply:
+        """The expert's review of a game (``game``: a save; the game in play when absent):
+        every decision's loss, each player's total and costliest decisions
+        (:func:`advice_view.review_view`). Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        return {"review": advice_view.review_view(expert.review_game(game))}
+
+    def moment(self, req: dict[str, Any]) -> Reply:
+        """The view of a game (``game``: a save) as it was just before its action number
+        ``index``: the sheet a review shows for a decision. Changes nothing."""
+        game = Game.from_json(req.get("game"))
+        index = req.get("index")
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index <= len(game.actions)):
+            raise InvalidGameError(f"index must be an action number 0–{len(game.actions)}, "
+                                   f"got {index!r}", code="web.bad_request")
+        return {"index": index, "view": game_view(advice_view.moment(game, index))}
+
+    def warm_expert(self, req: dict[str, Any]) -> Reply:
+        """Make the expert of a rule set (``rules``, ``free_strike``) ready: its values loaded,
+        its tables built, one hint given, so the next hint or expert move answers at once. The
+        page asks once per rule set when a dice game is shown (the expert's state is too large
+        for the engine's memory snapshot). Changes nothing."""
+        rules = preset(_text(req.get("rules", "extreme"), "rules"),
+                       free_strike=req.get("free_strike") is True)
+        advice_view.install()
+        expert.values_for(rules, build=False)
+        s = Session()
+        s.game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
+        s.roll({})
+        s.hint({})
+        return {"rules": rules.name, "free_strike": rules.free_strike}
+
     def stats(self, req: dict[str, Any]) -> Reply:
         """Statistics over the history's summaries."""
         summaries = req.get("summaries")
@@ -332,7 +380,7 @@ class Session:
         try:
             return {"ok": True, **op(self, request)}
         except KniffelError as e:
-            return _error(e, lang)
+            return _error(advice_view.for_players(e), lang)
 
     def handle_json(self, text: str) -> str:
         """:meth:`handle` for a JSON request text, answering JSON text."""
@@ -359,6 +407,10 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "handoff": Session.handoff,
     "unpack": Session.unpack,
     "stats": Session.stats,
+    "hint": Session.hint,
+    "review": Session.review,
+    "moment": Session.moment,
+    "warm_expert": Session.warm_expert,
     "import": Session.parse_import,
     "export_history": Session.export_history,
 }

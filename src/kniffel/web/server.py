@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.errors import KniffelError
+from kniffel.web import advice_view
 from kniffel.web.view import meta
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -39,9 +40,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 #: Modules left out of the browser's copy of the package: they need click, rich, a server, a
 #: terminal, SQLite or numba, none of which the browser has, or only serve the desktop. The
-#: computer players (strategy.py) go along: without numpy they compute in pure Python.
+#: computer players (strategy.py, expert.py) go along: without numpy they compute in pure
+#: Python; fitting the expert's model (expert_fit.py: numpy and the solver's sample) does not.
 BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
-                    "simulate.py", "solver/")
+                    "simulate.py", "solver/", "expert_fit.py")
 #: Pure-Python packages (dependencies in pyproject.toml) that go into kniffel.zip as well.
 BROWSER_PACKAGES = ("segno",)
 ICON_SIZES = (192, 512)
@@ -68,9 +70,33 @@ def find_pyodide() -> Path:
                         code="web.no_pyodide")
 
 
+@cache
+def expert_tables() -> dict[str, bytes]:
+    """The classic rule sets' exact value tables for the browser's expert, by their place in
+    kniffel.zip (``kniffel/web/tables/``): float32 copies (:func:`kniffel.expert.compact_table`)
+    of the solver's tables, read from its cache and computed when missing (about a second each
+    once numba has compiled the solver). Kniffel Extreme's exact table (2.4 GB) does not fit a
+    browser: there the expert uses its fitted model, package data under ``kniffel/data/``."""
+    from kniffel.expert import compact_table
+    from kniffel.solver.solve import solve
+
+    out = {}
+    for rules in advice_view.browser_rule_sets():
+        if rules.d10:
+            continue
+        table = solve(rules)
+        if table.path is None:  # pragma: no cover - solve() always stores its table
+            continue
+        out[f"kniffel/web/tables/{advice_view.table_file_name(rules)}"] = compact_table(
+            rules, table.path.read_bytes())
+    return out
+
+
 def package_zip() -> bytes:
     """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible,
-    with the pure-Python packages they need in the browser (``BROWSER_PACKAGES``)."""
+    with its data files (``kniffel/data/``: the expert's model), the classic rule sets' exact
+    tables for the expert (:func:`expert_tables`) and the pure-Python packages they need in the
+    browser (``BROWSER_PACKAGES``)."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         def add(name: str, data: bytes) -> None:
@@ -84,6 +110,12 @@ def package_zip() -> bytes:
                     or "__pycache__" in rel):
                 continue
             add(f"kniffel/{rel}", path.read_bytes())
+        data = PACKAGE_DIR / "data"
+        for path in sorted(data.rglob("*") if data.is_dir() else ()):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".py":
+                add(f"kniffel/{path.relative_to(PACKAGE_DIR).as_posix()}", path.read_bytes())
+        for name, table in sorted(expert_tables().items()):
+            add(name, table)
         for package in BROWSER_PACKAGES:
             root = Path(importlib.import_module(package).__file__ or "").parent
             for path in sorted(root.rglob("*.py")):
@@ -119,7 +151,8 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) 
         digest.update(p.read_bytes())
     digest.update(version.encode())
     build = digest.hexdigest()[:16]
-    info = {**meta(), "build": build, "pyodide": version}
+    info = {**meta(), "build": build, "pyodide": version,
+            "expert": advice_view.experts(), "words": advice_view.page_words()}
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
     for size in ICON_SIZES:
         (out / f"icon-{size}.png").write_bytes(_icon(size))

@@ -8,7 +8,7 @@ import { KEY, LANGS, STORE_VERSION, byDate, checkCurrent, checkHistory, checkSet
 const BUILD = "__BUILD__";
 const MAX_PLAYERS = 8;
 // The computer players the browser offers (the engine refuses any other); the first is the default.
-const COMPUTERS = ["greedy", "random"];
+const COMPUTERS = ["greedy", "random", "expert"];
 // Milliseconds between two visible steps of a computer's turn (tests set window.kniffelPace).
 const pace = () => window.kniffelPace ?? 900;
 export const timing = { build: BUILD };
@@ -160,6 +160,14 @@ const tr = (key, ...args) => {
   return typeof v === "function" ? v(...args) : v;
 };
 const num = (n) => Number(n).toLocaleString(state.lang);
+// A number with ``digits`` decimals, as a reader of the page's language writes it.
+const dec = (n, digits = 1) => Number(n).toLocaleString(state.lang,
+  { minimumFractionDigits: digits, maximumFractionDigits: digits });
+// The engine's words for hints, reviews and the expert (the message catalog, via meta.json).
+const w = (code) => {
+  const words = state.meta && state.meta.words && state.meta.words[code];
+  return words ? words[state.lang] ?? words.de : "";
+};
 const label = (texts) => (texts ? texts[state.lang] ?? texts.de : "");
 
 // Build an element; children are nodes or strings (set as text, never as HTML).
@@ -444,7 +452,8 @@ const engineReady = new Promise((r) => { resolveEngine = r; });
 worker.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === "progress") {
-    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now())]);
+    (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now()), ...(msg.detail === undefined ? [] : [msg.detail])]);
+    if (msg.step.endsWith("-failed") || msg.step.endsWith("-not-saved")) console.warn("kniffel:", msg.step, msg.detail);
     const steps = { snapshot: [40, "boot_snapshot"], pyodide: [20, "boot_pyodide"], package: [75, "boot_package"] };
     if (steps[msg.step]) {
       const [value, key] = steps[msg.step];
@@ -474,6 +483,37 @@ function ask(request) {
   });
 }
 
+// The expert's own engine (a second worker.js): hints, reviews and the sheets of a review are
+// computed there, so the game's engine never waits for them. Started when a dice game or a
+// review first needs it (from the same memory snapshot as the game's engine); it builds the
+// expert of the game's rule set at once (warmExpert), and a request asked meanwhile waits.
+let expertWorker = null;
+const expertWaiting = new Map();
+function expertEngine() {
+  if (expertWorker) return expertWorker;
+  expertWorker = new Worker(new URL(`./worker.js?b=${BUILD}&expert=1`, import.meta.url), { type: "module" });
+  expertWorker.onmessage = (event) => {
+    const msg = event.data;
+    if (msg.type === "progress") (timing.expertSteps ??= []).push([msg.step, msg.ms]);
+    else if (msg.type === "ready") timing.expertReadyMs = msg.ms;
+    else if (msg.type === "failed") console.warn("kniffel: the expert's engine could not start:", msg.message);
+    else if (msg.type === "reply") {
+      const done = expertWaiting.get(msg.id);
+      expertWaiting.delete(msg.id);
+      if (done) done(msg.reply);
+    }
+  };
+  return expertWorker;
+}
+
+function askExpert(request) {
+  return new Promise((resolve) => {
+    const id = nextId++;
+    expertWaiting.set(id, resolve);
+    expertEngine().postMessage({ id, request: { lang: state.lang, ...request } });
+  });
+}
+
 // Send a request about the current game; store and draw what comes back.
 async function act(request) {
   if (!state.ready || state.busy) return null;
@@ -491,6 +531,7 @@ async function act(request) {
     state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
     state.keep.clear();
     state.padDice = null;
+    state.hint = null;
     if (request.op !== "act" || request.action.type !== "correct") { play.padTyped = []; play.padOpen = false; }
     saveCurrent();
     saveUi();
@@ -585,11 +626,13 @@ function draw() {
   $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
   $("lang").setAttribute("aria-label", state.lang === "de" ? "English" : "Deutsch");
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
-  $("nav-game").setAttribute("aria-current", state.screen !== "history" ? "page" : "false");
-  $("nav-history").setAttribute("aria-current", state.screen === "history" ? "page" : "false");
+  const onHistory = state.screen === "history" || (state.screen === "review" && state.review && state.review.from === "history");
+  $("nav-game").setAttribute("aria-current", !onHistory ? "page" : "false");
+  $("nav-history").setAttribute("aria-current", onHistory ? "page" : "false");
   let screen;
-  const playing = state.screen !== "history" && state.screen !== "setup" && Boolean(state.current);
-  if (state.screen === "history") screen = drawHistory();
+  const playing = !["history", "setup", "review"].includes(state.screen) && Boolean(state.current);
+  if (state.screen === "review" && state.review) screen = drawReview(state.review);
+  else if (state.screen === "history") screen = drawHistory();
   else if (!playing) screen = drawSetup();
   else {
     if (!play.uiLoaded) loadUi();
@@ -605,6 +648,7 @@ function draw() {
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   if (state.ready && !play.linkChecked) checkLink();
+  if (state.ready && playing) warmExpert(state.current.view);
   if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
@@ -712,6 +756,8 @@ function drawResultBar(view, live) {
   return h("div", { class: "bottom-bar result-bar" }, h("div", { class: "controls" },
     h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("rematch")),
     h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("share")),
+    view.mode === "dice" ? h("button", { type: "button", id: "review", disabled: !state.ready,
+      onclick: () => openReview(state.current.game, label(view.rules.title), "game") }, w("web.review.button")) : null,
     undoButton(view, live)),
   view.mode === "pad" ? h("p", { class: "hint" }, tr("tap_to_change")) : null);
 }
@@ -790,12 +836,19 @@ function ranked(options) {
 function drawDice(view, live) {
   const turn = view.turn;
   const panel = h("div", { class: "bottom-bar dice-panel", role: "group", "aria-label": tr("dice_bar") });
+  const hint = currentHint(view);
+  const tip = hint && hint.data ? hint.data.options[0] : null;
+  if (hint) panel.append(drawHintBox(view, hint, live));
   if (turn.dice && view.options.length) {
     const best = ranked(view.options);
     const fits = best.some((o) => !o.strike);
     panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("choices") },
       fits ? null : h("span", { class: "hint" }, tr("no_choice")),
-      best.map((o) => optionButton(view, o, live, true))));
+      best.map((o) => {
+        const b = optionButton(view, o, live, true);
+        if (tip && tip.box === o.box && (tip.kind === "strike") === o.strike) b.classList.add("suggested");
+        return b;
+      })));
   } else {
     panel.append(h("p", { class: "hint choices-hint" }, turn.dice ? tr("pick_box") : tr("roll_first")));
   }
@@ -806,8 +859,9 @@ function drawDice(view, live) {
     diceOrder(view).forEach((i, slot) => {
       const d = turn.dice[i];
       const kept = state.keep.has(i);
+      const suggested = tip && tip.keep && tip.keep.includes(i);
       row.append(h("button", {
-        type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}${rolled.has(slot) ? " rolling" : ""}`,
+        type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}${rolled.has(slot) ? " rolling" : ""}${suggested ? " suggested" : ""}`,
         "data-pos": i, "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
         "aria-label": `${d.d10 ? tr("die_d10", d.value) : tr("die", slot + 1, d.value, false)}${kept ? `, ${tr("kept")}` : ""}`,
         onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); draw(); focusSel(`[data-pos="${i}"]`); },
@@ -821,8 +875,13 @@ function drawDice(view, live) {
     onclick: () => act({ op: "roll", keep: [...state.keep].sort() }),
   }, `${tr("roll")} (${tr("rolls_left", turn.rolls_left)})`));
   if (turn.can_chip) {
-    buttons.append(h("button", { type: "button", id: "chip", disabled: !live,
+    buttons.append(h("button", { type: "button", id: "chip", disabled: !live, class: tip && tip.kind === "chip" ? "suggested" : null,
       onclick: () => act({ op: "act", action: { type: "chip" } }) }, tr("chip_4th")));
+  }
+  if (turn.dice) {
+    buttons.append(h("button", { type: "button", id: "hint", disabled: !live || Boolean(hint && hint.loading),
+      "aria-label": w("web.hint.button_label"), "aria-expanded": hint && hint.data ? "true" : "false",
+      onclick: askHint }, w("web.hint.button")));
   }
   buttons.append(undoButton(view, live));
   panel.append(buttons);
@@ -1032,6 +1091,7 @@ function focusSel(sel) {
 
 // --- taking the game along ------------------------------------------------------------------
 function showPanel(title, ...body) {
+  $("panel").classList.remove("wide");
   $("panel-title").textContent = title;
   $("panel-body").replaceChildren(...body);
   $("panel-close").textContent = tr("close");
@@ -1164,6 +1224,219 @@ async function runComputer() {
   }
 }
 
+// ---------------------------------------------------------------------------------- expert
+// Hints and reviews come from the engine's expert (kniffel.expert, in the worker): every choice
+// with its expected final score, every decision with its loss. The page only shows them. A hint
+// never holds the controls: the player may roll on while the expert thinks, and a hint that
+// arrives for another moment of the game is dropped.
+
+// The expert's status for the rule set on the start screen (from meta.json): {ready, note}.
+function expertStatus(s) {
+  const presets = state.meta ? state.meta.presets : [];
+  const preset = presets.find((p) => p.name === s.rules);
+  const key = `${s.rules}${preset && preset.free_strike_option && s.free_strike ? "/free" : ""}`;
+  return state.meta && state.meta.expert ? state.meta.expert[key] ?? null : null;
+}
+
+function expertReady(s) {
+  const st = expertStatus(s);
+  return !st || st.ready;
+}
+
+// A dice game on the screen gets the expert of its rule set ready, once per session and rule set:
+// in the expert's engine (for hints), and when the expert plays in it, in the game's engine too
+// (its first move is then quick). The expert's tables are too large for the memory snapshot.
+const warmed = new Set();
+function warmExpert(view) {
+  if (view.mode !== "dice" || view.over) return;
+  const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
+  const request = { op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike };
+  if (!warmed.has(`expert ${key}`)) {
+    warmed.add(`expert ${key}`);
+    askExpert(request).then((reply) => {
+      (timing.expertWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
+    });
+  }
+  if (!warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) {
+    warmed.add(`engine ${key}`);
+    ask(request);
+  }
+}
+
+// The hint of this moment of the game in progress, if one was asked for.
+function currentHint(view) {
+  const hint = state.hint;
+  return hint && state.current && hint.id === state.current.id && hint.actions === view.actions ? hint : null;
+}
+
+async function askHint() {
+  const cur = state.current;
+  if (!state.ready || !cur) return;
+  const mark = { id: cur.id, actions: cur.view.actions };
+  state.hint = { ...mark, loading: true };
+  draw();
+  const t0 = performance.now();
+  const reply = await askExpert({ op: "hint", game: cur.game });
+  timing.lastHintMs = performance.now() - t0;
+  const now = state.current;
+  if (!now || now.id !== mark.id || now.view.actions !== mark.actions) return; // the game went on
+  if (!reply.ok) {
+    state.hint = null;
+    notice(refusal(reply.error), "warn");
+  } else {
+    state.hint = { ...mark, data: reply.hint };
+  }
+  draw();
+  if (state.hint) focusSel("#hint-best");
+}
+
+function drawHintBox(view, hint, live) {
+  const box = h("div", { class: "hint-box", id: "hint-box", role: "status", "aria-live": "polite" });
+  if (hint.loading) {
+    box.append(h("span", { class: "hint" }, w("web.hint.thinking")), h("progress", { class: "thinking" }));
+    return box;
+  }
+  const best = hint.data.options[0];
+  box.append(h("span", { class: "tip-badge", "aria-hidden": "true" }, w("web.hint.suggested")),
+    h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" }, h("strong", {}, label(best.text)), " · ",
+      h("span", { class: "tip-expected" }, label(hint.data.expected_text))));
+  const tools = h("span", { class: "tip-tools" });
+  if (best.keep && best.keep.length) {
+    tools.append(h("button", { type: "button", id: "hint-keep", class: "small", disabled: !live,
+      onclick: () => { state.keep = new Set(best.keep); draw(); focusSel("#roll"); } }, w("web.hint.keep_these")));
+  }
+  tools.append(h("button", { type: "button", id: "hint-all", class: "small",
+    onclick: () => showHintTable(view, hint.data) }, w("web.hint.all")));
+  box.append(tools);
+  return box;
+}
+
+// Every choice of the hint, best first, with its expected final score and its loss.
+function showHintTable(view, data) {
+  const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
+    h("td", {}, label(o.text)), h("td", { class: "num" }, dec(o.expected)),
+    h("td", { class: "num" }, i === 0 ? "" : `−${dec(o.loss, 2)}`)));
+  showPanel(label(data.title),
+    h("p", { class: "hint", id: "hint-source" }, label(data.source_text)),
+    h("div", { class: "table-wrap" }, h("table", { class: "hint-table", id: "hint-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("web.hint.col_choice")),
+        h("th", { scope: "col", class: "num" }, w("web.hint.col_expected")),
+        h("th", { scope: "col", class: "num" }, w("web.hint.col_loss")))),
+      h("tbody", {}, rows))));
+  $("panel").classList.add("wide");
+}
+
+// --- the review of a finished game -----------------------------------------------------------
+async function openReview(game, title, from) {
+  if (!state.ready) return;
+  const review = { game, title, from, loading: true, data: null, player: null };
+  state.review = review;
+  state.screen = "review";
+  draw();
+  focusSel("#review-back");
+  const t0 = performance.now();
+  const reply = await askExpert({ op: "review", game });
+  timing.lastReviewMs = performance.now() - t0;
+  if (state.review !== review) return;
+  review.loading = false;
+  if (!reply.ok) {
+    notice(refusal(reply.error), "warn");
+    closeReview();
+    return;
+  }
+  review.data = reply.review;
+  const players = reply.review.players;
+  const human = players.find((p) => p.kind === "human" && p.count);
+  review.player = (human ?? players.find((p) => p.count) ?? players[0]).player;
+  if (state.screen === "review") draw();
+}
+
+function closeReview() {
+  const from = state.review ? state.review.from : "game";
+  state.review = null;
+  state.screen = from === "history" ? "history" : state.current ? "game" : "setup";
+  draw();
+}
+
+function miniDice(dice, d10) {
+  return h("span", { class: "mini-dice", "aria-label": dice.map((v, i) => (d10 && i === dice.length - 1 ? tr("die_d10", v) : v)).join(", ") },
+    dice.map((v, i) => h("span", { class: `die mini${d10 && i === dice.length - 1 ? " d10" : ""}` }, dieFace(v, d10 && i === dice.length - 1))));
+}
+
+// A decision's loss: "−2,96"; nothing for the best move, "0,00" for one just as good.
+function lossText(d) {
+  if (d.best_taken) return "";
+  if (d.loss < 0.005) return dec(0, 2);
+  return `−${dec(d.loss, d.loss < 0.1 ? 2 : 1)}`;
+}
+
+// "Taken: …", "Better: …" (or "That was the best move."), from the engine's words.
+function decisionLines(d) {
+  const [taken, better] = d.lines[state.lang] ?? d.lines.de;
+  return [h("span", { class: "taken" }, taken), h("span", { class: d.best_taken ? "was-best" : "better" }, better)];
+}
+
+function drawReview(review) {
+  const wrap = h("section", { class: "review", id: "review-screen", "aria-labelledby": "review-title" });
+  wrap.append(h("h2", { id: "review-title" }, w("web.review.title"), review.title ? ` · ${review.title}` : ""));
+  wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "review-back", onclick: closeReview }, "← ", w("web.review.back"))));
+  if (review.loading) {
+    wrap.setAttribute("aria-busy", "true");
+    wrap.append(h("p", { class: "review-running", role: "status" }, h("progress", { class: "thinking" }), " ", w("web.review.running")));
+    return wrap;
+  }
+  const data = review.data;
+  const d10 = review.game.rules.name === "extreme";
+  wrap.append(h("p", { class: "hint", id: "review-source" }, label(data.source_text)));
+  if (data.players.length > 1) {
+    wrap.append(h("div", { class: "controls review-players", role: "group" }, data.players.map((p) =>
+      h("button", { type: "button", "data-review-player": p.player, "aria-pressed": p.player === review.player ? "true" : "false",
+        onclick: () => { review.player = p.player; draw(); focusSel(`[data-review-player="${p.player}"]`); } },
+      p.name, " ", h("span", { class: "loss" }, `−${dec(p.loss)}`)))));
+  }
+  const p = data.players.find((x) => x.player === review.player) ?? data.players[0];
+  wrap.append(h("p", { class: "review-summary", id: "review-summary" }, label(p.summary)));
+  const mine = data.decisions.filter((d) => d.player === p.player);
+  if (p.costliest.length) {
+    wrap.append(h("h3", {}, w("web.review.costliest")));
+    wrap.append(h("ol", { class: "costliest", id: "review-costliest" }, p.costliest.map((k) => {
+      const d = data.decisions[k];
+      return h("li", { "data-index": d.index },
+        h("div", { class: "when" }, label(d.when)),
+        h("div", { class: "costly-main" }, miniDice(d.dice, d10), h("strong", { class: "loss" }, lossText(d))),
+        ...decisionLines(d),
+        h("button", { type: "button", class: "small", "data-moment": d.index, onclick: () => showMoment(review, d) }, w("web.review.show")));
+    })));
+  }
+  wrap.append(h("h3", {}, w("web.review.all")));
+  // one line per decision: when (opens the sheet of that moment), the dice, the loss; below it
+  // what was taken and what was better
+  wrap.append(h("ol", { class: "decisions", id: "review-list" }, mine.map((d) => h("li", {
+    class: d.best_taken ? "best" : d.loss >= 0.05 ? "lost" : "", "data-index": d.index },
+  h("div", { class: "dhead" },
+    h("button", { type: "button", class: "link", "data-moment": d.index, onclick: () => showMoment(review, d) }, label(d.when)),
+    miniDice(d.dice, d10),
+    h("span", { class: "loss", "aria-label": `${w("web.review.col_loss")}: ${lossText(d) || dec(0, 2)}` }, lossText(d))),
+  h("div", { class: "dlines" }, ...decisionLines(d))))));
+  return wrap;
+}
+
+// The sheet as it was when the decision was made (the engine replays the game up to it).
+async function showMoment(review, d) {
+  const reply = await askExpert({ op: "moment", game: review.game, index: d.index });
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  const view = { ...reply.view, options: [] };
+  const sheet = drawSheet(view, false);
+  for (const b of sheet.querySelectorAll("td button")) b.replaceWith(h("span", { class: "points" }, b.textContent));
+  sheet.classList.add("moment-sheet");
+  showPanel(`${view.columns[d.player].name} · ${label(d.when)}`,
+    h("div", { class: "moment-head" }, miniDice(d.dice, view.rules.d10), h("strong", { class: "loss" }, lossText(d))),
+    h("p", { class: "moment-lines" }, ...decisionLines(d).flatMap((x) => [x, h("br")])),
+    h("p", { class: "hint" }, (d.lines[state.lang] ?? d.lines.de)[2]),
+    h("div", { class: "moment-wrap", id: "moment-sheet" }, sheet));
+  $("panel").classList.add("wide");
+}
+
 // ---------------------------------------------------------------------------------- setup
 function defaultSetup() {
   return { rules: "extreme", free_strike: false, mode: "pad",
@@ -1201,9 +1474,12 @@ function drawSetup() {
         p.kind = k;
         p.strategy = strategy ?? null;
         saveSettings();
+        draw();
       } },
     h("option", { value: "human", selected: kind === "human" }, tr("human")),
-    COMPUTERS.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}` }, tr(`kind_${c}`)))) : null;
+    COMPUTERS.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}`,
+      disabled: c === "expert" && !expertReady(s) && kind !== "computer:expert" },
+    c === "expert" ? w("web.expert.kind") : tr(`kind_${c}`)))) : null;
     players.append(h("div", { class: "player-row" },
       h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("name_of", i + 1),
         "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); },
@@ -1224,6 +1500,11 @@ function drawSetup() {
   players.append(h("button", { type: "button", id: "add-player", disabled: s.players.length >= MAX_PLAYERS,
     onclick: () => { s.players.push({ name: tr("player_n", s.players.length + 1), kind: "human" }); saveSettings(); draw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("add_player")));
   if (!dice) players.append(h("p", { class: "hint", id: "computers-note" }, tr("computers_dice_only")));
+  const expertNote = dice ? expertStatus(s) : null;
+  if (expertNote && !expertNote.ready && expertNote.note) {
+    const chosen = s.players.some((p) => p.kind === "computer" && p.strategy === "expert");
+    players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, label(expertNote.note)));
+  }
   form.append(players);
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("start")));
   return form;
@@ -1249,6 +1530,7 @@ async function begin(request) {
 function becomeCurrent(reply, id, started = null) {
   state.epoch++;
   state.computerSay = null;
+  state.hint = null;
   state.current = { version: STORE_VERSION, id, started: started ?? new Date().toISOString(),
     game: reply.game, view: reply.view, summary: reply.summary };
   state.keep.clear();
@@ -1379,7 +1661,9 @@ function drawOpened(wrap, { entry, view }) {
   wrap.classList.add("opened");
   wrap.append(h("h2", { id: "history-title" }, entryTitle(entry)));
   wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
-    onclick: () => { state.opened = null; draw(); } }, "← ", tr("back"))));
+    onclick: () => { state.opened = null; draw(); } }, "← ", tr("back")),
+  view.mode === "dice" && view.over ? h("button", { type: "button", id: "history-review", disabled: !state.ready,
+    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button")) : null));
   const s = entry.summary;
   wrap.append(h("p", { class: "hint", id: "opened-when" }, entry.started ? tr("started_at", when(entry.started)) : "",
     s.over ? null : ` (${tr("unfinished")})`));
@@ -1612,7 +1896,7 @@ async function boot() {
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; if (state.screen === "setup") safeDraw(); });
+  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; safeDraw(); });
   await engineReady;
   const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
   if (restore) {

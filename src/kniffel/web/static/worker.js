@@ -1,6 +1,10 @@
 // The engine: Pyodide running the kniffel package, in a Web Worker.
 // The page posts {id, request}; the worker answers {id, reply} with the JSON reply of
 // kniffel.web.bridge. Nothing here knows a rule: every answer comes from Python.
+// The page starts two: the game's engine, and the expert's (hints and reviews, so the game never
+// waits for them). Both start from the same memory snapshot. The expert's tables are built after
+// the start, on the page's request (warm_expert): they would make the snapshot larger than
+// Pyodide 314 can restore (only its 30 MB starting heap: pyodide/pyodide#6254).
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const BUILD = "__BUILD__";
@@ -21,10 +25,21 @@ async function openCache() {
   }
 }
 
+function fetchPackage() {
+  return fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
+    return r.arrayBuffer();
+  });
+}
+
 async function bootFromSnapshot(cache) {
   const hit = cache && (await cache.match(SNAPSHOT_KEY));
   if (!hit) return null;
   progress("snapshot");
+  // The snapshot holds the interpreter's memory, not its files: the package's data files (the
+  // expert's tables and model) are unpacked again, read while Pyodide restores.
+  const zip = fetchPackage();
+  zip.catch(() => {}); // an error is reported where it is awaited
   try {
     // Read while Pyodide's own files load: loadPyodide takes the snapshot as a promise.
     const snapshot = hit.arrayBuffer().then((buf) => {
@@ -33,6 +48,8 @@ async function bootFromSnapshot(cache) {
     });
     const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
     progress("restored");
+    py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
+    progress("unpacked");
     py.pyimport("kniffel.web.bridge");
     return py;
   } catch (err) {
@@ -44,10 +61,7 @@ async function bootFromSnapshot(cache) {
 
 async function bootFresh(cache) {
   progress("pyodide");
-  const zip = fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
-    if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
-    return r.arrayBuffer();
-  });
+  const zip = fetchPackage();
   const py = await loadPyodide({ indexURL, _makeSnapshot: Boolean(cache) });
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });

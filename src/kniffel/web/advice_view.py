@@ -1,0 +1,259 @@
+"""The expert's hints and game reviews as the browser page shows them (pure Python: runs in
+Pyodide).
+
+Every number here comes from :mod:`kniffel.expert` (the exact within-turn computation, valued at
+the turn's end by the classic rule sets' exact tables or by the fitted Kniffel Extreme model);
+this module only turns its :class:`~kniffel.advice.Advice` and
+:class:`~kniffel.expert.Review` into JSON with the words in German and English from the message
+catalog. The page draws them and computes nothing.
+
+The classic rule sets' exact tables travel inside the site's ``kniffel.zip`` (float32, built by
+:func:`kniffel.web.server.expert_tables` at site-build time) under ``kniffel/web/tables/``;
+:func:`install` makes the expert read them from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kniffel.advice import Advice, Option
+from kniffel.dice import Roll, keep_positions
+from kniffel.errors import KniffelError
+from kniffel.expert import Decision, ExpertError, Review, register_table_provider, values_for
+from kniffel.game import Game, Score, Strike, Throw, UseChip, action_to_json
+from kniffel.messages import CATALOG, fields, render, text
+from kniffel.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
+
+LANGS: tuple[Lang, ...] = ("de", "en")
+#: Where the site ships the classic rule sets' exact tables (inside kniffel.zip).
+TABLES_DIR = Path(__file__).resolve().parent / "tables"
+#: How many of a player's costliest decisions the review names.
+COSTLIEST = 3
+
+
+def _both(words: Callable[[Lang], str]) -> dict[str, str]:
+    return {lang: words(lang) for lang in LANGS}
+
+
+def number(value: float, lang: Lang, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals as a reader of ``lang`` writes it (``712,4`` in
+    German, ``712.4`` in English)."""
+    shown = f"{value:,.{digits}f}"
+    if lang == "de":
+        shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return shown
+
+
+# --- the tables the site ships ---------------------------------------------------------------
+
+
+def browser_rule_sets() -> tuple[RuleSet, ...]:
+    """Every rule set the browser's start screen offers: each preset, and with the free-strike
+    house rule where the preset forbids free strikes."""
+    out = []
+    for name in PRESETS:
+        out.append(preset(name))
+        if preset(name).strike is StrikeRule.FORCED:
+            out.append(preset(name, free_strike=True))
+    return tuple(out)
+
+
+def table_file_name(rules: RuleSet) -> str:
+    """The name of ``rules``' table in the site (``kniffel.table``,
+    ``kniffel-free-strike.table``): the preset's name, marked when the free-strike house rule
+    differs from the preset's own."""
+    free = rules.free_strike != preset(rules.name).free_strike
+    return f"{rules.name}{'-free-strike' if free else ''}.table"
+
+
+def shipped_table(rules: RuleSet) -> bytes | None:
+    """The bytes of ``rules``' exact table as the site ships it; None when it ships none."""
+    try:
+        return (TABLES_DIR / table_file_name(rules)).read_bytes()
+    except OSError:
+        return None
+
+
+@cache
+def install() -> None:
+    """Make the expert read the classic tables the site ships (once per interpreter)."""
+    register_table_provider(shipped_table)
+
+
+def for_players(error: KniffelError) -> KniffelError:
+    """``error`` as a player of the browser app should read it: a missing model is said in
+    plain words (the desktop's sentence names the command that builds it); anything else as
+    it is."""
+    if error.code == "expert.model_missing":
+        return ExpertError(str(error), code="web.expert.missing",
+                           params={"rules": error.params.get("rules")})
+    return error
+
+
+def expert_status(rules: RuleSet, *, build: bool = False) -> dict[str, Any]:
+    """Whether the expert plays ``rules`` here (its values load), and if not, why: ``{"ready":
+    bool, "note": {"de", "en"} | None}``. ``build`` lets a desktop solve a missing classic
+    table."""
+    install()
+    try:
+        values_for(rules, build=build)
+    except KniffelError as e:
+        shown = for_players(e)
+        return {"ready": False, "code": shown.code,
+                "note": {lang: render(shown, lang) for lang in LANGS}}
+    return {"ready": True, "code": None, "note": None}
+
+
+def page_words() -> dict[str, dict[str, str]]:
+    """The page's own words of hints, reviews and the expert (the catalog's ``web.expert``,
+    ``web.hint`` and ``web.review`` entries without parameters), in German and English: the
+    site's ``meta.json`` carries them, so the page has them before the engine runs."""
+    return {code: {"de": de, "en": en} for code, (de, en) in CATALOG.items()
+            if code.startswith(("web.expert.", "web.hint.", "web.review.")) and not fields(de)}
+
+
+def status_key(rules: RuleSet) -> str:
+    """The key of ``rules`` in :func:`experts`: the preset's name, ``/free`` added when the
+    free-strike house rule differs from the preset's own."""
+    return rules.name + ("/free" if rules.free_strike != preset(rules.name).free_strike else "")
+
+
+def experts(*, build: bool = False) -> dict[str, dict[str, Any]]:
+    """:func:`expert_status` of every rule set the browser offers, by :func:`status_key`."""
+    return {status_key(r): expert_status(r, build=build) for r in browser_rule_sets()}
+
+
+# --- hints -----------------------------------------------------------------------------------
+
+
+def _kind(option: Option) -> str:
+    a = option.action
+    if isinstance(a, Throw):
+        return "keep" if a.keep.size else "throw"
+    if isinstance(a, UseChip):
+        return "chip"
+    if isinstance(a, Strike):
+        return "strike"
+    return "score"
+
+
+def option_view(rules: RuleSet, roll: Roll | None, option: Option) -> dict[str, Any]:
+    """One choice: what it is (``kind``: keep, throw, chip, score, strike), its action, the
+    positions in the view's dice it keeps, its box and points, the expected final score, the
+    loss against the best choice, and its words."""
+    a = option.action
+    keep = (list(keep_positions(roll, a.keep)) if isinstance(a, Throw) and roll is not None
+            else None)
+    return {
+        "kind": _kind(option),
+        "action": action_to_json(a),
+        "keep": keep,
+        "box": a.box.value if isinstance(a, Score | Strike) else None,
+        "points": option.points,
+        "expected": round(option.expected, 3),
+        "loss": round(option.loss, 3),
+        "text": _both(lambda lang: option.describe(rules, lang)),
+    }
+
+
+def hint_view(game: Game, advice: Advice) -> dict[str, Any]:
+    """The hint for the player to move in ``game``: every choice best first with its expected
+    final score, the game's action count it belongs to, and where the values come from."""
+    rules = game.rules
+    player = game.current_player
+    assert player is not None
+    name = game.players[player].name
+    best = advice.options[0]
+    return {
+        "actions": len(game.actions),
+        "player": player,
+        "source": advice.source,
+        "source_text": _both(lambda lang: text(f"web.hint.source.{advice.source}", lang)),
+        "score_so_far": advice.score_so_far,
+        "title": _both(lambda lang: text("web.hint.title", lang, player=name)),
+        "expected_text": _both(lambda lang: text("web.hint.expected", lang,
+                                                 points=number(best.expected, lang))),
+        "options": [option_view(rules, advice.position.roll, o) for o in advice.options],
+    }
+
+
+# --- reviews ---------------------------------------------------------------------------------
+
+
+def _moment(d: Decision, lang: Lang) -> str:
+    pos = d.position
+    if pos.chip_used:
+        return text("web.review.moment_chip", lang, round=d.round)
+    return text("web.review.moment", lang, round=d.round, throw=pos.rolls_used)
+
+
+def decision_view(rules: RuleSet, d: Decision) -> dict[str, Any]:
+    """One judged decision: where it was made (action index, player, round, throw), the dice,
+    the choice taken and the best one with their expected final scores, and the loss."""
+    roll = d.position.roll
+    return {
+        "index": d.index,
+        "player": d.player,
+        "round": d.round,
+        "when": _both(lambda lang: _moment(d, lang)),
+        "dice": list(roll.values) if roll is not None else [],
+        "loss": round(d.loss, 3),
+        "best_taken": d.taken.action == d.best.action,
+        "taken": {"expected": round(d.taken.expected, 3),
+                  "text": _both(lambda lang: d.taken.describe(rules, lang))},
+        "best": {"expected": round(d.best.expected, 3),
+                 "text": _both(lambda lang: d.best.describe(rules, lang))},
+        "source": d.source,
+        "lines": {lang: [text("web.review.taken", lang, choice=d.taken.describe(rules, lang)),
+                         text("web.review.was_best", lang) if d.taken.action == d.best.action
+                         else text("web.review.better", lang,
+                                   choice=d.best.describe(rules, lang)),
+                         text("web.review.expected", lang,
+                              taken=number(d.taken.expected, lang),
+                              best=number(d.best.expected, lang))]
+                  for lang in LANGS},
+    }
+
+
+def review_view(review: Review) -> dict[str, Any]:
+    """A game's review for the page: every judged decision in order, and per player the number
+    of decisions, the points lost in all, and the (up to) three costliest decisions (indices
+    into ``decisions``)."""
+    game = review.game
+    rules = game.rules
+    decisions = list(review.decisions)
+    position = {d.index: k for k, d in enumerate(decisions)}
+    players = []
+    for i, p in enumerate(game.players):
+        own = Review(game, tuple(d for d in decisions if d.player == i), ())
+        count = len(own.decisions)
+        lost = own.total_loss()
+        key = "web.review.summary" if own.costliest(COSTLIEST) else "web.review.perfect"
+        players.append({
+            "player": i, "name": p.name, "kind": p.kind.value, "count": count,
+            "loss": round(lost, 3),
+            "summary": {lang: text(key, lang, name=p.name, count=count,
+                                   points=number(lost, lang)) for lang in LANGS},
+            "costliest": [position[d.index] for d in own.costliest(COSTLIEST)],
+        })
+    sources = {d.source for d in decisions}
+    source = "model" if "model" in sources else "table"
+    return {
+        "source": source,
+        "source_text": _both(lambda lang: text(f"web.review.source.{source}", lang)),
+        "players": players,
+        "decisions": [decision_view(rules, d) for d in decisions],
+        "uncovered": len(review.uncovered),
+    }
+
+
+def moment(game: Game, index: int) -> Game:
+    """``game`` as it was just before its action number ``index`` (replayed from the start)."""
+    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
+                  start_player=game.start_player)
+    for action in game.actions[:index]:
+        replay.apply(action)
+    return replay
