@@ -295,27 +295,27 @@ CATALOG: dict[str, tuple[str, str]] = {
                         "There is no value table for it yet."),
     "solver.table_missing": (
         "Für {rules} mit {open} offenen Kästchen gibt es keine Wertetabelle (sofort gerechnet "
-        "werden Endspiele bis {most} offene Kästchen). Die volle Tabelle kostet etwa {hours} "
-        "Stunden Rechenzeit und {size} Platz: kniffel solve --rules {rules_id}. Schneller, nur "
+        "werden Endspiele bis {most} offene Kästchen). Die volle Tabelle kostet etwa {minutes} "
+        "Minuten Rechenzeit und {size} Platz: kniffel solve --rules {rules_id}. Schneller, nur "
         "die Endspiele bis hierher: kniffel solve --rules {rules_id} --max-open {open}",
         "No value table of {rules} covers {open} open boxes (endgames up to {most} open boxes "
-        "are solved on the spot). The full table takes about {hours} hours and {size}: "
+        "are solved on the spot). The full table takes about {minutes} minutes and {size}: "
         "kniffel solve --rules {rules_id}. Quicker, only the endgames up to here: kniffel solve "
         "--rules {rules_id} --max-open {open}"),
     "solver.table_missing_full": (
         "Für {rules} gibt es keine Wertetabelle (sofort gerechnet werden nur Endspiele bis {most} "
-        "offene Kästchen; hier sind es {open}). Die volle Tabelle kostet etwa {hours} Stunden "
+        "offene Kästchen; hier sind es {open}). Die volle Tabelle kostet etwa {minutes} Minuten "
         "Rechenzeit und {size} Platz: kniffel solve --rules {rules_id}. Eine Tabelle nur der "
         "Endspiele mit höchstens K offenen Kästchen geht schneller: kniffel solve --rules "
         "{rules_id} --max-open K",
         "There is no value table of {rules} (only endgames up to {most} open boxes are solved on "
-        "the spot; this sheet has {open}). The full table takes about {hours} hours and {size}: "
-        "kniffel solve --rules {rules_id}. A table of only the endgames with at most K open "
-        "boxes is quicker: kniffel solve --rules {rules_id} --max-open K"),
+        "the spot; this sheet has {open}). The full table takes about {minutes} minutes and "
+        "{size}: kniffel solve --rules {rules_id}. A table of only the endgames with at most K "
+        "open boxes is quicker: kniffel solve --rules {rules_id} --max-open K"),
     "solver.optimal_needs_table": (
-        "Der optimale Spieler braucht für {rules} die volle Wertetabelle (etwa {hours} Stunden "
+        "Der optimale Spieler braucht für {rules} die volle Wertetabelle (etwa {minutes} Minuten "
         "Rechenzeit, {size}): kniffel solve --rules {rules_id}",
-        "The optimal player of {rules} needs the full value table (about {hours} hours, "
+        "The optimal player of {rules} needs the full value table (about {minutes} minutes, "
         "{size}): kniffel solve --rules {rules_id}"),
     # the browser app's requests
     "web.bad_request": ("Die Anfrage der Seite ist fehlerhaft.",

@@ -31,9 +31,10 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: Endgames with at most this many open boxes are solved on the fly when no table covers them.
 ON_THE_FLY_OPEN = {True: 6, False: 13}
-#: What building the full table costs (README, Benchmarks: 5.8 h projected on 2 cores), for the
-#: message that a table is missing: with the d10 / without.
-FULL_TABLE_COST = {True: {"hours": 6, "size": "2.4 GB"}, False: {"hours": 0, "size": "2.9 MB"}}
+#: What building the full table costs (README, Benchmarks: 85 min measured on 2 cores for
+#: Kniffel Extreme), for the message that a table is missing: with the d10 / without.
+FULL_TABLE_COST = {True: {"minutes": 85, "size": "2.4 GB"},
+                   False: {"minutes": 1, "size": "2.9 MB"}}
 
 __all__ = ["FULL_TABLE_COST", "ON_THE_FLY_OPEN", "Advice", "Advisor", "OptimalStrategy", "Option",
            "Position", "advise"]
@@ -98,13 +99,13 @@ class Advisor:
         raise TableMissingError(
             f"no value table of {self.rules.name} covers a sheet with {open_boxes} open boxes "
             f"(on-the-fly solving goes up to {ON_THE_FLY_OPEN[self.rules.d10]}); build the full "
-            f"table with `kniffel solve --rules {self.rules.name}` (about {cost['hours']} hours, "
-            f"{cost['size']}), or only the endgames up to this one with `kniffel solve --rules "
-            f"{self.rules.name} --max-open {open_boxes}`",
+            f"table with `kniffel solve --rules {self.rules.name}` (about {cost['minutes']} "
+            f"minutes, {cost['size']}), or only the endgames up to this one with `kniffel solve "
+            f"--rules {self.rules.name} --max-open {open_boxes}`",
             code=("solver.table_missing_full" if open_boxes == len(self.rules.boxes) else
                   "solver.table_missing"),
             params={"rules": self.rules.name, "rules_id": self.rules.name, "open": open_boxes,
-                    "most": ON_THE_FLY_OPEN[self.rules.d10], "hours": cost["hours"],
+                    "most": ON_THE_FLY_OPEN[self.rules.d10], "minutes": cost["minutes"],
                     "size": cost["size"]})
 
     # --- values ----------------------------------------------------------------------------
@@ -216,10 +217,10 @@ class OptimalStrategy:
                 cost = FULL_TABLE_COST[True]
                 raise TableMissingError(
                     f"the optimal player of {rules.name} needs its full value table; build it "
-                    f"with `kniffel solve --rules {rules.name}` (about {cost['hours']} hours, "
+                    f"with `kniffel solve --rules {rules.name}` (about {cost['minutes']} minutes, "
                     f"{cost['size']})", code="solver.optimal_needs_table",
                     params={"rules": rules.name, "rules_id": rules.name,
-                            "hours": cost["hours"], "size": cost["size"]})
+                            "minutes": cost["minutes"], "size": cost["size"]})
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The best legal action for the player to move (ties: the first in sheet order)."""
