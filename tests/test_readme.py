@@ -25,7 +25,7 @@ BIN = Path(sys.executable).parent
 SKIPPED = {
     "kniffel play": "starts the full-screen terminal game (tested with Textual's pilot and a pty "
                     "in test_tui.py and test_history_cli.py)",
-    "kniffel solve": "a full solve (numba compile and the whole table; tested in test_solver.py)",
+    "kniffel solve": "a full solve (the whole table; tested in test_solver.py)",
     "kniffel advise --rules yahtzee 1 3 3 5 6": "solves the whole Yahtzee table first (a full "
                                                 "solve; tested in test_solver.py)",
 }
