@@ -11,8 +11,6 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from kniffel.advice import Advice, Option, Position
 from kniffel.dice import Keep, sub_keeps
 from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
@@ -132,9 +130,7 @@ class Advisor:
         key = (id(table), mask, k)
         found = self._details.get(key)
         if found is None:
-            values = table.values
-            found = kernel.detail(mask, k, values.view(np.ndarray) if isinstance(
-                values, np.memmap) else values, table.prepared())
+            found = kernel.detail(mask, k, table.values, table.prepared())
             self._details[key] = found
             if len(self._details) > 64:
                 self._details.popitem(last=False)

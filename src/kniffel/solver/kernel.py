@@ -179,7 +179,7 @@ def detail(mask: int, k: int, values: npt.NDArray[Any],
     E = np.zeros(xf)
     K = np.zeros((rolls, t.ms_add.shape[0], nch * xf))
     S = np.zeros((t.nh, xf))
-    values = np.ascontiguousarray(values)
+    values = _contiguous(values)
     fn = getattr(_library(), f"kn_detail_{_suffix(values)}")
     code = fn(ctypes.byref(prepared.struct), mask, k, values.ctypes.data, E.ctypes.data,
               K.ctypes.data, S.ctypes.data)
