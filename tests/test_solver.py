@@ -347,9 +347,10 @@ def test_an_interrupted_solve_resumes_at_the_next_layer(tmp_path: Path) -> None:
             raise StopError
 
     with pytest.raises(StopError):
-        solve(KNIFFEL, max_open=5, directory=tmp_path, progress=interrupt)
+        solve(KNIFFEL, max_open=5, directory=tmp_path, progress=interrupt, checkpoint_seconds=0)
     partial = tmp_path / "kniffel-open5.table.partial"
     assert partial.exists()
+    assert read_header(partial)["layers_done"] >= 3
     assert not (tmp_path / "kniffel-open5.table").exists()
     notes: list[str] = []
     seen: list[Progress] = []

@@ -13,8 +13,8 @@
  * where S[h, l] is the best legal entry of hand h: its points, the upper bonus when it is
  * earned, the extra-Kniffel bonus, plus the value V of the successor state.
  *
- * Lanes go in chunks of W = 8 (one AVX2 register of float32), fixed at compile time so that
- * every lane loop is straight vector code; a chunk's keep array (462 keeps x 11 channels x 8
+ * Lanes go in chunks of W = 8 float32 or 4 float64 (one AVX2 register), fixed at compile time
+ * so that every lane loop is straight vector code; a chunk's keep array (462 keeps x 11 channels x 8
  * lanes) and its hand arrays stay in a core's L2 cache. Keep expectations are built one die at
  * a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep in place, K[m] = max(K[m],
  * max_f K[m - f]) (sub-multisets come first in the multiset order).
@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 8
 #define MAXB 32   /* boxes of a rule set, at most */
 #define MAXC 7    /* counts of a face, 0..6 */
 #define NEG (-1.0e30)
@@ -70,7 +69,9 @@ typedef struct {
     int64_t maxu;
 } kn_tables;
 
-int kn_lanes_per_chunk(void) { return W; }
+/* Lanes per chunk: one AVX2 register, 8 of float32 or 4 of float64 (GCC lowers wider vectors
+ * badly on AVX2). A set's lanes of one upper state must fit a chunk of either. */
+int kn_lanes_per_chunk(void) { return 4; }
 
 static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t *xf) {
     const int64_t *p = t->params;
@@ -87,10 +88,8 @@ static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t 
 
 /* four lanes of float64, for the first roll's expectation */
 typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
-#if W != 8
-#error "the first roll's expectation is written for W = 8 lanes"
-#endif
 
+#define W 8
 #define REAL float
 #define IREAL int32_t
 #define SUF(name) name##_f32
@@ -98,7 +97,9 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef REAL
 #undef IREAL
 #undef SUF
+#undef W
 
+#define W 4
 #define REAL double
 #define IREAL int64_t
 #define SUF(name) name##_f64
@@ -106,3 +107,4 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef REAL
 #undef IREAL
 #undef SUF
+#undef W

@@ -1,7 +1,7 @@
 /* The kernel for one value type: included by _kernel.c with REAL (float or double) and SUF
  * (the name suffix) defined. See _kernel.c for the equations. */
 
-/* W lanes as one value (GCC vector extensions: one AVX2 register of float32, two of float64) */
+/* W lanes as one value (GCC vector extensions: one AVX2 register) */
 typedef REAL SUF(vec) __attribute__((vector_size(W * sizeof(REAL))));
 typedef IREAL SUF(ivec) __attribute__((vector_size(W * sizeof(REAL))));
 typedef REAL SUF(vec4) __attribute__((vector_size(4 * sizeof(REAL))));
@@ -366,18 +366,22 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         src = s->H;
     }
     /* in float64, four lanes per register (an 8-double vector would live on the stack) */
-    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
-    for (int64_t h = 0; h < nh; h++) {
-        const REAL *row = src + h * W;
-        SUF(vec4) a, b;
-        memcpy(&a, row, sizeof a);
-        memcpy(&b, row + 4, sizeof b);
-        double q = t->p0[h];
-        lo += q * __builtin_convertvector(a, dvec4);
-        hi += q * __builtin_convertvector(b, dvec4);
+    for (int64_t q0 = 0; q0 < W; q0 += 8) {
+        dvec4 lo = (dvec4){0}, hi = (dvec4){0};
+        for (int64_t h = 0; h < nh; h++) {
+            const REAL *row = src + h * W + q0;
+            SUF(vec4) a;
+            double q = t->p0[h];
+            memcpy(&a, row, sizeof a);
+            lo += q * __builtin_convertvector(a, dvec4);
+            if (W >= q0 + 8) {
+                memcpy(&a, row + 4, sizeof a);
+                hi += q * __builtin_convertvector(a, dvec4);
+            }
+        }
+        memcpy(out + q0, &lo, sizeof lo);
+        if (W >= q0 + 8) memcpy(out + q0 + 4, &hi, sizeof hi);
     }
-    memcpy(out, &lo, sizeof lo);
-    memcpy(out + 4, &hi, sizeof hi);
 }
 
 /* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's

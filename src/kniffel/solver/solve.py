@@ -154,9 +154,10 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
           checkpoint_seconds: float | None = None) -> ValueTable:
     """The table of ``rules`` in the cache: loaded when a valid one exists, else computed.
 
-    The computation writes into ``<name>.partial`` and records in its header every finished
-    layer and, every ``checkpoint_seconds`` (:data:`CHECKPOINT_SECONDS` by default), how many
-    sets of the current layer are done, so an interrupted solve loses at most that much work;
+    The computation writes into ``<name>.partial`` and, every ``checkpoint_seconds``
+    (:data:`CHECKPOINT_SECONDS` by default), records in its header the finished layers and how
+    many sets of the current one are done, so an interrupted solve loses at most that much work
+    (and a solve of a few seconds does not wait for the disk after every layer);
     once complete the values get their checksum and the file is renamed to ``<name>.table``. A
     table that does not match (other rules, version, size, damaged) is reported through
     ``notice`` and computed anew.
@@ -206,7 +207,7 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
 
     def checkpoint(o: int, sets: int, complete: bool) -> None:
         nonlocal last
-        if not complete and time.monotonic() - last < every:
+        if time.monotonic() - last < every:
             return
         mm.flush()  # the values first: the header never claims more than is on disk
         with open(partial, "r+b") as f:

@@ -249,30 +249,35 @@ def _upper_states(threshold: int, maxc: int,
     uval = np.full((64, maxu), -2, np.int32)
     trans_k = np.full((64, maxu, 6, maxc + 1), -1, np.int32)
     trans_gain = np.zeros((64, maxu, 6, maxc + 1), np.int32)
-    index = [{u: k for k, u in enumerate(s)} for s in states]
+    # look[m][s]: the state index of upper sum s (0..threshold) on the upper mask m; sums that can
+    # no longer reach the threshold map to DEAD's index, unreachable ones to -1
+    look = np.full((64, threshold + 1), -1, np.int64)
+    for m in range(64):
+        room = sum((i + 1) * maxc for i in range(6) if not m >> i & 1)
+        for k, u in enumerate(states[m]):
+            if u != DEAD:
+                look[m, u] = k
+        if DEAD in states[m]:
+            look[m, np.arange(threshold + 1) + room < threshold] = states[m].index(DEAD)
+    points = np.arange(maxc + 1)
     for mask in range(64):
-        for k, u in enumerate(states[mask]):
-            uval[mask, k] = u
-            if mask == 63:
+        us = np.array(states[mask], np.int64)
+        uval[mask, :len(us)] = us
+        if mask == 63:
+            continue
+        dead = (us == DEAD)[:, None]
+        for j in range(6):
+            if mask >> j & 1:
                 continue
-            for j in range(6):
-                if mask >> j & 1:
-                    continue
-                nxt = mask | 1 << j
-                room = sum((i + 1) * maxc for i in range(6) if not nxt >> i & 1)
-                for c in range(maxc + 1):
-                    p = (j + 1) * c
-                    if u == DEAD:
-                        new, gain = DEAD, p
-                    else:
-                        new = min(u + p, threshold)
-                        gain = p + (bonus if u < threshold <= u + p else 0)
-                    if nxt == 63:
-                        k2 = 0
-                    elif new != DEAD and new + room >= threshold:
-                        k2 = index[nxt][new]
-                    else:
-                        k2 = index[nxt][DEAD]
-                    trans_k[mask, k, j, c] = k2
-                    trans_gain[mask, k, j, c] = gain
+            nxt = mask | 1 << j
+            p = (j + 1) * points[None, :]
+            new = np.minimum(np.where(dead, 0, us[:, None]) + p, threshold)
+            earned = ~dead & (us[:, None] < threshold) & (us[:, None] + p >= threshold)
+            k2 = np.zeros_like(new) if nxt == 63 else look[nxt][new]
+            if nxt != 63 and dead.any():
+                k2 = np.where(dead, states[nxt].index(DEAD), k2)
+            if (k2 < 0).any():
+                raise AssertionError(f"an upper sum of mask {nxt} has no state")
+            trans_k[mask, :len(us), j] = k2
+            trans_gain[mask, :len(us), j] = p + np.where(earned, bonus, 0)
     return n_u, uval, trans_k, trans_gain
