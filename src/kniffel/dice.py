@@ -223,12 +223,18 @@ def sub_keeps(roll: Roll) -> tuple[Keep, ...]:
 
 @cache
 def _sub_keeps(roll: Roll) -> tuple[Keep, ...]:
-    d6_choices = sorted(
-        {tuple(c) for n in range(D6_COUNT + 1) for c in itertools.combinations(roll.d6, n)},
-        key=lambda c: (len(c), c),
-    )
     d10_choices: list[int | None] = [None] if roll.d10 is None else [None, roll.d10]
-    return tuple(Keep(c, d) for d in d10_choices for c in d6_choices)
+    return tuple(Keep(c, d) for d in d10_choices for c in d6_sub_multisets(roll.d6))
+
+
+@cache
+def d6_sub_multisets(d6: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct sub-multiset of the sorted d6 faces ``d6``, by size and then by faces
+    (the d6 parts of :func:`sub_keeps`, in its order)."""
+    return tuple(sorted(
+        {tuple(c) for n in range(len(d6) + 1) for c in itertools.combinations(d6, n)},
+        key=lambda c: (len(c), c),
+    ))
 
 
 def roll_dice(keep: Keep, rng: random.Random, *, d10: bool) -> Roll:
@@ -266,19 +272,26 @@ def _outcomes(keep: Keep, d10: bool) -> tuple[tuple[Roll, float], ...]:
     if not d10 and keep.d10 is not None:
         raise InvalidKeepError(f"this rule set has no d10, so {keep} cannot be kept",
                                code="keep.no_d10")
+    return tuple((Roll(d6, ten), p) for d6, ten, p in rethrow_faces(keep.d6, keep.d10, d10))
+
+
+def rethrow_faces(kept: tuple[int, ...], kept_d10: int | None,
+                  d10: bool) -> tuple[tuple[tuple[int, ...], int | None, float], ...]:
+    """:func:`outcomes` of ``Keep(kept, kept_d10)`` as (sorted d6, d10, probability), without
+    building rolls: for callers that index every outcome of every keep."""
     tens: list[tuple[int | None, float]]
     if not d10:
         tens = [(None, 1.0)]
-    elif keep.d10 is not None:
-        tens = [(keep.d10, 1.0)]
+    elif kept_d10 is not None:
+        tens = [(kept_d10, 1.0)]
     else:
         tens = [(t, 0.1) for t in D10_FACES]
-    result: dict[Roll, float] = {}
-    for faces, p in _d6_multisets(D6_COUNT - len(keep.d6)):
+    result: dict[tuple[tuple[int, ...], int | None], float] = {}
+    for faces, p in _d6_multisets(D6_COUNT - len(kept)):
+        d6 = tuple(sorted((*kept, *faces)))
         for ten, q in tens:
-            roll = Roll((*keep.d6, *faces), ten)
-            result[roll] = result.get(roll, 0.0) + p * q
-    return tuple(result.items())
+            result[d6, ten] = result.get((d6, ten), 0.0) + p * q
+    return tuple((d6, ten, p) for (d6, ten), p in result.items())
 
 
 def all_rolls(*, d10: bool) -> tuple[Roll, ...]:

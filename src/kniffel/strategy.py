@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from kniffel.dice import Keep, Roll, all_rolls, outcomes, sub_keeps
+from kniffel.dice import Keep, Roll, all_rolls, d6_sub_multisets, rethrow_faces
 from kniffel.errors import IllegalMoveError, UnknownStrategyError
 from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
 from kniffel.rules import Box, Choice, Entry, RuleSet, StrikeRule, evaluate
@@ -131,13 +131,27 @@ class _Dice:
 def _dice(d10: bool) -> _Dice:
     rolls = all_rolls(d10=d10)
     roll_index = {r: i for i, r in enumerate(rolls)}
+    # the same numbering as sub_keeps and outcomes would give, built from faces (without
+    # a Roll or Keep object per pair: the browser builds this on every start)
+    at = {(r.d6, r.d10): i for i, r in enumerate(rolls)}
+    made: dict[tuple[tuple[int, ...], int | None], Keep] = {}
     keep_index: dict[Keep, int] = {}
-    rethrows = tuple(tuple(keep_index.setdefault(k, len(keep_index)) for k in sub_keeps(roll)
-                           if k.size < len(roll.values)) for roll in rolls)
+    rethrows = []
+    for roll in rolls:
+        row = []
+        for ten in ((None,) if roll.d10 is None else (None, roll.d10)):
+            for part in d6_sub_multisets(roll.d6):
+                if len(part) + (ten is not None) == len(roll.values):
+                    continue  # keeping every die is no re-throw
+                keep = made.get((part, ten))
+                if keep is None:
+                    keep = made[part, ten] = Keep(part, ten)
+                row.append(keep_index.setdefault(keep, len(keep_index)))
+        rethrows.append(tuple(row))
     groups = []
     for keep in keep_index:
-        pairs = outcomes(keep, d10=d10)
-        groups.append((tuple(roll_index[r] for r, _ in pairs), tuple(p for _, p in pairs)))
+        pairs = rethrow_faces(keep.d6, keep.d10, d10)
+        groups.append((tuple(at[d6, ten] for d6, ten, _ in pairs), tuple(p for _, _, p in pairs)))
     scores = [evaluate(r) for r in rolls]
     points, values, value_of = {}, {}, {}
     for box in Box:
@@ -145,7 +159,7 @@ def _dice(d10: bool) -> _Dice:
         value_of[box] = tuple(distinct.setdefault(e[box], len(distinct)) for e in scores)
         values[box] = tuple(math.nan if v is None else float(v) for v in distinct)
         points[box] = tuple(values[box][i] for i in value_of[box])
-    return _Dice(rolls, roll_index, keep_index, tuple(groups), rethrows, points, values,
+    return _Dice(rolls, roll_index, keep_index, tuple(groups), tuple(rethrows), points, values,
                  value_of, keep_index[Keep()])
 
 
