@@ -275,3 +275,23 @@ def test_every_refused_move_renders_specific_words_in_both_languages(
         assert de not in generic, (info.value.code, str(info.value))
         assert en not in generic, (info.value.code, str(info.value))
         assert de != en
+
+
+def test_a_choice_of_a_hint_reads_as_a_phrase_in_both_languages() -> None:
+    from kniffel.advice import Option
+    from kniffel.dice import Keep
+    from kniffel.game import Score, Strike, Throw, UseChip
+    from kniffel.rules import Box, preset
+
+    rules = preset("extreme")
+
+    def both(action: object, points: int | None = None) -> tuple[str, str]:
+        option = Option(action, 600.0, 0.0, points)  # type: ignore[arg-type]
+        return option.describe(rules, "de"), option.describe(rules, "en")
+
+    assert both(Strike(Box.SMALL_STRAIGHT)) == ("Kleine Straße streichen", "Strike Small Straight")
+    assert both(Score(Box.FIVES), 15) == ("Fünfer: 15 Punkte", "Fives: 15 points")
+    assert both(Score(Box.ONES), 1) == ("Einser: 1 Punkt", "Ones: 1 point")
+    assert both(Throw(Keep((5, 5), 3))) == ("Behalten: 5 5, W10=3", "Keep: 5 5, d10=3")
+    assert both(Throw(Keep())) == ("Alle Würfel werfen", "Throw all dice")
+    assert both(UseChip()) == ("Chip abgeben (4. Wurf)", "Hand in a chip (4th throw)")

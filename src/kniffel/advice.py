@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from kniffel.dice import Keep, Roll
 from kniffel.errors import IllegalMoveError
 from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
-from kniffel.messages import dice_text
+from kniffel.messages import dice_text, text
 from kniffel.rules import Box, Entry, Lang, RuleSet
 
 #: Where the values of an :class:`Advice` come from: the exact value table, an endgame solved
@@ -121,19 +121,17 @@ class Option:
     def describe(self, rules: RuleSet, lang: Lang = "de") -> str:
         """The choice in words."""
         a = self.action
-        de = lang == "de"
         if isinstance(a, Throw):
             if a.keep == Keep():
-                return "Alle Würfel werfen" if de else "Throw all dice"
-            kept = dice_text(a.keep.d6, a.keep.d10, lang)
-            return f"Behalten: {kept}" if de else f"Keep: {kept}"
+                return text("advice.throw_all", lang)
+            return text("advice.keep", lang, kept=dice_text(a.keep.d6, a.keep.d10, lang))
         if isinstance(a, UseChip):
-            return "Chip abgeben (4. Wurf)" if de else "Hand in a chip (4th throw)"
+            return text("advice.chip", lang)
         if isinstance(a, Score):
-            return (f"{rules.box_name(a.box, lang)}: {self.points} "
-                    + ("Punkte" if de else "points"))
+            return text("advice.score_one" if self.points == 1 else "advice.score", lang,
+                        name=rules.box_name(a.box, lang), points=self.points)
         if isinstance(a, Strike):
-            return f"{rules.box_name(a.box, lang)} " + ("streichen" if de else "strike")
+            return text("advice.strike", lang, name=rules.box_name(a.box, lang))
         return repr(a)
 
 

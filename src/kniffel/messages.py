@@ -318,6 +318,13 @@ CATALOG: dict[str, tuple[str, str]] = {
         "The optimal player of {rules} needs the full value table (about {minutes} minutes, "
         "{size}): kniffel solve --rules {rules_id}"),
     # the browser app's requests
+    # the choices of a hint or a review, in words (kniffel.advice.Option.describe)
+    "advice.throw_all": ("Alle Würfel werfen", "Throw all dice"),
+    "advice.keep": ("Behalten: {kept}", "Keep: {kept}"),
+    "advice.chip": ("Chip abgeben (4. Wurf)", "Hand in a chip (4th throw)"),
+    "advice.score": ("{name}: {points} Punkte", "{name}: {points} points"),
+    "advice.score_one": ("{name}: 1 Punkt", "{name}: 1 point"),
+    "advice.strike": ("{name} streichen", "Strike {name}"),
     "web.bad_request": ("Die Anfrage der Seite ist fehlerhaft.",
                         "The page's request is malformed."),
     "web.no_game": ("Es ist kein Spiel geladen.", "No game is loaded."),
