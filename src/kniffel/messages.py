@@ -366,10 +366,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "cli.nothing_imported": ("Es wurde nichts importiert.", "Nothing was imported."),
     "cli.no_gpu": ("--device gpu: diese Version hat keinen GPU-Kern; bitte --device cpu.",
                    "--device gpu: this build has no GPU kernel; use --device cpu."),
-    "cli.interrupted": ("unterbrochen — die fertigen Schichten bleiben; derselbe Befehl macht "
-                        "weiter.",
-                        "interrupted — the finished layers are kept; run the same command again "
-                        "to resume."),
+    "cli.interrupted": ("unterbrochen — was bis zur letzten Sicherung (höchstens zwei Minuten "
+                        "zurück) berechnet war, bleibt; derselbe Befehl macht dort weiter.",
+                        "interrupted — the work up to the last checkpoint (at most two minutes "
+                        "back) is kept; run the same command again to resume there."),
     "cli.table": ("Tabelle: {where} ({states} Zustände, {threads} Threads)",
                   "Table: {where} ({states} states, {threads} threads)"),
     "cli.computed_in": ("berechnet in {seconds} s (der letzte Lauf)",
