@@ -206,3 +206,20 @@ def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not greedy.use_numpy
     game = _after_roll(rules, Roll((6, 6, 6, 6, 6)))
     assert greedy.choose(game, random.Random(0)) == Score(Box.KNIFFEL)
+
+
+@pytest.mark.parametrize("d10", [False, True])
+def test_the_dice_index_numbers_rethrows_and_outcomes_as_sub_keeps_and_outcomes_do(
+    d10: bool,
+) -> None:
+    from kniffel.dice import outcomes, sub_keeps
+    from kniffel.strategy import _dice
+
+    dice = _dice(d10)
+    keeps = list(dice.keep_index)
+    for i, roll in enumerate(dice.rolls):
+        want = [k for k in sub_keeps(roll) if k.size < len(roll.values)]
+        assert [keeps[k] for k in dice.rethrows[i]] == want
+    for k, (rolls, probs) in enumerate(dice.groups):
+        assert [(dice.rolls[r], p) for r, p in zip(rolls, probs, strict=True)] == list(
+            outcomes(keeps[k], d10=d10))
