@@ -1246,10 +1246,8 @@ function expertReady(s) {
 // A dice game on the screen gets the expert of its rule set ready, once per session and rule set:
 // in the expert's engine (for hints), and when the expert plays in it, in the game's engine too
 // (its first move is then quick). The expert's tables are too large for the memory snapshot.
-// On a reload with a dice game in progress the expert's engine starts at once, beside the game's
-// (expertOnly): the first hint then waits less, and the game's engine is not kept busy.
 const warmed = new Set();
-function warmExpert(view, expertOnly = false) {
+function warmExpert(view) {
   if (view.mode !== "dice" || view.over) return;
   const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
   const request = { op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike };
@@ -1259,7 +1257,7 @@ function warmExpert(view, expertOnly = false) {
       (timing.expertWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
     });
   }
-  if (!expertOnly && !warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) {
+  if (!warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) {
     warmed.add(`engine ${key}`);
     ask(request);
   }
@@ -1898,11 +1896,6 @@ async function boot() {
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  try {
-    if (state.current && state.screen === "game") warmExpert(state.current.view, true);
-  } catch (err) {
-    console.warn("kniffel: no early expert for the stored view", err); // the engine checks it next
-  }
   fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; safeDraw(); });
   await engineReady;
   const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
