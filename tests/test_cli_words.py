@@ -174,11 +174,11 @@ def test_refusals_speak_the_players_language(tmp_path: Path, args: list[str], ge
 def test_the_missing_table_message_names_the_cost_and_max_open(tmp_path: Path) -> None:
     args = ["advise", "--cache-dir", str(tmp_path), "1", "2", "3", "4", "5", "6"]
     german = refused(invoke(args))
-    assert "etwa 85 Minuten" in german
+    assert "etwa 75 Minuten" in german
     assert "2.4 GB" in german
     assert "kniffel solve --rules extreme --max-open K" in german
     english = refused(invoke([*args, "--lang", "en"]))
-    assert "about 85 minutes and 2.4 GB" in english
+    assert "about 75 minutes and 2.4 GB" in english
     assert "--max-open K" in english
     # an endgame just beyond what is solved on the spot: the table for exactly that
     filled = ",".join(f"{b}=-" for b in ("ones", "twos", "threes", "fours", "fives", "sixes",

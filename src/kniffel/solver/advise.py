@@ -29,9 +29,9 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: Endgames with at most this many open boxes are solved on the fly when no table covers them.
 ON_THE_FLY_OPEN = {True: 6, False: 13}
-#: What building the full table costs (README, Benchmarks: 85 min measured on 2 cores for
+#: What building the full table costs (README, Benchmarks: 74 min measured on 2 cores for
 #: Kniffel Extreme), for the message that a table is missing: with the d10 / without.
-FULL_TABLE_COST = {True: {"minutes": 85, "size": "2.4 GB"},
+FULL_TABLE_COST = {True: {"minutes": 75, "size": "2.4 GB"},
                    False: {"minutes": 1, "size": "2.9 MB"}}
 
 __all__ = ["FULL_TABLE_COST", "ON_THE_FLY_OPEN", "Advice", "Advisor", "OptimalStrategy", "Option",
