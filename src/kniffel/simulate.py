@@ -12,7 +12,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,22 +127,43 @@ def chips_used(game: Game) -> int:
     return sum(isinstance(a, UseChip) for a in game.actions)
 
 
+def _play_game(rules: RuleSet, strategy: Strategy, player: Player, seed: int,
+               index: int) -> GameResult:
+    """Game ``index`` of a run: total, bonus earned, (box, points, struck) of every box, and
+    the chips handed in."""
+    game = Game(rules, [player], seed=game_seed(seed, index))
+    play_out(game, strategy, random.Random(f"strategy:{seed}:{index}"))
+    sheet = game.sheet(0)
+    return (sheet.total, sheet.bonus > 0, tuple(
+        (b.value, e.points, e.struck) for b, e in sheet.entries.items()), chips_used(game))
+
+
 def _play_games(rules: RuleSet, strategy_name: str, seed: int, start: int,
                 stop: int) -> list[GameResult]:
-    """Games ``start``…``stop - 1`` of a run (in a worker process): total, bonus earned,
-    (box, points, struck) of every box, and the chips handed in."""
+    """Games ``start``…``stop - 1`` of a run, in a worker process (see :func:`_play_game`)."""
     from kniffel.strategy import get_strategy
 
     strategy = get_strategy(strategy_name, rules)
     player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
-    out: list[GameResult] = []
-    for i in range(start, stop):
-        game = Game(rules, [player], seed=game_seed(seed, i))
-        play_out(game, strategy, random.Random(f"strategy:{seed}:{i}"))
-        sheet = game.sheet(0)
-        out.append((sheet.total, sheet.bonus > 0, tuple(
-            (b.value, e.points, e.struck) for b, e in sheet.entries.items()), chips_used(game)))
-    return out
+    return [_play_game(rules, strategy, player, seed, i) for i in range(start, stop)]
+
+
+def _summed(rules: RuleSet, strategy: Strategy, seed: int, results: Iterable[GameResult],
+            seconds: float) -> SimulationResult:
+    """The :class:`SimulationResult` of the games ``results``, in game order."""
+    box_points = dict.fromkeys(rules.boxes, 0)
+    box_strikes = dict.fromkeys(rules.boxes, 0)
+    totals: list[int] = []
+    bonus_games = chips = 0
+    for total, bonus, entries, used in results:
+        totals.append(total)
+        bonus_games += bonus
+        chips += used
+        for name, points, struck in entries:
+            box_points[Box(name)] += points
+            box_strikes[Box(name)] += struck
+    return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
+                            box_strikes, bonus_games, seconds, chips)
 
 
 def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int, jobs: int,
@@ -171,20 +192,8 @@ def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int
             done += len(part)
             if progress is not None:
                 progress(done, games)
-    box_points = dict.fromkeys(rules.boxes, 0)
-    box_strikes = dict.fromkeys(rules.boxes, 0)
-    totals: list[int] = []
-    bonus_games = chips = 0
-    for a, _ in chunks:
-        for total, bonus, entries, used in results[a]:
-            totals.append(total)
-            bonus_games += bonus
-            chips += used
-            for name, points, struck in entries:
-                box_points[Box(name)] += points
-                box_strikes[Box(name)] += struck
-    return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
-                            box_strikes, bonus_games, time.perf_counter() - start, chips)
+    return _summed(rules, strategy, seed, (r for a, _ in chunks for r in results[a]),
+                   time.perf_counter() - start)
 
 
 def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
@@ -207,23 +216,11 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     ours = type(strategy).__module__.startswith("kniffel.")
     if jobs > 1 and games > 1 and ours and strategy.name in strategy_names():
         return _simulate_parallel(rules, strategy, games, seed, min(jobs, games), progress)
-    box_points = dict.fromkeys(rules.boxes, 0)
-    box_strikes = dict.fromkeys(rules.boxes, 0)
-    totals: list[int] = []
-    bonus_games = chips = 0
     player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
     start = time.perf_counter()
+    results: list[GameResult] = []
     for i in range(games):
-        game = Game(rules, [player], seed=game_seed(seed, i))
-        play_out(game, strategy, random.Random(f"strategy:{seed}:{i}"))
-        sheet = game.sheet(0)
-        totals.append(sheet.total)
-        bonus_games += sheet.bonus > 0
-        chips += chips_used(game)
-        for box, entry in sheet.entries.items():
-            box_points[box] += entry.points
-            box_strikes[box] += entry.struck
+        results.append(_play_game(rules, strategy, player, seed, i))
         if progress is not None:
             progress(i + 1, games)
-    return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
-                            box_strikes, bonus_games, time.perf_counter() - start, chips)
+    return _summed(rules, strategy, seed, results, time.perf_counter() - start)
