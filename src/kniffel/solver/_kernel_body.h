@@ -1,6 +1,8 @@
 /* The kernel for one value type: included by _kernel.c with REAL (float or double) and SUF
  * (the name suffix) defined. See _kernel.c for the equations. */
 
+_Static_assert(W == 4 || W == 8, "the first roll's expectation takes 4 or 8 lanes");
+
 /* W lanes as one value (GCC vector extensions: one AVX2 register) */
 typedef REAL SUF(vec) __attribute__((vector_size(W * sizeof(REAL))));
 typedef IREAL SUF(ivec) __attribute__((vector_size(W * sizeof(REAL))));
@@ -365,23 +367,22 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         SUF(hand_best)(t, s->K, s->S, zero, s->H, nd);
         src = s->H;
     }
-    /* in float64, four lanes per register (an 8-double vector would live on the stack) */
-    for (int64_t q0 = 0; q0 < W; q0 += 8) {
-        dvec4 lo = (dvec4){0}, hi = (dvec4){0};
-        for (int64_t h = 0; h < nh; h++) {
-            const REAL *row = src + h * W + q0;
-            SUF(vec4) a;
-            double q = t->p0[h];
-            memcpy(&a, row, sizeof a);
-            lo += q * __builtin_convertvector(a, dvec4);
-            if (W >= q0 + 8) {
-                memcpy(&a, row + 4, sizeof a);
-                hi += q * __builtin_convertvector(a, dvec4);
-            }
+    /* in float64, four lanes per register (an 8-double vector would live on the stack):
+     * one register for W = 4, two for W = 8 */
+    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
+    for (int64_t h = 0; h < nh; h++) {
+        const REAL *row = src + h * W;
+        SUF(vec4) a;
+        double q = t->p0[h];
+        memcpy(&a, row, sizeof a);
+        lo += q * __builtin_convertvector(a, dvec4);
+        if (W == 8) {
+            memcpy(&a, row + 4, sizeof a);
+            hi += q * __builtin_convertvector(a, dvec4);
         }
-        memcpy(out + q0, &lo, sizeof lo);
-        if (W >= q0 + 8) memcpy(out + q0 + 4, &hi, sizeof hi);
     }
+    memcpy(out, &lo, sizeof lo);
+    if (W == 8) memcpy(out + 4, &hi, sizeof hi);
 }
 
 /* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's
