@@ -317,7 +317,6 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Rechenzeit, {size}): kniffel solve --rules {rules_id}",
         "The optimal player of {rules} needs the full value table (about {minutes} minutes, "
         "{size}): kniffel solve --rules {rules_id}"),
-    # the browser app's requests
     # the choices of a hint or a review, in words (kniffel.advice.Option.describe)
     "advice.throw_all": ("Alle Würfel werfen", "Throw all dice"),
     "advice.keep": ("Behalten: {kept}", "Keep: {kept}"),
@@ -325,6 +324,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "advice.score": ("{name}: {points} Punkte", "{name}: {points} points"),
     "advice.score_one": ("{name}: 1 Punkt", "{name}: 1 point"),
     "advice.strike": ("{name} streichen", "Strike {name}"),
+    # the browser app's requests
     "web.bad_request": ("Die Anfrage der Seite ist fehlerhaft.",
                         "The page's request is malformed."),
     "web.no_game": ("Es ist kein Spiel geladen.", "No game is loaded."),
