@@ -348,3 +348,32 @@ def test_python_m_kniffel_runs_the_command_line() -> None:
                          check=False)
     assert bad.returncode == 2
     assert "line 2" in bad.stderr
+
+
+def test_the_command_line_starts_without_the_game_history_and_tables_it_does_not_need() -> None:
+    """``kniffel solve`` waits for every import (issue 11 times the whole process): importing
+    the command line leaves the game, its saves, the history database and rich's tables out
+    until a command uses them; the package's names for them still work."""
+    probe = ("import sys, kniffel.cli; "
+             "print(sorted(m for m in ('kniffel.game', 'kniffel.storage', 'kniffel.history', "
+             "'rich.table', 'numpy') if m in sys.modules)); "
+             "import kniffel; print(kniffel.Game.__module__, kniffel.save_game.__module__)")
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout.split("\n")
+    assert out[0] == "[]"
+    assert out[1] == "kniffel.game kniffel.storage"
+
+
+def test_the_package_names_every_public_name_even_those_imported_on_first_use() -> None:
+    import kniffel
+
+    for name in kniffel.__all__:
+        assert getattr(kniffel, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'Nonesuch'"):
+        kniffel.Nonesuch  # noqa: B018
+
+
+def test_python_m_kniffel_runs_the_program() -> None:
+    out = subprocess.run([sys.executable, "-m", "kniffel", "--version"], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.startswith("kniffel, version ")

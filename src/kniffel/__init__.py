@@ -5,6 +5,8 @@
 45
 """
 
+from typing import TYPE_CHECKING, Any
+
 from kniffel.dice import Keep, Roll, all_rolls, outcomes, roll_dice, seeded_rng, sub_keeps
 from kniffel.errors import (
     CorruptSaveError,
@@ -19,24 +21,6 @@ from kniffel.errors import (
     UnknownBoxError,
     UnknownRuleSetError,
     UnsupportedVersionError,
-)
-from kniffel.game import (
-    Action,
-    Correct,
-    Enter,
-    Game,
-    Mode,
-    Outcome,
-    Player,
-    PlayerKind,
-    RollOff,
-    Score,
-    Sheet,
-    Strike,
-    Throw,
-    Turn,
-    UseChip,
-    roll_off,
 )
 from kniffel.rules import (
     BOX_TEXTS,
@@ -54,7 +38,36 @@ from kniffel.rules import (
     points,
     preset,
 )
-from kniffel.storage import load_game, loads_game, save_game
+
+if TYPE_CHECKING:
+    from kniffel.game import (
+        Action,
+        Correct,
+        Enter,
+        Game,
+        Mode,
+        Outcome,
+        Player,
+        PlayerKind,
+        RollOff,
+        Score,
+        Sheet,
+        Strike,
+        Throw,
+        Turn,
+        UseChip,
+        roll_off,
+    )
+    from kniffel.storage import load_game, loads_game, save_game
+
+#: The names of the game and its saves, imported on first use (``kniffel.Game``): a program
+#: that needs only the rules (``kniffel solve``) starts without them.
+_LAZY = {
+    **dict.fromkeys(("Action", "Correct", "Enter", "Game", "Mode", "Outcome", "Player",
+                     "PlayerKind", "RollOff", "Score", "Sheet", "Strike", "Throw", "Turn",
+                     "UseChip", "roll_off"), "kniffel.game"),
+    **dict.fromkeys(("load_game", "loads_game", "save_game"), "kniffel.storage"),
+}
 
 __version__ = "0.1.0"
 
@@ -112,3 +125,14 @@ __all__ = [
     "seeded_rng",
     "sub_keeps",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The lazily imported names of :data:`_LAZY` (PEP 562)."""
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """``python -m kniffel`` runs the command line."""
 
-from kniffel.cli import main
+from kniffel.cli import run
 
-main()
+run()

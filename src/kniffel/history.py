@@ -34,6 +34,7 @@ from kniffel.errors import (
 )
 from kniffel.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
 from kniffel.history_file import FORMAT, VERSION, HistoryEntry, decode_history, encode_history
+from kniffel.paths import default_db_path as default_db_path  # where it was defined before
 from kniffel.rules import Box
 
 #: The schema version this kniffel writes; older databases are migrated up to it.
@@ -43,12 +44,6 @@ APPLICATION_ID = 0x4B4E4946  # "KNIF"
 #: The history file an export writes (see :mod:`kniffel.history_file`).
 EXPORT_FORMAT = FORMAT
 EXPORT_VERSION = VERSION
-
-
-def default_db_path() -> Path:
-    """``$XDG_DATA_HOME/kniffel/history.sqlite3`` (``~/.local/share`` when unset)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "kniffel" / "history.sqlite3"
 
 
 def _now() -> str:

@@ -13,9 +13,10 @@
  * where S[h, l] is the best legal entry of hand h: its points, the upper bonus when it is
  * earned, the extra-Kniffel bonus, plus the value V of the successor state.
  *
- * Lanes go in chunks of W = 8 float32 or 4 float64 (one AVX2 register), fixed at compile time
- * so that every lane loop is straight vector code; a chunk's keep array (462 keeps x 11 channels x 8
- * lanes) and its hand arrays stay in a core's L2 cache. Keep expectations are built one die at
+ * Lanes go in chunks of W = 8, fixed at compile time so that every lane loop is straight vector
+ * code: one AVX2 register of float32, two of float64 (two independent registers per row also
+ * halve the index work per lane of the classic sets' one-channel rows); a chunk's keep array
+ * (462 keeps x 11 channels x 8 lanes) and its hand arrays stay in a core's L2 cache. Keep expectations are built one die at
  * a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep in place, K[m] = max(K[m],
  * max_f K[m - f]) (sub-multisets come first in the multiset order).
  *
@@ -69,9 +70,8 @@ typedef struct {
     int64_t maxu;
 } kn_tables;
 
-/* Lanes per chunk: one AVX2 register, 8 of float32 or 4 of float64 (GCC lowers wider vectors
- * badly on AVX2). A set's lanes of one upper state must fit a chunk of either. */
-int kn_lanes_per_chunk(void) { return 4; }
+/* Lanes per chunk (W of either value type): a set's lanes of one upper state must fit one. */
+int kn_lanes_per_chunk(void) { return 8; }
 
 static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t *xf) {
     const int64_t *p = t->params;
@@ -90,6 +90,7 @@ static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t 
 typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 
 #define W 8
+#define NR 1
 #define REAL float
 #define IREAL int32_t
 #define SUF(name) name##_f32
@@ -98,8 +99,12 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef IREAL
 #undef SUF
 #undef W
+#undef NR
+#undef RL
+#undef EACH
 
-#define W 4
+#define W 8
+#define NR 2
 #define REAL double
 #define IREAL int64_t
 #define SUF(name) name##_f64
@@ -108,3 +113,6 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef IREAL
 #undef SUF
 #undef W
+#undef NR
+#undef RL
+#undef EACH

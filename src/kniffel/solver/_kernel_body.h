@@ -1,25 +1,78 @@
 /* The kernel for one value type: included by _kernel.c with REAL (float or double) and SUF
  * (the name suffix) defined. See _kernel.c for the equations. */
 
-_Static_assert(W == 4 || W == 8, "the first roll's expectation takes 4 or 8 lanes");
+_Static_assert(W == 8 && (NR == 1 || NR == 2), "a chunk is 8 lanes in one or two registers");
 
-/* W lanes as one value (GCC vector extensions: one AVX2 register) */
-typedef REAL SUF(vec) __attribute__((vector_size(W * sizeof(REAL))));
-typedef IREAL SUF(ivec) __attribute__((vector_size(W * sizeof(REAL))));
+/* W lanes as NR registers of W / NR lanes each (GCC vector extensions, one AVX2 register each:
+ * GCC keeps a vector wider than a register in memory) */
+typedef REAL SUF(reg) __attribute__((vector_size(W / NR * sizeof(REAL))));
+typedef IREAL SUF(ireg) __attribute__((vector_size(W / NR * sizeof(REAL))));
 typedef REAL SUF(vec4) __attribute__((vector_size(4 * sizeof(REAL))));
+typedef struct {
+    SUF(reg) a;
+#if NR == 2
+    SUF(reg) b;
+#endif
+} SUF(vec);
+#define RL (W / NR) /* lanes of a register */
+
+#if NR == 2
+#define EACH(v, x, y, op) do { (v).a = op((x).a, (y).a); (v).b = op((x).b, (y).b); } while (0)
+#else
+#define EACH(v, x, y, op) do { (v).a = op((x).a, (y).a); } while (0)
+#endif
 
 static inline __attribute__((always_inline)) SUF(vec) SUF(ld)(const REAL *p) {
     SUF(vec) v;
-    memcpy(&v, p, sizeof v);
+    memcpy(&v.a, p, sizeof v.a);
+#if NR == 2
+    memcpy(&v.b, p + RL, sizeof v.b);
+#endif
     return v;
 }
 
-static inline __attribute__((always_inline)) void SUF(st)(REAL *p, SUF(vec) v) { memcpy(p, &v, sizeof v); }
+static inline __attribute__((always_inline)) void SUF(st)(REAL *p, SUF(vec) v) {
+    memcpy(p, &v.a, sizeof v.a);
+#if NR == 2
+    memcpy(p + RL, &v.b, sizeof v.b);
+#endif
+}
+
+/* every lane x */
+static inline __attribute__((always_inline)) SUF(vec) SUF(splat)(REAL x) {
+    SUF(vec) v;
+    v.a = (SUF(reg)){0} + x;
+#if NR == 2
+    v.b = v.a;
+#endif
+    return v;
+}
 
 /* a > b ? a : b, lane by lane */
-static inline __attribute__((always_inline)) SUF(vec) SUF(vmax)(SUF(vec) a, SUF(vec) b) {
-    SUF(ivec) m = a > b;
-    return (SUF(vec))(((SUF(ivec))a & m) | ((SUF(ivec))b & ~m));
+static inline __attribute__((always_inline)) SUF(reg) SUF(rmax)(SUF(reg) a, SUF(reg) b) {
+    SUF(ireg) m = a > b;
+    return (SUF(reg))(((SUF(ireg))a & m) | ((SUF(ireg))b & ~m));
+}
+#define SUF_RADD(a, b) ((a) + (b))
+#define SUF_RMUL(a, b) ((a) * (b))
+
+static inline __attribute__((always_inline)) SUF(vec) SUF(vmax)(SUF(vec) x, SUF(vec) y) {
+    SUF(vec) v;
+    EACH(v, x, y, SUF(rmax));
+    return v;
+}
+
+static inline __attribute__((always_inline)) SUF(vec) SUF(vadd)(SUF(vec) x, SUF(vec) y) {
+    SUF(vec) v;
+    EACH(v, x, y, SUF_RADD);
+    return v;
+}
+
+/* x * c, lane by lane */
+static inline __attribute__((always_inline)) SUF(vec) SUF(vscale)(SUF(vec) x, REAL c) {
+    SUF(vec) v, cv = SUF(splat)(c);
+    EACH(v, x, cv, SUF_RMUL);
+    return v;
 }
 
 typedef struct {
@@ -210,13 +263,13 @@ static INLINE void SUF(score)(const kn_tables *t, int64_t F, int64_t l0, int64_t
     int64_t nh = p[P_NH], extra = p[P_EXTRA], kn_box = p[P_KN_BOX];
     int further = extra != 0 && kn_box >= 0 && ((F >> kn_box) & 1);
     REAL *restrict S = s->S;
-    const SUF(vec) negv = (SUF(vec)){0} + (REAL)NEG;
+    const SUF(vec) negv = SUF(splat)((REAL)NEG);
     const int32_t *row = s->row;
     const REAL *add = s->add;
     for (int64_t h = 0; h < nh; h++) {
         SUF(vec) acc = negv;
         for (int32_t e = s->hptr[h]; e < s->hptr[h + 1]; e++)
-            acc = SUF(vmax)(SUF(ld)(s->src[row[e]]) + add[e], acc);
+            acc = SUF(vmax)(SUF(vadd)(SUF(ld)(s->src[row[e]]), SUF(splat)(add[e])), acc);
         SUF(st)(S + h * W, acc);
     }
     if (!further) return;
@@ -252,32 +305,52 @@ static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
         const REAL *K3 = K + a[3] * row, *K4 = K + a[4] * row, *K5 = K + a[5] * row;
         REAL *dst = K + m * row;
         for (int64_t j = 0; j < nd * W; j += W)
-            SUF(st)(dst + j, (SUF(ld)(K0 + j) + SUF(ld)(K1 + j) + SUF(ld)(K2 + j)
-                              + SUF(ld)(K3 + j) + SUF(ld)(K4 + j) + SUF(ld)(K5 + j)) * inv6);
+        {
+            SUF(vec) sum = SUF(vadd)(SUF(ld)(K0 + j), SUF(ld)(K1 + j));
+            sum = SUF(vadd)(sum, SUF(ld)(K2 + j));
+            sum = SUF(vadd)(sum, SUF(ld)(K3 + j));
+            sum = SUF(vadd)(sum, SUF(ld)(K4 + j));
+            sum = SUF(vadd)(sum, SUF(ld)(K5 + j));
+            SUF(st)(dst + j, SUF(vscale)(sum, inv6));
+        }
     }
     if (nd > 1) {
         const REAL inv = (REAL)(1.0 / (double)nd);
         for (int64_t m = 0; m < t->nms; m++) {
             REAL *r = K + m * row;
-            SUF(vec) acc = (SUF(vec)){0};
-            for (int64_t d = 0; d < nd; d++) acc += SUF(ld)(r + d * W);
-            SUF(st)(r + nd * W, acc * inv);
+            SUF(vec) acc = SUF(splat)(0);
+            for (int64_t d = 0; d < nd; d++) acc = SUF(vadd)(acc, SUF(ld)(r + d * W));
+            SUF(st)(r + nd * W, SUF(vscale)(acc, inv));
         }
     }
 }
 
-/* K[m, c] <- max over the sub-multisets s of m of K[s, c], in place. A row of up to MAXCH
- * channels stays in registers while the sub-multisets' rows stream past. */
+/* K[m, c] <- max over the sub-multisets s of m of K[s, c], in place: max(K[m], K[m - f] for
+ * the faces f of m), K[m - f] being final already (sub-multisets come first). The values are
+ * never NaN nor -0, so the order of the maxima does not change the result. */
 #define MAXCH 11
 static INLINE void SUF(keep_max)(const kn_tables *t, REAL *restrict K, const int64_t nd) {
     const int64_t nch = nd > 1 ? nd + 1 : 1;
     const int64_t row = nch * W;
+    if (nch == 1) {
+        /* one row of lanes: all six K[m - f] (m itself where m lacks f) as a tree of maxima,
+         * three deep, without a branch */
+        for (int64_t m = 0; m < t->nms; m++) {
+            const int32_t *sub = t->ms_sub + m * 6;
+            REAL *dst = K + m * row;
+            SUF(vec) a = SUF(vmax)(SUF(ld)(K + sub[0] * row), SUF(ld)(K + sub[1] * row));
+            SUF(vec) b = SUF(vmax)(SUF(ld)(K + sub[2] * row), SUF(ld)(K + sub[3] * row));
+            SUF(vec) c = SUF(vmax)(SUF(ld)(K + sub[4] * row), SUF(ld)(K + sub[5] * row));
+            SUF(st)(dst, SUF(vmax)(SUF(vmax)(a, b), SUF(vmax)(c, SUF(ld)(dst))));
+        }
+        return;
+    }
     if (nch > MAXCH) {
         for (int64_t m = 0; m < t->nms; m++) {
             const int32_t *sub = t->ms_sub + m * 6;
             REAL *dst = K + m * row;
             for (int f = 0; f < 6; f++) {
-                if (sub[f] < 0) continue;
+                if (sub[f] == m) continue;
                 const REAL *src = K + (int64_t)sub[f] * row;
                 for (int64_t j = 0; j < row; j += W)
                     SUF(st)(dst + j, SUF(vmax)(SUF(ld)(src + j), SUF(ld)(dst + j)));
@@ -285,13 +358,15 @@ static INLINE void SUF(keep_max)(const kn_tables *t, REAL *restrict K, const int
         }
         return;
     }
+    /* a row of up to MAXCH channels stays in registers while the rows of the faces m has
+     * stream past */
     for (int64_t m = 0; m < t->nms; m++) {
         const int32_t *sub = t->ms_sub + m * 6;
         REAL *dst = K + m * row;
         SUF(vec) acc[MAXCH];
         for (int64_t c = 0; c < nch; c++) acc[c] = SUF(ld)(dst + c * W);
         for (int f = 0; f < 6; f++) {
-            if (sub[f] < 0) continue;
+            if (sub[f] == m) continue;
             const REAL *src = K + (int64_t)sub[f] * row;
             for (int64_t c = 0; c < nch; c++) acc[c] = SUF(vmax)(SUF(ld)(src + c * W), acc[c]);
         }
@@ -311,7 +386,7 @@ static INLINE void SUF(hand_best)(const kn_tables *t, const REAL *restrict K,
         const SUF(vec) reroll = SUF(ld)(Km + r * W);
         for (int64_t d = 0; d < nd; d++) {
             int64_t h = i5 * nd + d;
-            SUF(vec) best = SUF(vmax)(reroll, SUF(ld)(Km + d * W)) + offv;
+            SUF(vec) best = SUF(vadd)(SUF(vmax)(reroll, SUF(ld)(Km + d * W)), offv);
             SUF(st)(out + h * W, SUF(vmax)(best, SUF(ld)(S + h * W)));
         }
     }
@@ -350,10 +425,18 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
             gather[lane] = has_chip ? lane - 1 : lane;
             off[lane] = has_chip ? (REAL)0 : (REAL)NEG;
         }
-        SUF(ivec) shuffle;
+#if NR == 1
+        SUF(ireg) shuffle;
         for (int lane = 0; lane < W; lane++) shuffle[lane] = gather[lane];
+        for (int64_t h = 0; h < nh; h++) {
+            SUF(vec) v = SUF(ld)(s->S + h * W);
+            v.a = __builtin_shuffle(v.a, shuffle);
+            SUF(st)(s->T + h * W, v);
+        }
+#else
         for (int64_t h = 0; h < nh; h++)
-            SUF(st)(s->T + h * W, __builtin_shuffle(SUF(ld)(s->S + h * W), shuffle));
+            for (int lane = 0; lane < W; lane++) s->T[h * W + lane] = s->S[h * W + gather[lane]];
+#endif
         SUF(keep_expect)(t, s->T, s->K, nd);
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
         SUF(keep_max)(t, s->K, nd);
@@ -367,8 +450,7 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         SUF(hand_best)(t, s->K, s->S, zero, s->H, nd);
         src = s->H;
     }
-    /* in float64, four lanes per register (an 8-double vector would live on the stack):
-     * one register for W = 4, two for W = 8 */
+    /* in float64, four lanes per register (an 8-double vector would live on the stack) */
     dvec4 lo = (dvec4){0}, hi = (dvec4){0};
     for (int64_t h = 0; h < nh; h++) {
         const REAL *row = src + h * W;
@@ -376,13 +458,11 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         double q = t->p0[h];
         memcpy(&a, row, sizeof a);
         lo += q * __builtin_convertvector(a, dvec4);
-        if (W == 8) {
-            memcpy(&a, row + 4, sizeof a);
-            hi += q * __builtin_convertvector(a, dvec4);
-        }
+        memcpy(&a, row + 4, sizeof a);
+        hi += q * __builtin_convertvector(a, dvec4);
     }
     memcpy(out, &lo, sizeof lo);
-    if (W == 8) memcpy(out + 4, &hi, sizeof hi);
+    memcpy(out + 4, &hi, sizeof hi);
 }
 
 /* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's

@@ -87,7 +87,7 @@ def _library() -> ctypes.CDLL:
 
 
 def lanes_per_chunk() -> int:
-    """Lanes of one upper state the kernel takes at most (float64 chunks hold 4 lanes)."""
+    """Lanes of one upper state the kernel takes at most (the lanes of a chunk)."""
     return int(_library().kn_lanes_per_chunk())
 
 

@@ -60,9 +60,11 @@ class Tables:
     Shapes: ``ms_add``/``ms_sub`` (462, 6); ``hand_ms`` (252,); ``p0`` (nh,); ``pts`` (nh, nb);
     ``cntu`` (nh, 6); ``kn_face`` (nh,); ``n_u`` (64,); ``uval`` (64, MAXU);
     ``trans_k``/``trans_gain`` (64, MAXU, 6, maxc + 1); ``box_face``/``box_kind``/``box_max`` (nb,).
-    ``hand_ptr``/``hand_box``/``hand_v``: the boxes that hand ``h`` fits are
-    ``hand_box[hand_ptr[h]:hand_ptr[h + 1]]`` (in box order), with its points (lower boxes) or
-    its count of the box's face (upper boxes) in ``hand_v``, so scoring visits only those.
+    ``ms_add[m, f]`` is m with one more face f + 1 (-1 for five dice), ``ms_sub[m, f]`` m with
+    one face f + 1 less (m itself where m has none). ``hand_ptr``/``hand_box``/``hand_v``: the
+    boxes that hand ``h`` fits are ``hand_box[hand_ptr[h]:hand_ptr[h + 1]]`` (in box order),
+    with its points (lower boxes) or its count of the box's face (upper boxes) in ``hand_v``, so
+    scoring visits only those.
     """
 
     rules: RuleSet
@@ -161,7 +163,9 @@ def build_tables(rules: RuleSet) -> Tables:
     ms_index = {m: i for i, m in enumerate(multisets)}
     n_small = sum(1 for m in multisets if len(m) < 5)
     ms_add = np.full((len(multisets), 6), -1, np.int32)
-    ms_sub = np.full((len(multisets), 6), -1, np.int32)
+    # a face that m lacks points at m itself: max(K[m], K[m]) is K[m], and the kernel's
+    # maximum over the six sub-keeps needs no branch
+    ms_sub = np.repeat(np.arange(len(multisets), dtype=np.int32)[:, None], 6, axis=1)
     for i, m in enumerate(multisets):
         for f in range(1, 7):
             if len(m) < 5:
