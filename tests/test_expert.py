@@ -324,6 +324,42 @@ def test_a_model_file_that_does_not_match_is_refused_with_a_clear_message(
         assert text != render(KniffelError("x"), lang)
 
 
+@pytest.mark.parametrize(("table", "bad"), [
+    ("layer", "row too short"), ("upper", "row too long"), ("box", "a string"),
+    ("pair", "a boolean"), ("chip", "a list for a number"), ("upper_lower", "a huge integer")])
+def test_a_model_with_the_right_checksum_but_bad_parameters_is_refused(table: str,
+                                                                       bad: str) -> None:
+    """The checksum only says the file is as it was written: the reader still checks the
+    shape of every table and that every parameter is a finite number."""
+    params = true_params()
+    row: Any = params[table]
+    while isinstance(row[0], list):
+        row = row[-1]
+    if bad == "row too short":
+        row.pop()
+    elif bad == "row too long":
+        row.append(1.0)
+    elif bad == "a string":
+        row[0] = "1.0"
+    elif bad == "a boolean":
+        row[0] = True
+    elif bad == "a list for a number":
+        row[0] = [1.0]
+    else:
+        row[0] = 10**400
+    with pytest.raises(ExpertError) as e:
+        model_from_bytes(EXTREME, json.dumps(model_doc(params)).encode(), where="m.json")
+    assert e.value.code == "expert.model_unreadable"
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_a_model_with_a_parameter_that_is_no_finite_number_is_refused(value: str) -> None:
+    raw = json.dumps(model_doc(true_params())).replace("0.0,", f"{value},", 1).encode()
+    with pytest.raises(ExpertError) as e:
+        model_from_bytes(EXTREME, raw, where="m.json")
+    assert e.value.code == "expert.model_checksum"
+
+
 def test_a_missing_model_is_refused_with_the_command_that_builds_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(expert_model, "model_bytes", lambda rules: None)

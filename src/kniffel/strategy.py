@@ -131,34 +131,57 @@ class _Dice:
 def _dice(d10: bool) -> _Dice:
     rolls = all_rolls(d10=d10)
     roll_index = {r: i for i, r in enumerate(rolls)}
-    # the same numbering as sub_keeps and outcomes would give, built from faces (without
-    # a Roll or Keep object per pair: the browser builds this on every start)
-    at = {(r.d6, r.d10): i for i, r in enumerate(rolls)}
-    made: dict[tuple[tuple[int, ...], int | None], Keep] = {}
-    keep_index: dict[Keep, int] = {}
+    # The same numbering as sub_keeps and outcomes would give, built from faces: the browser
+    # builds this on every start. A roll's number is (its d6's number) * 10 + its d10 (the
+    # order of outcomes), and a keep's re-throw is that of its d6 part, spread over the d10.
+    tens = 10 if d10 else 1
+    five = {r.d6: i // tens for i, r in enumerate(rolls) if (r.d10 or 0) == 0}
+    if any(five[r.d6] * tens + (r.d10 or 0) != i for i, r in enumerate(rolls)):
+        raise AssertionError("the rolls are not numbered d6 first, then the d10")
+    ids: dict[tuple[tuple[int, ...], int | None], int] = {}  # (d6 part, d10 kept) -> keep
+    subs_of: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
     rethrows = []
     for roll in rolls:
-        row = []
-        for ten in ((None,) if roll.d10 is None else (None, roll.d10)):
-            for part in d6_sub_multisets(roll.d6):
-                if len(part) + (ten is not None) == len(roll.values):
-                    continue  # keeping every die is no re-throw
-                keep = made.get((part, ten))
-                if keep is None:
-                    keep = made[part, ten] = Keep(part, ten)
-                row.append(keep_index.setdefault(keep, len(keep_index)))
+        subs = subs_of.get(roll.d6)
+        if subs is None:
+            subs = subs_of[roll.d6] = d6_sub_multisets(roll.d6)
+        n = len(roll.values)  # keeping every die is no re-throw
+        row = [ids.setdefault((part, None), len(ids)) for part in subs if len(part) != n]
+        if roll.d10 is not None:
+            row += [ids.setdefault((part, roll.d10), len(ids))
+                    for part in subs if len(part) + 1 != n]
         rethrows.append(tuple(row))
+    keep_index = {Keep(part, ten): i for (part, ten), i in ids.items()}
+    # a d6 part's re-throw: the rolls' d6 numbers and probabilities (p * 1.0 is p, as in
+    # rethrow_faces; with the d10 re-thrown too every outcome has p * 0.1)
+    d6_groups: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}
+    for part, _ in ids:
+        if part not in d6_groups:
+            pairs = rethrow_faces(part, None, False)
+            d6_groups[part] = (tuple(five[d6] for d6, _, _ in pairs),
+                               tuple(p for _, _, p in pairs))
     groups = []
-    for keep in keep_index:
-        pairs = rethrow_faces(keep.d6, keep.d10, d10)
-        groups.append((tuple(at[d6, ten] for d6, ten, _ in pairs), tuple(p for _, _, p in pairs)))
+    for (part, ten), _ in ids.items():
+        at, probs = d6_groups[part]
+        if not d10:
+            groups.append((at, probs))
+        elif ten is None:
+            groups.append((tuple(i * 10 + t for i in at for t in range(10)),
+                           tuple(p * 0.1 for p in probs for _ in range(10))))
+        else:
+            groups.append((tuple(i * 10 + ten for i in at), probs))
+    # every box's points, roll by roll: the columns of the rolls' scores (each in box order)
+    boxes = tuple(Box)
     scores = [evaluate(r) for r in rolls]
+    if any(tuple(e) != boxes for e in scores):
+        raise AssertionError("evaluate() lists every box in Box order")
     points, values, value_of = {}, {}, {}
-    for box in Box:
-        distinct: dict[int | None, int] = {}
-        value_of[box] = tuple(distinct.setdefault(e[box], len(distinct)) for e in scores)
+    for box, column in zip(boxes, zip(*(e.values() for e in scores), strict=True),
+                              strict=True):
+        distinct = {v: i for i, v in enumerate(dict.fromkeys(column))}
+        value_of[box] = tuple(map(distinct.__getitem__, column))
         values[box] = tuple(math.nan if v is None else float(v) for v in distinct)
-        points[box] = tuple(values[box][i] for i in value_of[box])
+        points[box] = tuple(map(values[box].__getitem__, value_of[box]))
     return _Dice(rolls, roll_index, keep_index, tuple(groups), tuple(rethrows), points, values,
                  value_of, keep_index[Keep()])
 
