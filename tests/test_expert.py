@@ -35,10 +35,12 @@ from kniffel.expert_fit import fit_model, model_text
 from kniffel.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
+    PACKED_MAGIC,
     ValueModel,
     load_model,
     model_from_bytes,
     model_from_json,
+    pack_model,
     params_digest,
 )
 from kniffel.game import Game, Score, UseChip
@@ -358,6 +360,46 @@ def test_a_model_with_a_parameter_that_is_no_finite_number_is_refused(value: str
     with pytest.raises(ExpertError) as e:
         model_from_bytes(EXTREME, raw, where="m.json")
     assert e.value.code == "expert.model_checksum"
+
+
+def test_a_packed_model_reads_back_the_same_tables_and_fields() -> None:
+    model = model_from_json(EXTREME, model_doc(true_params()))
+    raw = pack_model(model)
+    assert raw.startswith(PACKED_MAGIC)
+    assert pack_model(model) == raw  # byte for byte the same
+    back = model_from_bytes(preset("extreme", free_strike=True), raw)
+    for name in ("layer", "box", "chip", "pair", "upper", "upper_lower"):
+        assert getattr(back, name) == getattr(model, name), name
+    assert back.meta == model.meta
+    rng = random.Random(5)
+    for _ in range(200):
+        mask, upper, x = rng.randrange(1 << 22), rng.randrange(80), rng.randrange(4)
+        assert back.future(mask, upper, x) == model.future(mask, upper, x)
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    ("payload", "expert.model_checksum"), ("truncated", "expert.model_unreadable"),
+    ("version", "expert.model_version"), ("rules", "expert.model_rules"),
+    ("header", "expert.model_unreadable")])
+def test_a_damaged_packed_model_is_refused_with_a_clear_message(change: str, code: str) -> None:
+    model = model_from_json(EXTREME, model_doc(true_params()))
+    raw = pack_model(model)
+    head, _, payload = raw[len(PACKED_MAGIC):].partition(b"\n")
+    header = json.loads(head)
+    if change == "payload":
+        payload = payload[:100] + bytes([payload[100] ^ 1]) + payload[101:]
+    elif change == "truncated":
+        payload = payload[:-8]
+    elif change == "version":
+        header["version"] = MODEL_VERSION + 1
+    elif change == "rules":
+        header["rules"] = repr(preset("kniffel"))
+    bad = (PACKED_MAGIC + (b"{not json" if change == "header" else json.dumps(header).encode())
+           + b"\n" + payload)
+    with pytest.raises(ExpertError) as e:
+        model_from_bytes(EXTREME, bad, where="expert-extreme.packed")
+    assert e.value.code == code
+    assert "expert-extreme.packed" in render(e.value, "de")
 
 
 def test_a_missing_model_is_refused_with_the_command_that_builds_it(

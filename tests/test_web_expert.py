@@ -104,6 +104,26 @@ def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model() -> Non
     assert s.game is None
 
 
+def test_warming_with_a_game_computes_the_turn_its_next_hint_asks_about() -> None:
+    """The page sends the game it shows: the expert's engine then has the turn of the player
+    to move computed before the player rolls, and the hint asked after the roll comes from
+    that (the same answer as without warming)."""
+    s = dice_session(seed=21)
+    game = s._game()
+    expert_engine = Session()
+    warm = expert_engine.handle({"op": "warm_expert", "rules": "kniffel", "game": game.to_json()})
+    assert warm["ok"]
+    assert expert_engine.game is None
+    the_expert = expert_for(game.rules)
+    turn = the_expert._turn(Position.from_game(game))
+    assert turn in the_expert._stages
+    s.handle({"op": "roll"})
+    hint = expert_engine.handle({"op": "hint", "game": s._game().to_json()})
+    assert hint == Session().handle({"op": "hint", "game": s._game().to_json()})
+    assert expert_engine.handle({"op": "warm_expert", "rules": "kniffel",
+                                 "game": {"format": "nonsense"}})["ok"] is False
+
+
 def test_a_hints_kept_dice_are_positions_of_the_dice_on_the_table() -> None:
     s = dice_session(seed=11)
     s.handle({"op": "roll"})

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kniffel import expert_model
 from kniffel.cli import main
+from kniffel.rules import preset
 from kniffel.web.server import (
     WebSetupError,
     build_site,
@@ -75,6 +77,23 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     done = subprocess.run([sys.executable, "-c", code, str(zipped)], capture_output=True,
                           text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_browser_package_holds_the_model_packed_with_the_same_parameters() -> None:
+    """The browser reads the expert's model packed (milliseconds, not most of a second of JSON
+    before the first hint); it is the package's JSON model, checked when the site is built."""
+    raw = expert_model.model_bytes(preset("extreme"))
+    if raw is None:
+        pytest.skip("no model file in the package yet")
+    names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
+    assert "kniffel/data/expert-extreme.json" not in names
+    packed = zipfile.ZipFile(io.BytesIO(package_zip())).read("kniffel/data/expert-extreme.packed")
+    assert packed.startswith(expert_model.PACKED_MAGIC)
+    ours = expert_model.model_from_bytes(preset("extreme"), packed)
+    theirs = expert_model.model_from_bytes(preset("extreme"), raw)
+    for name in ("layer", "box", "chip", "pair", "upper", "upper_lower"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+    assert ours.meta == theirs.meta
 
 
 def test_icons_are_pngs_of_their_size() -> None:

@@ -20,6 +20,11 @@ version, the rule set it was fitted to (its ``repr``: the version tied to the ru
 came from (the sample's table checksum, sizes, fit errors) and the SHA-256 of its parameters;
 a file that does not match is refused with an :class:`~kniffel.expert.ExpertError` whose code
 names the problem (``expert.model_*``).
+
+The browser's copy of the package holds the same model packed (:func:`pack_model`: a one-line
+JSON header, then the tables as little-endian float64 with their SHA-256), made from the checked
+JSON file when the site is built: Pyodide reads and checks it in milliseconds, where parsing and
+checking the JSON takes most of a second before the first hint.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import hashlib
 import itertools
 import json
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -44,6 +50,9 @@ MODEL_FORMAT = "kniffel-expert-model"
 MODEL_VERSION = 1
 #: The model file of each rule set in the package (``kniffel/data``).
 MODEL_FILES = {"extreme": "expert-extreme.json"}
+#: The first bytes of a packed model file (:func:`pack_model`), which the browser's package holds
+#: in place of the JSON file, under the name :func:`packed_name` gives.
+PACKED_MAGIC = b"kniffel-expert-model-packed\n"
 #: The command that builds a model file from the full table's sample.
 FIT_COMMAND = ("python scripts/fit_expert_model.py ~/.cache/kniffel/solver/extreme.sample.npz "
                "src/kniffel/data/expert-extreme.json")
@@ -131,20 +140,106 @@ def _flat(value: Any, shape: tuple[int, ...], out: array.array[float]) -> bool:
     return all(map(math.isfinite, out[start:]))
 
 
+def _shapes(rules: RuleSet) -> dict[str, tuple[int, ...]]:
+    """The shape of each table of the model of ``rules``, in the order of :class:`ValueModel`."""
+    nb, xs, width = len(rules.boxes), rules.chips + 1, rules.bonus_threshold + 2
+    return {"layer": (nb + 1, xs), "box": (nb + 1, nb), "chip": (nb + 1, nb, xs),
+            "pair": (nb + 1, nb, nb), "upper": (64, width, xs, 2),
+            "upper_lower": (64, width, nb - 5)}
+
+
+def _tables(model: ValueModel) -> dict[str, array.array[float]]:
+    return {"layer": model.layer, "box": model.box, "chip": model.chip, "pair": model.pair,
+            "upper": model.upper, "upper_lower": model.upper_lower}
+
+
+def _version_error(where: str, got: object) -> ExpertError:
+    return ExpertError(f"{where}: a model file of version {got!r}; this kniffel reads "
+                       f"{MODEL_FORMAT!r} version {MODEL_VERSION}", code="expert.model_version",
+                       params={"where": where, "got": str(got), "want": MODEL_VERSION})
+
+
+def _rules_error(where: str, got: object, want: RuleSet, rules: RuleSet) -> ExpertError:
+    return ExpertError(f"{where}: the model was fitted to the rules {got!r}, not {want!r}",
+                       code="expert.model_rules", params={"where": where, "rules": rules.name})
+
+
+def packed_name(name: str) -> str:
+    """The name of the packed copy of the model file ``name`` (``expert-extreme.packed``)."""
+    return name.rsplit(".", 1)[0] + ".packed"
+
+
+def pack_model(model: ValueModel) -> bytes:
+    """``model`` as a packed file: :data:`PACKED_MAGIC`, a line of JSON (version, rules, the
+    tables' sizes, the SHA-256 of the payload and the JSON file's own fields but its
+    parameters), then the payload: the tables in order, little-endian float64. Byte for byte
+    the same for the same model."""
+    payload = b"".join(_little_endian(t).tobytes() for t in _tables(model).values())
+    header = {"version": MODEL_VERSION, "rules": repr(model.rules),
+              "sizes": {k: len(t) for k, t in _tables(model).items()},
+              "payload_sha256": hashlib.sha256(payload).hexdigest(), "meta": dict(model.meta)}
+    line = json.dumps(header, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return PACKED_MAGIC + line.encode() + b"\n" + payload
+
+
+def _little_endian(table: array.array[float]) -> array.array[float]:
+    if sys.byteorder == "little":
+        return table
+    swapped = array.array("d", table)
+    swapped.byteswap()
+    return swapped
+
+
+def model_from_packed(rules: RuleSet, raw: bytes, *, where: str = "model") -> ValueModel:
+    """The model in the packed file content ``raw`` (:func:`pack_model`), checked: version,
+    rules, the tables' sizes and the payload's checksum."""
+    want = model_rules(rules)
+    end = raw.find(b"\n", len(PACKED_MAGIC))
+    try:
+        if not raw.startswith(PACKED_MAGIC) or end < 0:
+            raise ValueError("no packed model header")
+        header = json.loads(raw[len(PACKED_MAGIC):end].decode("utf-8"))
+        if not isinstance(header, dict):
+            raise ValueError("the header is not a JSON object")
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ExpertError(f"{where}: not a readable model file: {e}",
+                          code="expert.model_unreadable",
+                          params={"where": where, "error": str(e)}) from None
+    if header.get("version") != MODEL_VERSION:
+        raise _version_error(where, header.get("version"))
+    if header.get("rules") != repr(want):
+        raise _rules_error(where, header.get("rules"), want, rules)
+    payload = raw[end + 1:]
+    sizes = {key: math.prod(shape) for key, shape in _shapes(want).items()}
+    if header.get("sizes") != sizes or len(payload) != 8 * sum(sizes.values()):
+        raise ExpertError(f"{where}: the model's tables have the wrong size",
+                          code="expert.model_unreadable", params={"where": where,
+                                                                  "error": "size"})
+    meta = header.get("meta")
+    if (hashlib.sha256(payload).hexdigest() != header.get("payload_sha256")
+            or not isinstance(meta, dict)):
+        raise ExpertError(f"{where}: the parameters do not match the model's checksum",
+                          code="expert.model_checksum", params={"where": where})
+    tables, at = {}, 0
+    for key, size in sizes.items():
+        table = array.array("d")
+        table.frombytes(payload[at:at + 8 * size])
+        if sys.byteorder != "little":
+            table.byteswap()
+        tables[key] = table
+        at += 8 * size
+    return ValueModel(want, tables["layer"], tables["box"], tables["chip"], tables["pair"],
+                      tables["upper"], tables["upper_lower"], meta)
+
+
 def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "model"
                     ) -> ValueModel:
     """The model in the parsed file ``data``, checked: format version, rules, checksum."""
     want = model_rules(rules)
     if data.get("format") != MODEL_FORMAT or data.get("version") != MODEL_VERSION:
-        raise ExpertError(f"{where}: a model file of format {data.get('format')!r} version "
-                          f"{data.get('version')!r}; this kniffel reads {MODEL_FORMAT!r} "
-                          f"version {MODEL_VERSION}", code="expert.model_version",
-                          params={"where": where, "got": str(data.get("version")),
-                                  "want": MODEL_VERSION})
+        raise _version_error(where, data.get("version"))
     if data.get("rules") != repr(want):
-        raise ExpertError(f"{where}: the model was fitted to the rules {data.get('rules')!r}, "
-                          f"not {want!r}", code="expert.model_rules",
-                          params={"where": where, "rules": rules.name})
+        raise _rules_error(where, data.get("rules"), want, rules)
     params = data.get("params")
     digest = None
     if isinstance(params, dict):
@@ -154,10 +249,7 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
     if not isinstance(params, dict) or digest is None or digest != data.get("sha256"):
         raise ExpertError(f"{where}: the parameters do not match the model's checksum",
                           code="expert.model_checksum", params={"where": where})
-    nb, xs, width = len(want.boxes), want.chips + 1, want.bonus_threshold + 2
-    shapes = {"layer": (nb + 1, xs), "box": (nb + 1, nb), "chip": (nb + 1, nb, xs),
-              "pair": (nb + 1, nb, nb), "upper": (64, width, xs, 2),
-              "upper_lower": (64, width, nb - 5)}
+    shapes = _shapes(want)
     tables = {key: array.array("d") for key in shapes}
     if not all(_flat(params.get(key), shape, tables[key]) for key, shape in shapes.items()):
         raise ExpertError(f"{where}: the model's parameters have the wrong shape",
@@ -169,7 +261,10 @@ def model_from_json(rules: RuleSet, data: Mapping[str, Any], *, where: str = "mo
 
 
 def model_from_bytes(rules: RuleSet, raw: bytes, *, where: str = "model") -> ValueModel:
-    """The model in the file content ``raw`` (see :func:`model_from_json`)."""
+    """The model in the file content ``raw``: a JSON model file (:func:`model_from_json`) or a
+    packed one (:func:`model_from_packed`)."""
+    if raw.startswith(PACKED_MAGIC):
+        return model_from_packed(rules, raw, where=where)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -183,14 +278,17 @@ def model_from_bytes(rules: RuleSet, raw: bytes, *, where: str = "model") -> Val
 
 
 def model_bytes(rules: RuleSet) -> bytes | None:
-    """The packaged model file of ``rules`` (None when the package has none)."""
+    """The packaged model file of ``rules``: its packed copy where the package holds one (the
+    browser's), else the JSON file; None when the package has neither."""
     name = MODEL_FILES.get(model_rules(rules).name)
     if name is None:
         return None
-    try:
-        return resources.files("kniffel").joinpath("data", name).read_bytes()
-    except (OSError, ValueError):
-        return None
+    for file in (packed_name(name), name):
+        try:
+            return resources.files("kniffel").joinpath("data", file).read_bytes()
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 @cache
@@ -208,4 +306,7 @@ def load_model(rules: RuleSet) -> ValueModel:
                           f"sample of the full table with `{FIT_COMMAND}`",
                           code="expert.model_missing",
                           params={"rules": rules.name, "command": FIT_COMMAND})
-    return model_from_bytes(rules, raw, where=f"kniffel/data/{MODEL_FILES[want.name]}")
+    name = MODEL_FILES[want.name]
+    if raw.startswith(PACKED_MAGIC):
+        name = packed_name(name)
+    return model_from_bytes(rules, raw, where=f"kniffel/data/{name}")

@@ -128,6 +128,31 @@ class _Dice:
 
 
 @cache
+def box_scores(d10: bool) -> tuple[dict[Box, tuple[float, ...]], dict[Box, tuple[int, ...]]]:
+    """For every box, the distinct points it can score (NaN where a roll does not fit it) and,
+    roll by roll (numbered as :func:`kniffel.dice.all_rolls`), which of them the roll scores.
+
+    Each roll is scored by :func:`kniffel.rules.evaluate` without keeping its result in that
+    function's cache: 2,520 mappings would not fit the browser's memory snapshot, these columns
+    do (``kniffel.web.bridge.warm_up`` builds them there, so the expert starts without them).
+    """
+    boxes = tuple(Box)
+    columns: list[list[int | None]] = [[] for _ in boxes]
+    for roll in all_rolls(d10=d10):
+        scores = evaluate.__wrapped__(roll)
+        if tuple(scores) != boxes:
+            raise AssertionError("evaluate() lists every box in Box order")
+        for column, v in zip(columns, scores.values(), strict=True):
+            column.append(v)
+    values, value_of = {}, {}
+    for box, column in zip(boxes, columns, strict=True):
+        distinct = {v: i for i, v in enumerate(dict.fromkeys(column))}
+        value_of[box] = tuple(map(distinct.__getitem__, column))
+        values[box] = tuple(math.nan if v is None else float(v) for v in distinct)
+    return values, value_of
+
+
+@cache
 def _dice(d10: bool) -> _Dice:
     rolls = all_rolls(d10=d10)
     roll_index = {r: i for i, r in enumerate(rolls)}
@@ -170,18 +195,8 @@ def _dice(d10: bool) -> _Dice:
                            tuple(p * 0.1 for p in probs for _ in range(10))))
         else:
             groups.append((tuple(i * 10 + ten for i in at), probs))
-    # every box's points, roll by roll: the columns of the rolls' scores (each in box order)
-    boxes = tuple(Box)
-    scores = [evaluate(r) for r in rolls]
-    if any(tuple(e) != boxes for e in scores):
-        raise AssertionError("evaluate() lists every box in Box order")
-    points, values, value_of = {}, {}, {}
-    for box, column in zip(boxes, zip(*(e.values() for e in scores), strict=True),
-                              strict=True):
-        distinct = {v: i for i, v in enumerate(dict.fromkeys(column))}
-        value_of[box] = tuple(map(distinct.__getitem__, column))
-        values[box] = tuple(math.nan if v is None else float(v) for v in distinct)
-        points[box] = tuple(map(values[box].__getitem__, value_of[box]))
+    values, value_of = box_scores(d10)
+    points = {box: tuple(map(values[box].__getitem__, value_of[box])) for box in Box}
     return _Dice(rolls, roll_index, keep_index, tuple(groups), tuple(rethrows), points, values,
                  value_of, keep_index[Keep()])
 

@@ -56,7 +56,7 @@ from kniffel.match import Match
 from kniffel.messages import render
 from kniffel.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.storage import loads_game
-from kniffel.strategy import Strategy, get_strategy
+from kniffel.strategy import Strategy, box_scores, get_strategy
 from kniffel.web import advice_view, share
 from kniffel.web.view import (
     corrections_view,
@@ -289,17 +289,20 @@ class Session:
 
     def warm_expert(self, req: dict[str, Any]) -> Reply:
         """Make the expert of a rule set (``rules``, ``free_strike``) ready: its values loaded,
-        its tables built, one hint given, so the next hint or expert move answers at once. The
-        page asks once per rule set when a dice game is shown (the expert's state is too large
-        for the engine's memory snapshot). Changes nothing."""
+        its tables built, and the turn of the player to move in ``game`` (a save of a dice
+        game of these rules; a new game's first turn without one) computed, so that the hint
+        asked next, or the expert's move, answers at once from the expert's cache. The page
+        asks once per rule set when a dice game is shown (the expert's state is too large for
+        the engine's memory snapshot). Changes nothing."""
         rules = preset(_text(req.get("rules", "extreme"), "rules"),
                        free_strike=req.get("free_strike") is True)
         advice_view.install()
         expert.values_for(rules, build=False)
-        s = Session()
-        s.game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
-        s.roll({})
-        s.hint({})
+        saved = req.get("game")
+        game = None if saved is None else Game.from_json(saved)
+        if game is None or game.rules != rules or game.mode is not Mode.DICE or game.is_over():
+            game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
+        expert.hint(game)
         return {"rules": rules.name, "free_strike": rules.free_strike}
 
     def stats(self, req: dict[str, Any]) -> Reply:
@@ -481,6 +484,9 @@ def warm_up() -> None:
                                          :preset(name).dice_count]}))
             s.handle_json(json.dumps({"op": "undo"}))
             s.handle_json(json.dumps({"op": "load", "game": s._game().to_json()}))
+    # the points of every box for every roll, for the expert (compact enough for the snapshot)
+    for d10 in (False, True):
+        box_scores(d10)
 
 
 def handle_json(text: str) -> str:

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.errors import KniffelError
+from kniffel.expert_model import MODEL_FILES, model_from_bytes, pack_model, packed_name
+from kniffel.rules import preset
 from kniffel.web import advice_view
 from kniffel.web.view import meta
 
@@ -94,7 +96,8 @@ def expert_tables() -> dict[str, bytes]:
 
 def package_zip() -> bytes:
     """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible,
-    with its data files (``kniffel/data/``: the expert's model), the classic rule sets' exact
+    with its data files (``kniffel/data/``: the expert's model, packed: see
+    :func:`kniffel.expert_model.pack_model`), the classic rule sets' exact
     tables for the expert (:func:`expert_tables`) and the pure-Python packages they need in the
     browser (``BROWSER_PACKAGES``)."""
     buf = io.BytesIO()
@@ -111,9 +114,17 @@ def package_zip() -> bytes:
                 continue
             add(f"kniffel/{rel}", path.read_bytes())
         data = PACKAGE_DIR / "data"
+        models = {file: name for name, file in MODEL_FILES.items()}
         for path in sorted(data.rglob("*") if data.is_dir() else ()):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".py":
-                add(f"kniffel/{path.relative_to(PACKAGE_DIR).as_posix()}", path.read_bytes())
+                rel = path.relative_to(PACKAGE_DIR).as_posix()
+                if rel == f"data/{path.name}" and path.name in models:
+                    # the model packed, checked here first (the browser reads it at once)
+                    model = model_from_bytes(preset(models[path.name]), path.read_bytes(),
+                                             where=f"kniffel/{rel}")
+                    add(f"kniffel/data/{packed_name(path.name)}", pack_model(model))
+                else:
+                    add(f"kniffel/{rel}", path.read_bytes())
         for name, table in sorted(expert_tables().items()):
             add(name, table)
         for package in BROWSER_PACKAGES:

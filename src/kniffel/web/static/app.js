@@ -648,7 +648,7 @@ function draw() {
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   if (state.ready && !play.linkChecked) checkLink();
-  if (state.ready && playing) warmExpert(state.current.view);
+  if (state.ready && playing) warmExpert(state.current);
   if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
@@ -1247,13 +1247,15 @@ function expertReady(s) {
 // in the expert's engine (for hints), and when the expert plays in it, in the game's engine too
 // (its first move is then quick). The expert's tables are too large for the memory snapshot.
 const warmed = new Set();
-function warmExpert(view) {
+function warmExpert(cur) {
+  const view = cur.view;
   if (view.mode !== "dice" || view.over) return;
   const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
   const request = { op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike };
   if (!warmed.has(`expert ${key}`)) {
     warmed.add(`expert ${key}`);
-    askExpert(request).then((reply) => {
+    // with the game, so the turn a hint is asked for next is computed already
+    askExpert({ ...request, game: cur.game }).then((reply) => {
       (timing.expertWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
     });
   }
