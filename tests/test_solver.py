@@ -471,6 +471,42 @@ def test_cli_solve_prints_the_expected_optimal_score(tmp_path: Path) -> None:
     assert "254.5896" in again.output
 
 
+def test_cli_solve_shows_a_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path: Path) -> None:
+    """A terminal sees the solve's progress bar; a file or a pipe gets the result lines only
+    (and the command does not load the bar's code)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "kniffel", "solve", "--rules", "yahtzee", "--force",
+            "--cache-dir", str(tmp_path)]
+    piped = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    assert "254.5896" in piped
+    assert "━" not in piped
+    assert "%" not in piped
+    leader, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
+    done = subprocess.run(args, stdout=follower, stderr=follower, env=env, check=True)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert done.returncode == 0
+    assert "━" in text
+    assert "100%" in text
+    assert "359,424" in text
+    assert "254.5896" in text
+
+
 def test_cli_solve_max_open_and_gpu_refusal(tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["solve", "--rules", "extreme", "--max-open", "1",
                                     "--cache-dir", str(tmp_path)])

@@ -762,6 +762,12 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
         except TableMismatchError as e:
             console.print(f"{e}; computing it anew", markup=False)
             force = True
+    def notice(message: str) -> None:
+        console.print(message, markup=False)
+
+    if not console.is_terminal:  # no bar into a file or a pipe (nor its import: rich.progress)
+        return solve_table(rules, max_open=max_open, directory=directory, force=force,
+                           notice=notice)
     began = time.perf_counter()
     with _solve_progress(console) as bar:
         task = bar.add_task(f"{rules.name}", total=None, rate="")
@@ -773,9 +779,8 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
                        description=f"{rules.name} {p.layer}/{p.layers}",
                        rate=f"{rate:,.0f}/s")
 
-        table = solve_table(rules, max_open=max_open, directory=directory, progress=update,
-                            force=force, notice=lambda m: console.print(m, markup=False))
-    return table
+        return solve_table(rules, max_open=max_open, directory=directory, progress=update,
+                           force=force, notice=notice)
 
 
 @main.command()
@@ -1085,12 +1090,13 @@ def run() -> None:
     """The ``kniffel`` program (its console script and ``python -m kniffel``): :func:`main`,
     then the exit without the interpreter's final sweeps over every object it ever loaded.
 
-    The garbage is collected once (so every finalizer of it runs) and what is left frozen
-    (:func:`gc.freeze`): the final collections at exit skip frozen objects, which takes the
-    exit of a ``kniffel solve`` from about 55–90 ms to about 10 (benchmarks/bench_solver.py).
+    The young garbage (what the command left lately) is collected, so its finalizers run, and
+    every object left is frozen (:func:`gc.freeze`): the final collections at exit skip frozen
+    objects, which takes the exit of a ``kniffel solve`` from about 60–100 ms to about 15
+    (benchmarks/bench_solver.py times the whole process).
     """
     try:
         main()
     finally:
-        gc.collect()
+        gc.collect(1)
         gc.freeze()

@@ -235,12 +235,19 @@ def _upper_states(threshold: int, maxc: int,
     ``trans_k[U, k, j, c]`` is the state after entering ``c`` dice of face ``j + 1`` (or -1 when
     box ``j`` is filled in ``U``) and ``trans_gain`` its points plus the bonus if it is earned.
     """
+    # reach[mask]: bit s set when the upper boxes of mask can sum to s (capped at the threshold),
+    # each mask from the one without its lowest box
+    reach = [1] + [0] * 63
+    capped = (1 << (threshold + 1)) - 1
+    for mask in range(1, 64):
+        face = (mask & -mask).bit_length()
+        before = reach[mask & (mask - 1)]
+        for c in range(maxc + 1):
+            moved = before << (face * c)
+            reach[mask] |= (moved & capped) | (1 << threshold if moved >> threshold else 0)
     states: list[list[int]] = []
     for mask in range(64):
-        sums = {0}
-        for j in range(6):
-            if mask >> j & 1:
-                sums = {min(s + (j + 1) * c, threshold) for s in sums for c in range(maxc + 1)}
+        sums = [s for s in range(threshold + 1) if reach[mask] >> s & 1]
         room = sum((j + 1) * maxc for j in range(6) if not mask >> j & 1)
         if mask == 63:
             states.append([0])
