@@ -275,17 +275,22 @@ def _outcomes(keep: Keep, d10: bool) -> tuple[tuple[Roll, float], ...]:
     return tuple((Roll(d6, ten), p) for d6, ten, p in rethrow_faces(keep.d6, keep.d10, d10))
 
 
+def d10_after(kept_d10: int | None, d10: bool) -> tuple[tuple[int | None, float], ...]:
+    """What the d10 shows after a throw, with probabilities: nothing without a d10, the kept
+    face, or each face 0–9 at 1/10."""
+    if not d10:
+        return ((None, 1.0),)
+    if kept_d10 is not None:
+        return ((kept_d10, 1.0),)
+    return tuple((t, 0.1) for t in D10_FACES)
+
+
 def rethrow_faces(kept: tuple[int, ...], kept_d10: int | None,
                   d10: bool) -> tuple[tuple[tuple[int, ...], int | None, float], ...]:
     """:func:`outcomes` of ``Keep(kept, kept_d10)`` as (sorted d6, d10, probability), without
-    building rolls: for callers that index every outcome of every keep."""
-    tens: list[tuple[int | None, float]]
-    if not d10:
-        tens = [(None, 1.0)]
-    elif kept_d10 is not None:
-        tens = [(kept_d10, 1.0)]
-    else:
-        tens = [(t, 0.1) for t in D10_FACES]
+    building rolls: for callers that index every outcome of every keep. The d6 outcomes come
+    first, each with every face of :func:`d10_after`."""
+    tens = d10_after(kept_d10, d10)
     result: dict[tuple[tuple[int, ...], int | None], float] = {}
     for faces, p in _d6_multisets(D6_COUNT - len(kept)):
         d6 = tuple(sorted((*kept, *faces)))

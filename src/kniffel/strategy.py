@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from kniffel.dice import Keep, Roll, all_rolls, d6_sub_multisets, rethrow_faces
+from kniffel.dice import Keep, Roll, all_rolls, d6_sub_multisets, d10_after, rethrow_faces
 from kniffel.errors import IllegalMoveError, UnknownStrategyError
 from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
 from kniffel.rules import Box, Choice, Entry, RuleSet, StrikeRule, evaluate
@@ -177,8 +177,8 @@ def _dice(d10: bool) -> _Dice:
                     for part in subs if len(part) + 1 != n]
         rethrows.append(tuple(row))
     keep_index = {Keep(part, ten): i for (part, ten), i in ids.items()}
-    # a d6 part's re-throw: the rolls' d6 numbers and probabilities (p * 1.0 is p, as in
-    # rethrow_faces; with the d10 re-thrown too every outcome has p * 0.1)
+    # a d6 part's re-throw: the rolls' d6 numbers and probabilities, each d6 outcome then
+    # spread over the d10's faces as rethrow_faces does it (its p * 1.0 is p)
     d6_groups: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}
     for part, _ in ids:
         if part not in d6_groups:
@@ -186,15 +186,11 @@ def _dice(d10: bool) -> _Dice:
             d6_groups[part] = (tuple(five[d6] for d6, _, _ in pairs),
                                tuple(p for _, _, p in pairs))
     groups = []
-    for (part, ten), _ in ids.items():
+    for part, ten in ids:
         at, probs = d6_groups[part]
-        if not d10:
-            groups.append((at, probs))
-        elif ten is None:
-            groups.append((tuple(i * 10 + t for i in at for t in range(10)),
-                           tuple(p * 0.1 for p in probs for _ in range(10))))
-        else:
-            groups.append((tuple(i * 10 + ten for i in at), probs))
+        spread = d10_after(ten, d10)
+        groups.append((tuple(i * tens + (t or 0) for i in at for t, _ in spread),
+                       tuple(p * q for p in probs for _, q in spread)))
     values, value_of = box_scores(d10)
     points = {box: tuple(map(values[box].__getitem__, value_of[box])) for box in Box}
     return _Dice(rolls, roll_index, keep_index, tuple(groups), tuple(rethrows), points, values,
