@@ -16,9 +16,9 @@
  * Lanes go in chunks of W = 8, fixed at compile time so that every lane loop is straight vector
  * code: one AVX2 register of float32, two of float64 (two independent registers per row also
  * halve the index work per lane of the classic sets' one-channel rows); a chunk's keep array
- * (462 keeps x 11 channels x 8 lanes) and its hand arrays stay in a core's L2 cache. Keep expectations are built one die at
- * a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep in place, K[m] = max(K[m],
- * max_f K[m - f]) (sub-multisets come first in the multiset order).
+ * (462 keeps x 11 channels x 8 lanes) and its hand arrays stay in a core's L2 cache. Keep
+ * expectations are built one die at a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep
+ * in place, K[m] = max(K[m], max_f K[m - f]) (sub-multisets come first in the multiset order).
  *
  * The arithmetic is that of the reference (numba) kernel this replaced, operation for operation:
  * float32 (Kniffel Extreme) or float64 values, sums left to right, no fused multiply-add, so the
@@ -102,6 +102,8 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef NR
 #undef RL
 #undef EACH
+#undef SUF_RADD
+#undef SUF_RMUL
 
 #define W 8
 #define NR 2
@@ -116,3 +118,5 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef NR
 #undef RL
 #undef EACH
+#undef SUF_RADD
+#undef SUF_RMUL

@@ -304,8 +304,7 @@ static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
         const REAL *K0 = K + a[0] * row, *K1 = K + a[1] * row, *K2 = K + a[2] * row;
         const REAL *K3 = K + a[3] * row, *K4 = K + a[4] * row, *K5 = K + a[5] * row;
         REAL *dst = K + m * row;
-        for (int64_t j = 0; j < nd * W; j += W)
-        {
+        for (int64_t j = 0; j < nd * W; j += W) {
             SUF(vec) sum = SUF(vadd)(SUF(ld)(K0 + j), SUF(ld)(K1 + j));
             sum = SUF(vadd)(sum, SUF(ld)(K2 + j));
             sum = SUF(vadd)(sum, SUF(ld)(K3 + j));
