@@ -31,7 +31,7 @@ from kniffel.expert import (
     upper_key,
     upper_states,
 )
-from kniffel.expert_fit import fit_model, model_text
+from kniffel.expert_fit import draw_visits, fit_model, model_text
 from kniffel.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
@@ -49,7 +49,7 @@ from kniffel.rules import Box, Entry, RuleSet, preset
 from kniffel.solver.advise import Advisor
 from kniffel.solver.sample import Sample, write_sample
 from kniffel.solver.solve import solve
-from kniffel.solver.table import make_layout
+from kniffel.solver.table import load_table, make_layout
 from kniffel.solver.tables import build_tables
 from kniffel.strategy import get_strategy, strategy_names
 
@@ -290,15 +290,88 @@ def test_the_fit_script_writes_the_model_file(tmp_path: Path,
     script = Path(__file__).parent.parent / "scripts" / "fit_expert_model.py"
     env = dict(os.environ, PYTHONPATH=str(Path(kniffel.__file__).parent.parent))
     out = tmp_path / "model.json"
-    done = subprocess.run([sys.executable, str(script), str(path), str(out)], env=env,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, str(script), str(path), str(out), "--no-visits"],
+                          env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "bytes" in done.stdout
     model_from_bytes(EXTREME, out.read_bytes())
     bad = subprocess.run([sys.executable, str(script), str(tmp_path / "none.npz"), str(out)],
                          env=env, capture_output=True, text=True, check=False)
     assert bad.returncode == 2
+    # without --no-visits the visits are drawn from the full table, which is not there
+    before = out.read_bytes()
+    no_table = subprocess.run([sys.executable, str(script), str(path), str(out)], env=env,
+                              capture_output=True, text=True, check=False)
+    assert no_table.returncode == 2
+    assert "no table for extreme" in no_table.stderr
+    assert out.read_bytes() == before, "a failed fit leaves the model file as it was"
+    assert not (tmp_path / "s.visits.npz").exists()
     assert "none.npz" in bad.stderr
+
+
+def test_visits_are_the_end_of_turn_states_optimal_play_asks_about_with_their_values(
+        table_dir: Path) -> None:
+    kniffel_rules = CLASSIC["kniffel"]
+    table = load_table(kniffel_rules, directory=table_dir)
+    visits = draw_visits(table, games=3, seed=5)
+    assert visits.count is not None
+    assert visits.meta["games"] == 3
+    t = table.tables
+    keys = list(zip(visits.mask.tolist(), visits.upper.tolist(), visits.extra.tolist(),
+                    strict=True))
+    assert keys == sorted(keys, key=lambda k: (k[0], t.upper_state(k[0] & 63, k[1]), k[2]))
+    for i in range(len(keys)):
+        mask, upper, x = keys[i]
+        k = t.upper_state(mask & 63, upper)
+        assert float(visits.value[i]) == float(np.float32(table.value(mask, k, x)))
+    # every first turn compares every box: each one-box sheet is asked about in every game
+    first: dict[int, int] = {}
+    for m, c in zip(visits.mask.tolist(), visits.count.tolist(), strict=True):
+        if bin(m).count("1") == 1:
+            first[m] = first.get(m, 0) + c
+    assert sorted(first) == [1 << b for b in range(13)]
+    assert all(c >= 3 for c in first.values())
+    # the games are those of the optimal player: a game of it visits 13 turns' end states
+    assert len(set(visits.mask.tolist())) > 13 * 3
+    again = draw_visits(table, games=3, seed=5, jobs=2)
+    assert again.count is not None
+    assert np.array_equal(again.count, visits.count), "the same visits in two processes"
+    assert np.array_equal(again.mask, visits.mask)
+    assert draw_visits(table, games=3, seed=6).meta["seed"] == 6
+
+
+def test_a_visit_asked_four_times_weighs_as_much_as_two_sampled_states(
+        synthetic: tuple[Sample, ValueModel]) -> None:
+    sample, _ = synthetic
+    noisy = Sample(sample.mask, sample.upper, sample.extra,
+                   (sample.value + np.float32(3) * np.sin(np.arange(len(sample.value)))
+                    ).astype(np.float32), dict(sample.meta, table_sha256="t"))
+    rows = np.arange(0, len(noisy.value), 7)
+    visits = Sample(noisy.mask[rows], noisy.upper[rows], noisy.extra[rows], noisy.value[rows],
+                    dict(noisy.meta, games=1), np.full(len(rows), 4, np.int32))
+    def twice(a: Any) -> Any:
+        return np.concatenate([a, a[rows], a[rows]])
+
+    repeated_sample = Sample(twice(noisy.mask), twice(noisy.upper), twice(noisy.extra),
+                             twice(noisy.value), noisy.meta)
+    weighted = model_from_json(EXTREME, doc := fit_model(noisy, visits=visits))
+    repeated = model_from_json(EXTREME, fit_model(repeated_sample))
+    plain = model_from_json(EXTREME, fit_model(noisy))
+    assert doc["visits"]["states"] == len(rows)
+    assert doc["visits"]["asked"] == 4 * len(rows)
+    assert doc["sample"]["states"] == fit_model(noisy)["sample"]["states"]
+    moved = 0
+    for i in rows[::5].tolist():
+        state = (int(noisy.mask[i]), int(noisy.upper[i]), int(noisy.extra[i]))
+        if state[1] == DEAD:
+            continue
+        assert weighted.future(*state) == pytest.approx(repeated.future(*state), abs=1e-4)
+        moved += abs(weighted.future(*state) - plain.future(*state)) > 1e-3
+    assert moved > 0, "the visits move the fit"
+    with pytest.raises(KniffelError) as other_table:
+        fit_model(noisy, visits=Sample(visits.mask, visits.upper, visits.extra, visits.value,
+                                       dict(visits.meta, table_sha256="u"), visits.count))
+    assert other_table.value.code == "expert.visits_mismatch"
 
 
 @pytest.mark.parametrize(("change", "code"), [

@@ -644,7 +644,13 @@ def test_a_sample_holds_every_state_of_the_sets_it_draws_with_their_values() -> 
 
 
 def test_a_sample_round_trips_and_a_damaged_or_foreign_one_is_refused(tmp_path: Path) -> None:
-    from kniffel.solver.sample import SAMPLE_VERSION, draw_sample, read_sample, write_sample
+    from kniffel.solver.sample import (
+        SAMPLE_VERSION,
+        Sample,
+        draw_sample,
+        read_sample,
+        write_sample,
+    )
 
     sample = draw_sample(solve_in_memory(KNIFFEL, max_open=2), per_layer=5)
     path = tmp_path / "k.sample.npz"
@@ -653,6 +659,14 @@ def test_a_sample_round_trips_and_a_damaged_or_foreign_one_is_refused(tmp_path: 
     assert np.array_equal(again.value, sample.value)
     assert np.array_equal(again.mask, sample.mask)
     assert again.meta == sample.meta
+    assert again.count is None
+    counts = np.arange(len(sample.value), dtype=np.int32)
+    counted = Sample(sample.mask, sample.upper, sample.extra, sample.value, sample.meta, counts)
+    write_sample(counted, tmp_path / "k.visits.npz")
+    back = read_sample(tmp_path / "k.visits.npz")
+    assert back.count is not None
+    assert np.array_equal(back.count, counts)
+    assert "visited" in repr(back)
     path.write_bytes(b"not a sample")
     with pytest.raises(SolverError) as damaged:
         read_sample(path)

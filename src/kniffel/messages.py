@@ -418,6 +418,15 @@ CATALOG: dict[str, tuple[str, str]] = {
                               "match."),
     "expert.fit_diverged": ("Die Anpassung des Modells ergab keinen endlichen Wert ({value}).",
                             "Fitting the model gave a value that is not finite ({value})."),
+    "expert.visits_table": ("Die Züge optimalen Spiels für {rules} kommen aus der vollen "
+                            "Wertetabelle, nicht aus den Endspielen bis {open} offenen Feldern.",
+                            "The moves of optimal play of {rules} come from the full value "
+                            "table, not from its endgames up to {open} open boxes."),
+    "expert.visits_mismatch": ("Die besuchten Zustände stammen aus einer anderen Wertetabelle "
+                               "als die Stichprobe von {rules}; sie werden nicht zusammen "
+                               "angepasst.",
+                               "The visited states come from another value table than the "
+                               "sample of {rules}; they are not fitted together."),
     "expert.review_fallback": ("≈ {count} Entscheidungen deckt keine genaue Wertetabelle ab: sie "
                                "hat der Experte bewertet (genau im Zug, am Zugende sein "
                                "Wertemodell), ihre Verluste sind Schätzungen.",

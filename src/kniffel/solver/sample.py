@@ -14,6 +14,9 @@ File format (``numpy.savez_compressed``): arrays of one row per state,
 
 and ``meta``, a JSON string: rules name, table checksum, seed, ``per_layer``, the expected score
 of the empty sheet (when the table is full) and the sample format version.
+
+A sample of the states that play visits (:func:`kniffel.expert_fit.draw_visits`) has one more
+array, ``count`` (n,) int32: how often each state was asked for.
 """
 
 from __future__ import annotations
@@ -44,9 +47,11 @@ class Sample:
     extra: npt.NDArray[np.int8]
     value: npt.NDArray[np.float32]
     meta: dict[str, Any]
+    count: npt.NDArray[np.int32] | None = None
 
     def __repr__(self) -> str:
-        return f"<Sample {self.meta.get('rules')} of {len(self.value):,} states>"
+        kind = "visited " if self.count is not None else ""
+        return f"<Sample {self.meta.get('rules')} of {len(self.value):,} {kind}states>"
 
 
 def sample_path(table: ValueTable, directory: Path | None = None) -> Path:
@@ -92,8 +97,13 @@ def write_sample(sample: Sample, path: Path) -> None:
     """Write ``sample`` to ``path`` (through a temporary file, so a failed write leaves none)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, mask=sample.mask, upper=sample.upper, extra=sample.extra,
-                        value=sample.value, meta=np.array(json.dumps(sample.meta)))
+    meta = np.array(json.dumps(sample.meta))
+    if sample.count is None:
+        np.savez_compressed(tmp, mask=sample.mask, upper=sample.upper, extra=sample.extra,
+                            value=sample.value, meta=meta)
+    else:
+        np.savez_compressed(tmp, mask=sample.mask, upper=sample.upper, extra=sample.extra,
+                            value=sample.value, meta=meta, count=sample.count)
     tmp.replace(path)
 
 
@@ -102,8 +112,10 @@ def read_sample(path: Path) -> Sample:
     try:
         with np.load(path, allow_pickle=False) as f:
             meta = json.loads(str(f["meta"]))
+            count = f["count"].astype(np.int32) if "count" in f.files else None
             sample = Sample(f["mask"].astype(np.int32), f["upper"].astype(np.int16),
-                            f["extra"].astype(np.int8), f["value"].astype(np.float32), meta)
+                            f["extra"].astype(np.int8), f["value"].astype(np.float32), meta,
+                            count)
     except (OSError, KeyError, ValueError) as e:
         raise SolverError(f"{path} is not a readable table sample: {e}",
                           code="solver.sample_unreadable",
@@ -115,7 +127,8 @@ def read_sample(path: Path) -> Sample:
                           params={"path": str(path), "got": meta.get("version"),
                                   "want": SAMPLE_VERSION})
     n = len(sample.value)
-    if not len(sample.mask) == len(sample.upper) == len(sample.extra) == n:
+    if not len(sample.mask) == len(sample.upper) == len(sample.extra) == n or (
+            sample.count is not None and len(sample.count) != n):
         raise SolverError(f"{path}: the arrays of the sample differ in length",
                           code="solver.sample_unreadable",
                           params={"path": str(path), "error": "arrays differ in length"})
