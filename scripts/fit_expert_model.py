@@ -7,7 +7,7 @@
 The sample is written by the solve (``kniffel.solver.sample``). The fit also weighs the states
 that optimal play asks about (``kniffel.expert_fit.draw_visits``): they are read from
 ``<table>.visits.npz`` next to the sample, or, the first time, drawn by playing 8,000 games with
-the full table from the same folder (about 11 minutes on two cores) and stored there.
+the full table from the same folder (about 12 minutes on two cores) and stored there.
 ``--no-visits`` fits to the sample alone.
 
 The fit is deterministic: the same sample and visits give the same file, bit for bit (one BLAS
