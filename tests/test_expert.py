@@ -331,7 +331,7 @@ def test_visits_are_the_end_of_turn_states_optimal_play_asks_about_with_their_va
             first[m] = first.get(m, 0) + c
     assert sorted(first) == [1 << b for b in range(13)]
     assert all(c >= 3 for c in first.values())
-    # the games are those of the optimal player: a game of it visits 13 turns' end states
+    # each of the 3 games asks about the sheets after each of its 13 turns
     assert len(set(visits.mask.tolist())) > 13 * 3
     again = draw_visits(table, games=3, seed=5, jobs=2)
     assert again.count is not None
@@ -349,6 +349,7 @@ def test_a_visit_asked_four_times_weighs_as_much_as_two_sampled_states(
     rows = np.arange(0, len(noisy.value), 7)
     visits = Sample(noisy.mask[rows], noisy.upper[rows], noisy.extra[rows], noisy.value[rows],
                     dict(noisy.meta, games=1), np.full(len(rows), 4, np.int32))
+
     def twice(a: Any) -> Any:
         return np.concatenate([a, a[rows], a[rows]])
 
@@ -356,10 +357,11 @@ def test_a_visit_asked_four_times_weighs_as_much_as_two_sampled_states(
                              twice(noisy.value), noisy.meta)
     weighted = model_from_json(EXTREME, doc := fit_model(noisy, visits=visits))
     repeated = model_from_json(EXTREME, fit_model(repeated_sample))
-    plain = model_from_json(EXTREME, fit_model(noisy))
+    plain_doc = fit_model(noisy)
+    plain = model_from_json(EXTREME, plain_doc)
     assert doc["visits"]["states"] == len(rows)
     assert doc["visits"]["asked"] == 4 * len(rows)
-    assert doc["sample"]["states"] == fit_model(noisy)["sample"]["states"]
+    assert doc["sample"]["states"] == plain_doc["sample"]["states"], "visits are not sampled"
     moved = 0
     for i in rows[::5].tolist():
         state = (int(noisy.mask[i]), int(noisy.upper[i]), int(noisy.extra[i]))
