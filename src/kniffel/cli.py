@@ -35,8 +35,8 @@ from kniffel.rules import (
     preset,
 )
 
-# Imported where used: the game, its saves, the history database and rich's tables are not
-# needed by every command (``kniffel solve`` starts without them).
+# Imported where used: the game, its saves, the history database and rich's tables (_table)
+# are not needed by every command (``kniffel solve`` starts without them).
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -149,6 +149,14 @@ def _console(err: bool = False) -> Console:
     return Console(stderr=err, highlight=False, soft_wrap=True)
 
 
+def _table(title: str | None = None, **options: Any) -> Table:
+    """A rich table; rich's table module is imported here, on first use (``kniffel solve``
+    starts without it)."""
+    from rich.table import Table
+
+    return Table(title=title, **options)
+
+
 @click.group(cls=KniffelGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kniffel")
 def main() -> None:
@@ -179,9 +187,8 @@ def _roll_line(rules: RuleSet, roll: Roll) -> str:
 def _roll_table(rules: RuleSet, roll: Roll, lang: Lang) -> Table:
     values = evaluate(roll)
     de = lang == "de"
-    from rich.table import Table
-    table = Table(title=f"{'Wurf' if de else 'Roll'} {dice_text(roll.d6, roll.d10, lang)}  "
-                        f"({rules.title(lang)})")
+    table = _table(title=f"{'Wurf' if de else 'Roll'} {dice_text(roll.d6, roll.d10, lang)}  "
+                         f"({rules.title(lang)})")
     table.add_column("Kästchen" if de else "Box")
     table.add_column("id", style="dim")
     table.add_column("Punkte" if de else "Points", justify="right")
@@ -276,8 +283,7 @@ def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
     """
     ruleset = preset(rules_name, free_strike=free_strike)
     de = lang == "de"
-    from rich.table import Table
-    table = Table(title=ruleset.title(lang))
+    table = _table(title=ruleset.title(lang))
     console = _console()
     # The ids (for the API and --json) only where the terminal has room for them.
     with_ids = console.width >= 110
@@ -313,8 +319,7 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
     """The score sheet of ``game``: a column per player, totals and the leader or winner."""
     rules = game.rules
     de = lang == "de"
-    from rich.table import Table
-    table = Table(title=rules.title(lang))
+    table = _table(title=rules.title(lang))
     table.add_column("Kästchen" if de else "Box")
     sheets = [game.sheet(i) for i in range(len(game.players))]
     for i, p in enumerate(game.players):
@@ -405,10 +410,9 @@ simulate_cmd.name = "simulate"
 def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
     de = lang == "de"
     console = _console()
-    from rich.table import Table
-    summary = Table(title=f"{rules.title(lang)} · {shown_strategy(result.strategy, lang)} · "
-                          f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}",
-                    show_header=False)
+    summary = _table(title=f"{rules.title(lang)} · {shown_strategy(result.strategy, lang)} · "
+                           f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}",
+                     show_header=False)
     summary.add_column("")
     summary.add_column("", justify="right")
     rows: list[tuple[str, str]] = [
@@ -431,7 +435,7 @@ def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> N
     for label, value in rows:
         summary.add_row(label, value)
     console.print(summary)
-    boxes = Table()
+    boxes = _table()
     boxes.add_column("Kästchen" if de else "Box")
     boxes.add_column("Ø Punkte" if de else "Mean points", justify="right")
     boxes.add_column("gestrichen" if de else "struck", justify="right")
@@ -528,8 +532,7 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
             records = db.games(limit)
         except KniffelError as e:
             _fail("history", e, lang)
-    from rich.table import Table
-    table = Table(title="Spielverlauf" if de else "Game history")
+    table = _table(title="Spielverlauf" if de else "Game history")
     table.add_column("#", justify="right")
     table.add_column("Beginn" if de else "Started")
     table.add_column("Regeln" if de else "Rules")
@@ -568,8 +571,7 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
         _console().print(f"Keine beendeten Spiele{who}." if de else f"No finished games{who}.",
                          markup=False)
         return
-    from rich.table import Table
-    table = Table(title="Statistik" if de else "Statistics")
+    table = _table(title="Statistik" if de else "Statistics")
     for head in (("Spieler", "Player"), ("Regeln", "Rules"), ("Spiele", "Games"),
                  ("Siege", "Wins"), ("Ø Punkte", "Average"), ("Bestwert", "Best"),
                  ("Bonusquote", "Bonus rate"), ("Kniffelquote", "Kniffel rate")):
@@ -941,9 +943,8 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
                          "points": o.points} for o in shown]}, ensure_ascii=False))
         return
     de = lang == "de"
-    from rich.table import Table
-    table = Table(title=(f"{rules.title(lang)} — {'bisher' if de else 'so far'} "
-                         f"{result.score_so_far}"))
+    table = _table(title=(f"{rules.title(lang)} — {'bisher' if de else 'so far'} "
+                          f"{result.score_so_far}"))
     table.add_column("#", justify="right")
     table.add_column("Wahl" if de else "Choice")
     table.add_column("Erwartet" if de else "Expected", justify="right")
@@ -1026,8 +1027,7 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
             "costliest": [d.index for d in result.costliest(3)]}, ensure_ascii=False))
         return
     console = _console()
-    from rich.table import Table
-    table = Table(title=f"{rules.title(lang)} — {'Auswertung' if de else 'review'}")
+    table = _table(title=f"{rules.title(lang)} — {'Auswertung' if de else 'review'}")
     for head in (("Runde", "Round"), ("Spieler", "Player"), ("Wurf", "Roll"),
                  ("Gewählt", "Taken"), ("Bestes", "Best"), ("Verlust", "Loss")):
         table.add_column(head[0] if de else head[1],
