@@ -30,8 +30,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from kniffel.expert_model import MODEL_FILES, model_from_bytes, pack_model, packed_name
-from kniffel.rules import preset
+from kniffel.expert_model import packed_copy
 from kniffel.web.server import running_server
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -248,12 +247,12 @@ def with_model(site: Path, model: Path) -> None:
     as the package's own is there (an entry added later is the one unpacked), and mark the
     expert ready in its meta.json: for measuring the Extreme hint with another model. The site
     is rebuilt for every run."""
-    packed = pack_model(model_from_bytes(preset("extreme"), model.read_bytes(), where=str(model)))
+    name, packed = packed_copy("extreme", model.read_bytes(), where=str(model))
     zipped = site / "kniffel.zip"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "Duplicate name": the later one wins
         with zipfile.ZipFile(zipped, "a", zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr(f"kniffel/data/{packed_name(MODEL_FILES['extreme'])}", packed)
+            zf.writestr(f"kniffel/data/{name}", packed)
     meta = json.loads((site / "meta.json").read_text(encoding="utf-8"))
     for key in ("extreme", "extreme/free"):
         meta["expert"][key] = {"ready": True, "code": None, "note": None}

@@ -174,7 +174,7 @@ def pack_model(model: ValueModel) -> bytes:
     tables' sizes, the SHA-256 of the payload and the JSON file's own fields but its
     parameters), then the payload: the tables in order, little-endian float64. Byte for byte
     the same for the same model."""
-    payload = b"".join(_little_endian(t).tobytes() for t in _tables(model).values())
+    payload = b"".join(_swap_le(t).tobytes() for t in _tables(model).values())
     header = {"version": MODEL_VERSION, "rules": repr(model.rules),
               "sizes": {k: len(t) for k, t in _tables(model).items()},
               "payload_sha256": hashlib.sha256(payload).hexdigest(), "meta": dict(model.meta)}
@@ -182,7 +182,16 @@ def pack_model(model: ValueModel) -> bytes:
     return PACKED_MAGIC + line.encode() + b"\n" + payload
 
 
-def _little_endian(table: array.array[float]) -> array.array[float]:
+def packed_copy(rules_name: str, raw: bytes, *, where: str) -> tuple[str, bytes]:
+    """The package's model file of ``rules_name`` (a key of :data:`MODEL_FILES`, content
+    ``raw``), checked and packed: the name the browser's package holds it under, and its bytes."""
+    model = model_from_bytes(preset(rules_name), raw, where=where)
+    return packed_name(MODEL_FILES[rules_name]), pack_model(model)
+
+
+def _swap_le(table: array.array[float]) -> array.array[float]:
+    """``table`` between this machine's byte order and little-endian (the same swap either way:
+    the table itself where the machine is little-endian, else a swapped copy)."""
     if sys.byteorder == "little":
         return table
     swapped = array.array("d", table)
@@ -224,9 +233,7 @@ def model_from_packed(rules: RuleSet, raw: bytes, *, where: str = "model") -> Va
     for key, size in sizes.items():
         table = array.array("d")
         table.frombytes(payload[at:at + 8 * size])
-        if sys.byteorder != "little":
-            table.byteswap()
-        tables[key] = table
+        tables[key] = _swap_le(table)
         at += 8 * size
     return ValueModel(want, tables["layer"], tables["box"], tables["chip"], tables["pair"],
                       tables["upper"], tables["upper_lower"], meta)

@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.errors import KniffelError
-from kniffel.expert_model import MODEL_FILES, model_from_bytes, pack_model, packed_name
-from kniffel.rules import preset
+from kniffel.expert_model import MODEL_FILES, packed_copy
 from kniffel.web import advice_view
 from kniffel.web.view import meta
 
@@ -120,9 +119,9 @@ def package_zip() -> bytes:
                 rel = path.relative_to(PACKAGE_DIR).as_posix()
                 if rel == f"data/{path.name}" and path.name in models:
                     # the model packed, checked here first (the browser reads it at once)
-                    model = model_from_bytes(preset(models[path.name]), path.read_bytes(),
-                                             where=f"kniffel/{rel}")
-                    add(f"kniffel/data/{packed_name(path.name)}", pack_model(model))
+                    name, packed = packed_copy(models[path.name], path.read_bytes(),
+                                               where=f"kniffel/{rel}")
+                    add(f"kniffel/data/{name}", packed)
                 else:
                     add(f"kniffel/{rel}", path.read_bytes())
         for name, table in sorted(expert_tables().items()):
