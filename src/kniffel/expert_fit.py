@@ -23,11 +23,12 @@ expert's loss against optimal play from 1.04 to 0.63 points per game with the sa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,26 +140,22 @@ def draw_visits(table: ValueTable, *, games: int = VISIT_GAMES, seed: int = 0, j
                           params={"rules": table.rules.name, "open": layout.max_open})
     chunks = [(a, min(a + VISIT_CHUNK, games)) for a in range(0, games, VISIT_CHUNK)]
     total: Counter[tuple[int, int, int]] = Counter()
-    done = 0
-    if jobs > 1 and table.path is not None and len(chunks) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    with contextlib.ExitStack() as stack:
+        parts: Iterator[Counter[tuple[int, int, int]]]
+        if jobs > 1 and table.path is not None and len(chunks) > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            pool = stack.enter_context(ProcessPoolExecutor(
+                jobs, mp_context=multiprocessing.get_context("spawn")))
             parts = pool.map(_asked_in_worker, *zip(*[
                 (table.rules, table.path.parent, seed, a, b) for a, b in chunks], strict=True))
-            for (a, b), part in zip(chunks, parts, strict=True):
-                total.update(part)
-                done += b - a
-                if progress is not None:
-                    progress(done, games)
-    else:
-        for a, b in chunks:
-            total.update(_asked_in_games(table, seed, a, b))
-            done += b - a
+        else:
+            parts = (_asked_in_games(table, seed, a, b) for a, b in chunks)
+        for (_, b), part in zip(chunks, parts, strict=True):
+            total.update(part)
             if progress is not None:
-                progress(done, games)
+                progress(b, games)
     keys = np.array(sorted(total), dtype=np.int64).reshape(-1, 3)
     mask, k, x = keys[:, 0], keys[:, 1], keys[:, 2]
     t = table.tables
@@ -179,7 +176,7 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     states of ``visits`` (see the module docstring)."""
     rules = rules or preset(str(sample.meta.get("rules")))
     sampled = len(sample.value)
-    state_weight: F64 | None = None
+    state_weight = np.ones(sampled)
     if visits is not None:
         if visits.count is None or visits.meta.get("rules") != sample.meta.get("rules") or (
                 visits.meta.get("table_sha256") != sample.meta.get("table_sha256")):
@@ -188,8 +185,7 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
                 f"{str(visits.meta.get('table_sha256'))[:12]}) are not of the sample's table "
                 f"({sample.meta.get('rules')}, {str(sample.meta.get('table_sha256'))[:12]})",
                 code="expert.visits_mismatch", params={"rules": rules.name})
-        state_weight = np.concatenate([np.ones(len(sample.value)),
-                                       np.sqrt(visits.count.astype(np.float64))])
+        state_weight = np.concatenate([state_weight, np.sqrt(visits.count.astype(np.float64))])
         sample = Sample(np.concatenate([sample.mask, visits.mask]),
                         np.concatenate([sample.upper, visits.upper]),
                         np.concatenate([sample.extra, visits.extra]),
@@ -208,7 +204,7 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     upper = sample.upper[keep].astype(np.int64)
     x = sample.extra[keep].astype(np.int64)
     value = sample.value[keep].astype(np.float64)
-    w = np.ones(value.size) if state_weight is None else state_weight[keep]
+    w = state_weight[keep]
     if value.size == 0:
         raise SolverError("the sample holds no state with an open box",
                           code="solver.sample_unreadable",
