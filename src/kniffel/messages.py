@@ -577,6 +577,41 @@ def _shown(key: str, value: object, params: Mapping[str, object], lang: Lang) ->
     return value
 
 
+def number(value: float, lang: Lang, digits: int = 1) -> str:
+    """``value`` as a reader of ``lang`` writes it, with ``digits`` decimals and the digits
+    grouped by thousands: German ``359.424`` and ``712,4``, English ``359,424`` and ``712.4``.
+    The one number format of every front end (the command line, the terminal game and the
+    browser's views): a German reader never sees a decimal point.
+
+    >>> number(6.321, "de", 2), number(6321, "de", 0), number(6321, "en", 0), number(-0.5, "en")
+    ('6,32', '6.321', '6,321', '-0.5')
+    """
+    shown = f"{value:,.{digits}f}"
+    if shown.startswith("-") and not any(c in "123456789" for c in shown):
+        shown = shown[1:]  # "-0.0" is 0.0
+    if lang == "de":
+        shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return shown
+
+
+def count(value: int, lang: Lang) -> str:
+    """A whole number with its thousands grouped: ``count(359424, "de") == "359.424"``."""
+    return number(value, lang, 0)
+
+
+def percent(share: float, lang: Lang, digits: int = 1) -> str:
+    """A share (0–1) in percent: ``percent(0.423, "de") == "42,3 %"``."""
+    return f"{number(100 * share, lang, digits)} %"
+
+
+def size(nbytes: int, lang: Lang) -> str:
+    """A file size in decimal units: ``size(2_400_000_000, "de") == "2,4 GB"``, ``"512 B"``."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if nbytes >= scale:
+            return f"{number(nbytes / scale, lang, 1)} {unit}"
+    return f"{nbytes} B"
+
+
 def fields(template: str) -> set[str]:
     """The parameter names a catalog text uses."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -56,7 +56,7 @@ from kniffel.match import (
     Step,
     validate_players,
 )
-from kniffel.messages import render, strategy_name
+from kniffel.messages import number, render, strategy_name
 from kniffel.rules import PRESETS, Box, Lang, RuleSet, preset
 from kniffel.storage import save_game
 from kniffel.strategy import strategy_names
@@ -156,11 +156,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
 }
 
 
-def _number(value: float, lang: Lang) -> str:
-    text = f"{value:.1f}"
-    return text.replace(".", ",") if lang == "de" else text
-
-
 def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
     """The hint line: the best options with their expected final scores (and the loss of the
     others), the numbers of :meth:`kniffel.expert.Expert.advise`; as many of the best
@@ -176,12 +171,12 @@ def _hint_text(advice: Advice, lang: Lang, options: int) -> str:
     rules = advice.position.rules
     parts = []
     for i, option in enumerate(advice.options[:options]):
-        part = f"{option.describe(rules, lang)} · {_number(option.expected, lang)}"
+        part = f"{option.describe(rules, lang)} · {number(option.expected, lang)}"
         if i == 0:
             part = f"{option.describe(rules, lang)} · " + tr(
-                "hint_expected", lang, value=_number(option.expected, lang))
+                "hint_expected", lang, value=number(option.expected, lang))
         elif option.loss > 0:
-            part += f" (−{_number(option.loss, lang)})"
+            part += f" (−{number(option.loss, lang)})"
         parts.append(part)
     head = tr("hint_model" if advice.source == "model" else "hint_table", lang)
     return f"{head}: " + " | ".join(parts)

@@ -24,7 +24,7 @@ from kniffel.dice import Roll, keep_positions
 from kniffel.errors import KniffelError
 from kniffel.expert import Decision, ExpertError, Review, register_table_provider, values_for
 from kniffel.game import Game, Score, Strike, Throw, UseChip, action_to_json
-from kniffel.messages import CATALOG, fields, render, text
+from kniffel.messages import CATALOG, fields, number, render, text
 from kniffel.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 
 LANGS: tuple[Lang, ...] = ("de", "en")
@@ -36,15 +36,6 @@ COSTLIEST = 3
 
 def _both(words: Callable[[Lang], str]) -> dict[str, str]:
     return {lang: words(lang) for lang in LANGS}
-
-
-def number(value: float, lang: Lang, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals as a reader of ``lang`` writes it (``712,4`` in
-    German, ``712.4`` in English)."""
-    shown = f"{value:,.{digits}f}"
-    if lang == "de":
-        shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
-    return shown
 
 
 # --- the tables the site ships ---------------------------------------------------------------
