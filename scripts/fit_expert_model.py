@@ -31,6 +31,9 @@ from pathlib import Path  # noqa: E402
 
 from kniffel.errors import KniffelError  # noqa: E402
 from kniffel.expert_fit import VISIT_GAMES, draw_visits, fit_model, model_text, write_model  # noqa: E402
+from kniffel.interrupt import EXIT_INTERRUPTED, interruptible  # noqa: E402
+from kniffel.lang import default_lang  # noqa: E402
+from kniffel.messages import text as words  # noqa: E402
 from kniffel.rules import preset  # noqa: E402
 from kniffel.solver.sample import Sample, read_sample, write_sample  # noqa: E402
 from kniffel.solver.table import load_table  # noqa: E402
@@ -71,16 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        sample = read_sample(args.sample)
-        visits = None if args.no_visits else visits_for(
-            sample, args.visits or visits_path(args.sample), args.games, args.jobs)
-        if visits is not None:
-            print(f"{visits!r} ({visits.meta.get('games')} games)")
-        doc = (fit_model(sample, visits=visits) if args.rounds is None
-               else fit_model(sample, rounds=args.rounds, visits=visits))
+        # Ctrl-C and SIGTERM: the workers drawing the visits end, nothing is written, exit 130
+        with interruptible():
+            sample = read_sample(args.sample)
+            visits = None if args.no_visits else visits_for(
+                sample, args.visits or visits_path(args.sample), args.games, args.jobs)
+            if visits is not None:
+                print(f"{visits!r} ({visits.meta.get('games')} games)")
+            doc = (fit_model(sample, visits=visits) if args.rounds is None
+                   else fit_model(sample, rounds=args.rounds, visits=visits))
     except KniffelError as e:
         print(f"fit_expert_model: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"fit_expert_model: {words('interrupt.stopped', default_lang())}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     write_model(doc, args.out)
     text = model_text(doc).encode()
     print(f"{sample!r} -> {args.out}: {len(text):,} bytes, file sha256 "

@@ -16,7 +16,10 @@ import pytest
 from kniffel import Game, Player, PlayerKind, Score, preset, seeded_rng
 from kniffel.errors import (
     CorruptHistoryError,
+    HistoryForeignError,
+    HistoryFullError,
     HistoryLockedError,
+    HistoryReadOnlyError,
     HistoryVersionError,
     InvalidImportError,
 )
@@ -26,6 +29,7 @@ from kniffel.history import (
     History,
     _insert,
     _migrate_to_1,
+    _wrap,
     default_db_path,
 )
 from kniffel.simulate import play_out
@@ -210,13 +214,30 @@ def test_a_locked_database_is_a_clear_error_and_loses_nothing(tmp_path: Path) ->
     db.close()
 
 
-def test_a_corrupt_file_is_a_clear_error_and_left_unchanged(tmp_path: Path) -> None:
+def test_a_file_that_is_no_database_is_called_foreign_not_damaged_and_left_unchanged(
+        tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite3"
     junk = b"this is not a database, just some bytes " * 200
     path.write_bytes(junk)
-    with pytest.raises(CorruptHistoryError, match="damaged"):
-        History(path)
+    for create in (True, False):
+        with pytest.raises(HistoryForeignError, match="is not a database") as caught:
+            History(path, create=create)
+        assert caught.value.code == "history.not_database"
+        assert "damaged" not in str(caught.value)
     assert path.read_bytes() == junk
+
+
+def test_a_damaged_header_of_a_sqlite_file_is_called_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        db.start(finished_game(1))
+    data = bytearray(path.read_bytes())
+    data[16:24] = b"\xff" * 8  # page size and format bytes, the SQLite header intact
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptHistoryError) as caught:
+        History(path)
+    assert caught.value.code == "history.damaged"
+    assert path.read_bytes() == bytes(data)
 
 
 def test_a_damaged_page_is_found_and_the_file_left_unchanged(tmp_path: Path) -> None:
@@ -346,3 +367,151 @@ def test_score_after_resume_continues_the_same_game(tmp_path: Path) -> None:
         resumed.apply(Score(resumed.choices()[0].box))
         db.record(gid, resumed)
         assert len(db.load(gid).actions) == 3
+
+
+def _old_database(path: Path, games: list[Game]) -> None:
+    """A version-1 history (as an older kniffel wrote it) holding ``games``."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    _migrate_to_1(raw)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    for i, g in enumerate(games):
+        _insert(raw, g, f"old-{i}", "2025-01-01T00:00:00+00:00", None)
+    raw.close()
+
+
+def test_reading_an_old_database_migrates_a_copy_in_memory_and_leaves_the_file(
+        tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    games = [finished_game(s) for s in (5, 6)]
+    _old_database(path, games)
+    before = path.read_bytes()
+    with History(path, create=False) as db:
+        assert db.schema_version == SCHEMA_VERSION
+        assert next(s for s in db.stats() if s.name == "Anna").games == 2
+        assert [db.load(r.id).actions for r in reversed(db.games())] == [g.actions
+                                                                          for g in games]
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite3"]  # no journal left
+
+
+def test_reading_never_creates_a_missing_file_nor_turns_an_empty_one_into_a_database(
+        tmp_path: Path) -> None:
+    missing, empty = tmp_path / "no" / "h.sqlite3", tmp_path / "empty.sqlite3"
+    empty.touch()
+    for path in (missing, empty):
+        with History(path, create=False) as db:
+            assert not db.exists
+            assert db.games() == []
+            assert db.stats() == []
+            assert db.unfinished() == []
+    assert not missing.parent.exists()
+    assert empty.read_bytes() == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+
+
+def test_a_history_opened_to_read_refuses_every_write_and_changes_nothing(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        gid = db.start(finished_game(1))
+    before = path.read_bytes()
+    game = Game(preset("kniffel"), ["Anna"], seed=2)
+    step(game)
+    with History(path, create=False) as db:
+        with pytest.raises(HistoryReadOnlyError) as caught:
+            db.start(game)
+        assert caught.value.code == "history.read_only"
+        with pytest.raises(HistoryReadOnlyError):
+            db.record(gid, game)
+        assert len(db.games()) == 1
+    assert path.read_bytes() == before
+
+
+def _sqlite_error(path: Path, fault: str) -> sqlite3.Error:
+    """The error SQLite itself raises on ``path`` (a history) for ``fault``."""
+    if fault == "read-only":  # what a read-only file, folder or mount gives every writer
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        sql = "CREATE TABLE t (x)"
+    elif fault == "full":  # what a full disk gives
+        db = sqlite3.connect(path)
+        db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+        sql = "CREATE TABLE t (x)"
+    elif fault == "locked":
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN EXCLUSIVE")
+        db = sqlite3.connect(path, timeout=0)
+        sql = "SELECT count(*) FROM games"
+    else:  # "not a database"
+        path.write_bytes(b"plain text, no database " * 100)
+        db = sqlite3.connect(path)
+        sql = "SELECT count(*) FROM sqlite_master"
+    try:
+        db.execute(sql)
+    except sqlite3.Error as e:
+        return e
+    finally:
+        db.close()
+    raise AssertionError(f"no error for {fault}")
+
+
+@pytest.mark.parametrize(("fault", "kind", "code"), [
+    ("read-only", HistoryReadOnlyError, "history.read_only"),
+    ("full", HistoryFullError, "history.full"),
+    ("locked", HistoryLockedError, "history.locked"),
+    ("not a database", HistoryForeignError, "history.not_database"),
+])
+def test_sqlite_errors_are_named_for_what_they_are_never_damaged(
+        tmp_path: Path, fault: str, kind: type[Exception], code: str) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        db.start(finished_game(1))
+    error = _wrap(path, _sqlite_error(path, fault), writing=True)
+    assert isinstance(error, kind)
+    assert error.code == code
+    assert "damaged" not in str(error)
+    assert error.params["where"] == str(path)
+
+
+def test_unfinished_lists_every_open_game_newest_first_and_load_replays_each(
+        tmp_path: Path) -> None:
+    times = iter(f"2026-11-30T11:00:{s:02d}+00:00" for s in range(60))
+    with History(tmp_path / "h.sqlite3", clock=lambda: next(times)) as db:
+        first = Game(preset("kniffel"), ["Anna"], seed=1)
+        step(first)
+        a = db.start(first)
+        db.start(finished_game(3))
+        second = Game(preset("extreme"), ["Ben"], seed=2)
+        b = db.start(second)
+        step(first)
+        db.record(a, first)  # played last: first in the list
+        records = db.unfinished()
+        assert [r.id for r in records] == [a, b]
+        assert [r.players for r in records] == [("Anna",), ("Ben",)]
+        assert not any(r.finished for r in records)
+        assert db.load(a).actions == first.actions
+        assert db.load(b).actions == second.actions
+        latest = db.latest_unfinished()
+        assert latest is not None
+        assert latest[0] == records[0].id
+
+
+def test_reading_a_history_a_crashed_writer_left_half_written_shows_its_last_complete_state(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with History(path) as db:
+        db.start(finished_game(1))
+        before = db.export()["games"]
+    crash = textwrap.dedent(f"""
+        import os, sqlite3
+        db = sqlite3.connect({str(path)!r}, isolation_level=None)
+        db.execute("PRAGMA cache_size = 1")  # pages reach the file before the commit
+        db.execute("BEGIN IMMEDIATE")
+        for i in range(200):
+            db.execute("INSERT INTO actions VALUES (1, ?, ?)", (1000 + i, "x" * 500))
+        os._exit(1)  # killed mid-transaction: the journal stays behind
+    """)
+    subprocess.run([sys.executable, "-c", crash], check=False)
+    assert (tmp_path / "h.sqlite3-journal").exists()
+    with History(path, create=False) as db:  # not "read-only", not "damaged"
+        assert db.export()["games"] == before

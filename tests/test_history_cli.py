@@ -64,8 +64,8 @@ def test_stats_for_one_player(tmp_path: Path) -> None:
     cells = [c.strip() for c in row.strip("│ ").split("│")]
     totals = [g.scores()[0] for g in games]
     wins = sum(1 for g in games if 0 in g.winners())
-    assert cells[:6] == ["Anna", "Kniffel (classic)", "2", str(wins), f"{sum(totals) / 2:.1f}",
-                         str(max(totals))]
+    assert cells[:5] == ["Anna", "2", str(wins), f"{sum(totals) / 2:,.1f}", str(max(totals))]
+    assert "Statistics: Kniffel (classic)" in result.stdout
     assert "Ben" not in result.stdout
 
 
@@ -126,13 +126,26 @@ def test_commands_report_a_newer_database_clearly_and_leave_it(tmp_path: Path) -
     assert db.read_bytes() == before
 
 
-def test_commands_report_a_corrupt_database(tmp_path: Path) -> None:
+def test_commands_call_a_file_that_is_no_database_foreign_not_damaged(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     db.write_bytes(b"garbage" * 1000)
     result = invoke("stats", "--db", str(db))
     assert result.exit_code == 2
-    assert "Der Spielverlauf ist beschädigt" in result.stderr
+    assert "ist keine Datenbank, also kein Kniffel-Spielverlauf" in result.stderr
+    assert "beschädigt" not in result.stderr
     assert db.read_bytes() == b"garbage" * 1000
+
+
+def test_commands_report_a_damaged_database(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    filled_db(db)
+    data = bytearray(db.read_bytes())
+    data[4096: 4096 + 16] = b"\xff" * 16  # scribble over the header of the second page
+    db.write_bytes(bytes(data))
+    result = invoke("stats", "--db", str(db))
+    assert result.exit_code == 2
+    assert "Der Spielverlauf ist beschädigt" in result.stderr
+    assert db.read_bytes() == bytes(data)
 
 
 def test_play_resume_without_an_unfinished_game_is_an_error(tmp_path: Path) -> None:
@@ -148,14 +161,14 @@ def test_play_resume_refuses_a_game_whose_strategy_is_unknown(tmp_path: Path) ->
         h.start(Game(preset("kniffel"), [Player("Bot", PlayerKind.COMPUTER, "oracle")]))
     result = invoke("play", "--db", str(db), "--resume")
     assert result.exit_code == 2
-    assert "unknown strategy 'oracle' of Bot" in result.stderr
+    assert "Computerspieler „oracle“ (Bot), den es hier nicht gibt" in result.stderr
 
 
 def test_play_start_beyond_the_players_is_an_error(tmp_path: Path) -> None:
     result = invoke("play", "--db", str(tmp_path / "h.sqlite3"), "--player", "Anna",
                     "--start", "3")
     assert result.exit_code == 2
-    assert "--start 3, but there are 1 players" in result.stderr
+    assert "--start 3, aber es spielen nur 1 Spieler." in result.stderr
 
 
 def test_play_help_names_resume_speed_and_the_language_default() -> None:
@@ -224,3 +237,161 @@ def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> No
         assert len(game.sheet(0).entries) == 1  # Anna's first box, saved
     text = _play_in_a_terminal(["--db", str(db), "--resume"], [b"q"], tmp_path)
     assert "kniffel play --resume" in text
+
+
+def long_names_db(path: Path) -> tuple[str, ...]:
+    """Finished games on both rule sets by players with long names; the names."""
+    names = ("Maximilian-Alexander von Hohenzollern", "Bärbel", "Christoph Wilhelm")
+    with History(path) as db:
+        for seed, rules_name in ((1, "kniffel"), (2, "extreme")):
+            rules = preset(rules_name)
+            game = Game(rules, [Player(n, PlayerKind.COMPUTER, "greedy") for n in names],
+                        seed=seed)
+            play_out(game, get_strategy("greedy", rules), random.Random(seed))
+            db.start(game)
+    return names
+
+
+def test_stats_fits_80_columns_in_german_without_cutting_a_heading_or_a_name(
+        tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    names = long_names_db(db)
+    result = CliRunner().invoke(main, ["stats", "--db", str(db), "--lang", "de"],
+                                env={**ENV, "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in result.stdout
+    for head in ("Spieler", "Spiele", "Siege", "Ø Punkte", "Bestwert", "Bonus", "Kniffel"):
+        assert f" {head} " in result.stdout
+    assert "Statistik: Kniffel (klassisch)" in result.stdout
+    assert "Statistik: Kniffel Extreme" in result.stdout
+    first_column = "".join(line.split("│")[1].replace(" ", "") for line in lines
+                           if line.count("│") > 2)
+    for name in names:
+        assert name.replace(" ", "") in first_column  # wrapped, never cut
+    numbers = [c.strip() for line in lines for c in line.split("│")[2:] if c.strip()]
+    assert any(n[-2:-1] == "," for n in numbers)  # German: "628,0"
+    assert not any(n[-2:-1] == "." for n in numbers)  # never "628.0"
+
+
+def test_stats_in_a_narrow_terminal_lists_each_player_with_every_name_and_number(
+        tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    names = long_names_db(db)
+    result = CliRunner().invoke(main, ["stats", "--db", str(db), "--lang", "de"],
+                                env={**ENV, "COLUMNS": "50"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 50
+    for name in names:
+        assert f"  {name}" in lines
+    assert sum(line.strip().startswith("Spiele 1 · Siege ") for line in lines) == 6
+    assert "…" not in result.stdout
+
+
+def test_history_fits_80_columns_in_german_with_every_name(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    names = long_names_db(db)
+    result = CliRunner().invoke(main, ["history", "--db", str(db), "--lang", "de"],
+                                env={**ENV, "COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "…" not in result.stdout
+    flat = " ".join(result.stdout.replace("│", " ").split())
+    for word in ("Beginn", "Regeln", "Spieler und Punkte", "Stand", "beendet",
+                 *" ".join(names).split()):
+        assert word in flat
+
+
+def test_the_read_only_commands_leave_a_missing_and_an_empty_file_as_they_are(
+        tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    missing = tmp_path / "sub" / "h.sqlite3"
+    for command in ("history", "stats", "export"):
+        for db in (empty, missing):
+            result = invoke(command, "--db", str(db))
+            assert result.exit_code == 0, result.output
+            assert "es wurde keiner angelegt" in result.stderr
+    assert empty.read_bytes() == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+
+
+def test_export_refuses_its_own_database_under_any_name_and_keeps_it(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    filled_db(db)
+    before = db.read_bytes()
+    (tmp_path / "link.sqlite3").symlink_to(db)
+    for target in (str(db), str(tmp_path / "." / "h.sqlite3"), str(tmp_path / "link.sqlite3")):
+        for extra in ([], ["--force"]):
+            result = invoke("export", "--db", str(db), *extra, target)
+            assert result.exit_code == 2
+            assert "ist der Spielverlauf selbst; er wird nicht überschrieben." in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_export_replaces_an_existing_file_only_with_force_and_a_database_never(
+        tmp_path: Path) -> None:
+    db, other = tmp_path / "h.sqlite3", tmp_path / "other.sqlite3"
+    filled_db(db)
+    filled_db(other)
+    kept = other.read_bytes()
+    old = tmp_path / "old.json"
+    old.write_text("my notes\n")
+    result = invoke("export", "--db", str(db), "--lang", "en", str(old))
+    assert result.exit_code == 2
+    assert f"{old} exists already; --force replaces it." in result.stderr
+    assert old.read_text() == "my notes\n"
+    result = invoke("export", "--db", str(db), "--force", str(old))
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(old.read_text())["games"]) == 3
+    result = invoke("export", "--db", str(db), "--force", "--lang", "en", str(other))
+    assert result.exit_code == 2
+    assert "is a SQLite database; it is never overwritten, not even with --force" in \
+        result.stderr
+    assert other.read_bytes() == kept
+
+
+def test_export_does_not_create_a_missing_folder_and_names_it(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    filled_db(db)
+    target = tmp_path / "no" / "such" / "x.json"
+    result = invoke("export", "--db", str(db), str(target))
+    assert result.exit_code == 2
+    assert f"den Ordner {target.parent} gibt es nicht (er wird nicht angelegt)" in result.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_export_game_writes_one_game_as_a_save_for_show(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    games = filled_db(db)
+    with History(db) as h:
+        first = min(r.id for r in h.games())
+    save = tmp_path / "game.json"
+    result = invoke("export", "--db", str(db), "--game", str(first), str(save))
+    assert result.exit_code == 0, result.output
+    assert f"Spiel Nr. {first} → {save}" in result.stderr
+    from kniffel.storage import load_game
+    assert load_game(save).actions == games[0].actions
+    shown = invoke("show", str(save), "--lang", "en")
+    assert shown.exit_code == 0, shown.output
+    assert "Anna" in shown.stdout
+    assert str(games[0].scores()[0]) in shown.stdout
+    to_stdout = invoke("export", "--db", str(db), "--game", str(first))
+    assert json.loads(to_stdout.stdout) == json.loads(save.read_text())
+    again = invoke("export", "--db", str(db), "--game", str(first), str(save))
+    assert again.exit_code == 2
+    assert "--force" in again.stderr
+    missing = invoke("export", "--db", str(db), "--game", "99", "--lang", "en",
+                     str(tmp_path / "g99.json"))
+    assert missing.exit_code == 2
+    assert "There is no game #99 in the history." in missing.stderr
+    assert not (tmp_path / "g99.json").exists()
+
+
+def test_export_help_names_force_and_game() -> None:
+    result = invoke("export", "--help")
+    text = " ".join(result.stdout.split())
+    for word in ("--force", "replace an existing file", "--game", "save file", "never"):
+        assert word in text

@@ -24,8 +24,9 @@ from kniffel.history_file import (
     decode_history,
     derived_uid,
     encode_history,
+    fingerprint,
 )
-from kniffel.messages import render
+from kniffel.messages import render, text
 from kniffel.web.bridge import Session
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "LC_ALL": None,
@@ -197,3 +198,80 @@ def test_bridge_import_of_a_bad_game_file_names_it_in_the_pages_language() -> No
     assert de == "Datei: Das ist kein Kniffel-Spielstand."
     assert en.startswith("file: ")
     assert "the file" not in de
+
+
+def test_the_fingerprint_is_the_games_content_not_its_file_version_uid_or_times() -> None:
+    game = played(21)
+    data = game.to_json()
+    assert fingerprint(data) == fingerprint({**data, "version": 1, "over": None})
+    assert fingerprint(data) != fingerprint(played(22).to_json())
+    renamed = Game(game.rules, ["Anne", "Ben"], seed=game.seed)
+    for action in game.actions:
+        renamed.apply(action)
+    assert fingerprint(renamed.to_json()) != fingerprint(data)
+
+
+def test_the_same_game_from_a_browser_version_1_file_and_a_desktop_export_is_stored_once(
+        tmp_path: Path) -> None:
+    done, open_game = played(14), played(15, moves=3)
+    desktop = encode_history([HistoryEntry("d-1", "2026-04-01T10:00:00+00:00",
+                                           "2026-04-01T10:30:00+00:00", done),
+                              HistoryEntry("d-2", "2026-04-02T10:00:00+00:00", None, open_game)])
+    browser = {"format": FORMAT, "version": 1, "games": [  # no uids, other times
+        {"finished": "2026-04-01T10:31:00.000Z", "game": done.to_json()},
+        {"finished": "2026-04-02T10:05:00.000Z", "game": open_game.to_json()},
+        {"finished": "2026-04-03T10:00:00.000Z", "game": played(16).to_json()}]}
+    db = tmp_path / "h.sqlite3"
+    paths = {"desktop": tmp_path / "desktop.json", "browser": tmp_path / "browser.json"}
+    paths["desktop"].write_text(json.dumps(desktop), encoding="utf-8")
+    paths["browser"].write_text(json.dumps(browser), encoding="utf-8")
+    first = CliRunner().invoke(main, ["import", "--lang", "en", "--db", str(db),
+                                      str(paths["desktop"])], env=ENV)
+    assert "2 new games imported, 0 already stored (skipped)" in first.stdout, first.output
+    second = CliRunner().invoke(main, ["import", "--lang", "en", "--db", str(db),
+                                       str(paths["browser"])], env=ENV)
+    assert "1 new games imported, 2 already stored (skipped)" in second.stdout, second.output
+    with History(db) as h:
+        assert sorted(e.uid for e in h.entries())[:2] == ["d-1", "d-2"]
+        assert len(h.entries()) == 3
+        # and the other way round: the browser's games first, then the desktop's
+        other = History(tmp_path / "other.sqlite3")
+        assert other.import_(browser).imported == 3
+        result = other.import_(desktop)
+        assert (result.imported, result.skipped, result.skipped_uids) == (0, 2, ("d-1", "d-2"))
+        other.close()
+
+
+def test_a_single_saved_game_is_read_as_a_history_of_that_game_with_a_content_uid() -> None:
+    from kniffel.simulate import play_out
+    from kniffel.strategy import get_strategy
+
+    rules = preset("kniffel")
+    game = Game(rules, ["Anna", "Ben"], seed=3)
+    play_out(game, get_strategy("greedy", rules), random.Random(3))
+    entries = decode_history(game.to_json())
+    again = decode_history(json.loads(json.dumps(game.to_json())))
+    assert len(entries) == 1
+    assert entries[0].finished
+    assert entries[0].game.to_json() == game.to_json()
+    assert entries[0].uid == again[0].uid  # the same save twice is the same game
+
+
+def test_import_of_a_saved_game_stores_it_once(tmp_path: Path) -> None:
+    from kniffel.simulate import play_out
+    from kniffel.storage import save_game
+    from kniffel.strategy import get_strategy
+
+    rules = preset("kniffel")
+    game = Game(rules, ["Anna"], seed=4)
+    play_out(game, get_strategy("greedy", rules), random.Random(4))
+    save = save_game(game, tmp_path / "anna.json")
+    db = tmp_path / "h.sqlite3"
+    for imported, skipped in ((1, 0), (0, 1)):
+        result = CliRunner().invoke(main, ["import", "--db", str(db), "--lang", "en", str(save)])
+        assert result.exit_code == 0, result.output
+        assert result.output == text("cli.imported", "en", imported=imported,
+                                     skipped=skipped) + "\n"
+    with History(db) as history:
+        assert [g.to_json() for g in (history.load(r.id) for r in history.games())] == [
+            game.to_json()]

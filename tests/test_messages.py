@@ -136,11 +136,16 @@ def test_every_error_class_has_a_default_code_in_the_catalog() -> None:
         assert cls.default_code in CATALOG, name
 
 
+#: Words that are the same in German and English (the terminal game's "Computer" and "Chips").
+SAME_IN_BOTH = {"tui.computer", "tui.chips"}
+
+
 def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
     for code, (de, en) in CATALOG.items():
         assert de.strip(), code
         assert en.strip(), code
-        assert de != en or not re.search(r"[a-z]{4}", de), code  # not left untranslated
+        words_of = re.sub(r"\{[a-z_]+\}", "", de)  # the text around the placeholders
+        assert de != en or not re.search(r"[a-z]{4}", words_of) or code in SAME_IN_BOTH, code
         assert fields(de) == fields(en), code
 
 

@@ -55,9 +55,9 @@ def test_the_command_line_section_has_its_examples() -> None:
         assert any(c.startswith(start) for c in EXAMPLES), f"{start!r} is no longer an example"
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("readme")
+def readme_folder(folder: Path) -> Path:
+    """``folder`` made ready for the examples: ``game.json`` a classic game a few turns in, and
+    a history (under ``data/``, where ``XDG_DATA_HOME`` points) holding one finished game."""
     rng = random.Random(3)
     game = Game(preset("kniffel"), ["Anna", "Ben"], seed=3)
     while len(game.actions) < 40 or game.is_chance_node():  # a few turns into the game
@@ -71,6 +71,11 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with History(folder / "data" / "kniffel" / "history.sqlite3") as db:
         db.start(finished)
     return folder
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return readme_folder(tmp_path_factory.mktemp("readme"))
 
 
 @pytest.mark.parametrize("command", EXAMPLES)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -23,9 +25,13 @@ from kniffel.expert_model import (
 )
 from kniffel.game import Game, Mode, Outcome, Score, Strike, Throw
 from kniffel.history import History
+from kniffel.match import Match
+from kniffel.messages import number
 from kniffel.rules import Box, preset
 from kniffel.solver.review import review
+from kniffel.solver.solve import solve
 from kniffel.storage import save_game
+from kniffel.strategy import get_strategy
 
 FREE = preset("kniffel", free_strike=True)
 
@@ -119,11 +125,13 @@ def test_cli_review_of_a_save_file_and_of_a_history_game(tmp_path: Path) -> None
     res = CliRunner().invoke(main, ["review", "--history", str(gid), "--db", str(db),
                                     "--cache-dir", cache, "--lang", "en"])
     assert res.exit_code == 0, res.output
-    assert "total loss" in res.output
+    assert "Anna: 14 decisions, " in res.output
+    assert "points given away in all" in res.output
     assert "costliest" in res.output
     none = CliRunner().invoke(main, ["review"])
     assert none.exit_code == 2
-    assert "--history" in none.output
+    assert "Gib eine Spielstand-Datei oder --history ID an." in none.output
+    assert "give a save file" not in none.output
 
 
 # --- the expert where no table covers a position (issue 12) ------------------------------------
@@ -214,3 +222,156 @@ def test_cli_review_says_which_decisions_the_expert_judged(
     assert "2 Entscheidungen deckt keine genaue Wertetabelle ab" in res.output
     assert "≈" in res.output
     assert json.loads(data.output)["sources"] == {"model": 2}
+
+
+# --- the review a person reads (issue 19) ------------------------------------------------------
+
+NARROW = {"COLUMNS": "80", "NO_COLOR": "1", "LC_ALL": None, "LANG": None}
+#: A row of the decisions table: the round, then the throw ("2." / "2", or the chip).
+ROW = re.compile(r"^\s*\d+\s+(\d\.?|Chip|chip)\s+\d")
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder holding the (small, quickly built) table of Kniffel with free strikes."""
+    folder = tmp_path_factory.mktemp("tables")
+    solve(FREE, directory=folder)
+    return folder
+
+
+def _three_player_game() -> Game:
+    """Anna and Cleo play greedily, Ben at random (fixed seeds): every one of them loses
+    points, Ben the most."""
+    game = Game(FREE, ["Anna", "Ben", "Cleo"], seed=19)
+    greedy = get_strategy("greedy", FREE)
+    Match(game, strategies={0: greedy, 1: get_strategy("random", FREE), 2: greedy},
+          rng=random.Random(5)).play_out()
+    assert game.is_over()
+    return game
+
+
+def _cli_review(save: Path, tables: Path, *more: str) -> str:
+    res = CliRunner().invoke(main, ["review", str(save), "--cache-dir", str(tables), *more],
+                             env=NARROW)
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def _sections(output: str, names: list[str]) -> dict[str, list[str]]:
+    """The lines of each player's section (from the player's own total line on)."""
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in output.splitlines():
+        head = next((n for n in names if line.startswith(f"{n}: ")
+                     and ("Entscheidungen," in line or "decisions," in line)), None)
+        if head is not None:
+            current = out.setdefault(head, [])
+        if current is not None:
+            current.append(line)
+    return out
+
+
+def test_cli_review_at_80_columns_shows_each_player_their_own_total_and_costliest_decisions(
+        tmp_path: Path, tables: Path) -> None:
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    result = review(game, directory=tables)
+    names = [p.name for p in game.players]
+    output = _cli_review(save, tables, "--lang", "de")
+    assert all(len(line) <= 80 for line in output.splitlines())
+    sections = _sections(output, names)
+    assert list(sections) == names
+    whole_table = [d.index for d in result.costliest(3)]
+    differs = False
+    for i, name in enumerate(names):
+        lines = sections[name]
+        own = [d for d in result.decisions if d.player == i]
+        assert lines[0] == (f"{name}: {len(own)} Entscheidungen, zusammen "
+                            f"{number(result.total_loss(i), 'de', 2)} Punkte verschenkt")
+        mine = sorted(own, key=lambda d: (-d.loss, d.index))[:3]
+        assert lines[1] == "Die teuersten Entscheidungen (Verlust in Punkten):"
+        costly = [line for line in lines if re.match(r"^\s+−\d", line)]
+        for line, d in zip(costly, mine, strict=True):
+            assert line.split()[:3] == [f"−{number(d.loss, 'de', 2)}", "Runde", f"{d.round},"]
+            assert f"{d.position.rolls_used}. Wurf" in line
+        differs |= [d.index for d in mine] != whole_table
+        rows = [line for line in lines if ROW.match(line)]
+        assert len(rows) == sum(d.loss >= 0.5 for d in own), "only who lost half a point"
+    assert differs, "each player sees their own costliest decisions, not the table's"
+    assert not re.search(r"\d\.\d", output), "a German reader never sees a decimal point"
+    assert re.search(r"\d,\d\d\b", output)
+    hidden = sum(d.loss < 0.5 for d in result.decisions)
+    assert f"{hidden} Entscheidungen, die weniger als 0,5 Punkte kosteten" in " ".join(
+        output.split())
+    every = _cli_review(save, tables, "--lang", "de", "--all")
+    assert len(output.splitlines()) < len(every.splitlines())
+    assert len([line for line in every.splitlines() if ROW.match(line)]) == len(
+        result.decisions), "--all shows every decision"
+    assert len(output.splitlines()) < len(result.decisions)
+
+
+def test_cli_review_in_english_writes_english_numbers_and_words(
+        tmp_path: Path, tables: Path) -> None:
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    result = review(game, directory=tables)
+    output = _cli_review(save, tables, "--lang", "en")
+    for i, player in enumerate(game.players):
+        assert (f"{player.name}: {sum(d.player == i for d in result.decisions)} decisions, "
+                f"{number(result.total_loss(i), 'en', 2)} points given away in all") in output
+    assert "The costliest decisions (points lost):" in output
+    assert not re.search(r"\d,\d\d\b", output)
+    for german in ("Runde", "Punkte", "Entscheidungen", "Wurf"):
+        assert german not in output
+
+
+def test_cli_review_json_keeps_every_decision_at_full_precision_and_adds_each_players_own(
+        tmp_path: Path, tables: Path) -> None:
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    result = review(game, directory=tables)
+    data = json.loads(_cli_review(save, tables, "--json"))
+    assert {"rules", "decisions", "sources", "uncovered", "total_loss",
+            "costliest"} <= data.keys()
+    assert len(data["decisions"]) == len(result.decisions)
+    assert [d["loss"] for d in data["decisions"]] == [round(d.loss, 6) for d in result.decisions]
+    assert any(round(d["loss"], 2) != d["loss"] for d in data["decisions"])
+    assert data["costliest"] == [d.index for d in result.costliest(3)]
+    assert data["total_loss"] == {p.name: round(result.total_loss(i), 6)
+                                  for i, p in enumerate(game.players)}
+    for i, entry in enumerate(data["players"]):
+        own = sorted((d for d in result.decisions if d.player == i),
+                     key=lambda d: (-d.loss, d.index))
+        assert entry["name"] == game.players[i].name
+        assert entry["costliest"] == [d.index for d in own[:3]]
+        assert entry["decisions"] == len(own)
+    assert {d["throw"] for d in data["decisions"]} <= {1, 2, 3}
+    first = data["decisions"][0]
+    assert {"index", "player", "round", "roll", "taken", "taken_text", "best", "best_text",
+            "loss", "source", "throw", "chip_used"} <= first.keys()
+
+
+def test_cli_review_names_the_decisions_not_judged_in_the_players_language_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert_model, "model_bytes", lambda rules: None)
+    monkeypatch.setattr(expert_model, "load_model", expert_model.load_model.__wrapped__)
+    expert_module._expert.cache_clear()
+    save = save_game(_extreme_game(), tmp_path / "game.json")
+    cache = str(tmp_path / "cache")
+    german = CliRunner().invoke(main, ["review", str(save), "--cache-dir", cache], env=NARROW)
+    english = CliRunner().invoke(main, ["review", str(save), "--cache-dir", cache, "--lang",
+                                        "en"], env=NARROW)
+    data = json.loads(CliRunner().invoke(main, ["review", str(save), "--cache-dir", cache,
+                                                "--json"]).stdout)
+    assert german.exit_code == 0, german.output
+    de = " ".join(german.stdout.split())
+    assert "2 Entscheidungen ohne Bewertung: Für Kniffel Extreme" in de
+    assert "hat der Experte noch kein Wertemodell" in de
+    assert "Anna: keine Entscheidung bewertet" in de
+    for english_word in ("decisions not judged", "no value table", "the expert has no"):
+        assert english_word not in de
+    en = " ".join(english.stdout.split())
+    assert "2 decisions not judged: There is no value table of Kniffel Extreme" in en
+    assert "Anna: no decision judged" in en
+    assert "kniffel solve --rules extreme" in data["uncovered"][0]["reason"]
+    assert "Wertetabelle" in data["uncovered"][0]["why"]

@@ -657,8 +657,9 @@ def test_possible_points_rejects_a_box_the_rule_set_lacks() -> None:
 # --- presets ----------------------------------------------------------------------------------
 
 
-def test_presets_are_the_four_named_rule_sets_with_extreme_the_default() -> None:
-    assert set(PRESETS) == {"extreme", "kniffel", "kniffel-championship", "yahtzee"}
+def test_presets_are_the_five_named_rule_sets_with_extreme_the_default() -> None:
+    assert set(PRESETS) == {"extreme", "kniffel", "kniffel-championship", "yahtzee",
+                            "kniffel-anleitung"}
     assert DEFAULT_RULES == "extreme" == PRESETS[0]
     for name in PRESETS:
         assert preset(name).name == name

@@ -74,7 +74,8 @@ def test_simulate_plot_into_a_missing_folder_is_a_clear_error(tmp_path: Path) ->
 def test_simulate_refuses_an_unknown_strategy_naming_the_known_ones() -> None:
     result = invoke("--strategy", "clever", "--games", "1")
     assert result.exit_code == 2
-    assert "'clever' is not one of 'random', 'greedy'" in result.stderr
+    assert "clever" in result.stderr
+    assert "random, greedy" in result.stderr
 
 
 class _Lowest:
@@ -96,3 +97,26 @@ def test_a_strategy_registered_later_is_offered_by_simulate() -> None:
         assert "lowest" in CliRunner().invoke(main, ["simulate", "--help"]).stdout
     finally:
         del _REGISTRY["lowest"]
+
+
+def test_simulate_writes_numbers_the_german_way_and_the_english_way() -> None:
+    """German: decimal comma and no decimal point anywhere in a number; English: the point."""
+    import re
+
+    german = invoke("--rules", "kniffel", "--strategy", "random", "--games", "3")
+    assert german.exit_code == 0, german.output
+    assert not re.search(r"\d\.\d", german.stdout), german.stdout
+    assert re.search(r"Mittelwert +│ +\d+,\d │", german.stdout), german.stdout
+    assert re.search(r"\d,\d %", german.stdout)
+    assert "3 Spiele · Startwert 0" in german.stdout
+    english = invoke("--rules", "kniffel", "--strategy", "random", "--games", "3", "--lang",
+                     "en")
+    assert re.search(r"Mean +│ +\d+\.\d │", english.stdout), english.stdout
+    assert "3 games · seed 0" in english.stdout
+
+
+def test_a_plot_target_in_a_missing_folder_is_refused_before_the_games(tmp_path: Path) -> None:
+    result = invoke("--games", "1000000", "--plot", str(tmp_path / "no" / "x.png"), "--lang",
+                    "en")
+    assert result.exit_code == 2
+    assert "cannot be written: its folder does not exist" in result.stderr

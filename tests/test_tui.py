@@ -20,11 +20,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel import strategy as strategy_module
 from kniffel.history import History
+from kniffel.messages import number
 from kniffel.rules import Lang, preset
 from kniffel.storage import load_game
 from kniffel.strategy import register_strategy
@@ -90,24 +91,94 @@ def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path)
     db.close()
 
 
-def test_setup_start_player_counts_only_the_rows_that_play() -> None:
+def start_choices(screen: SetupScreen) -> list[tuple[str, int]]:
+    select: Select[int] = screen.query_one("#start-player", Select)
+    return [(str(label), value) for label, value in select._options if isinstance(value, int)]
+
+
+def test_setup_who_starts_lists_the_names_entered_of_the_rows_that_play() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
-        app.screen.query_one("#kind-1", Select).value = "off"
-        app.screen.query_one("#start-player", Select).value = 1
-        await pilot.click("#start")
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert start_choices(screen) == [("roll off", -1), ("Player 1", 0), ("Computer 1", 1),
+                                         ("Computer 2", 2)]
+        screen.query_one("#name-0", Input).value = "Anna"
+        screen.query_one("#kind-1", Select).value = "off"
+        screen.query_one("#kind-4", Select).value = "human"
+        screen.query_one("#name-4", Input).value = "Ben"
         await pilot.pause()
-        assert isinstance(app.screen, SetupScreen)
-        assert "player 2 is not playing" in str(
-            app.screen.query_one("#setup-error", Static).render())
-        app.screen.query_one("#start-player", Select).value = 2
-        await pilot.pause(0.3)  # the button ignores clicks while it shows the last one
+        assert start_choices(screen) == [("roll off", -1), ("Anna", 0), ("Computer 2", 2),
+                                         ("Ben", 4)]
+        screen.query_one("#start-player", Select).value = 4
+        screen.query_one("#name-4", Input).value = "Benno"  # the choice stays with the row
+        await pilot.pause()
+        assert screen.query_one("#start-player", Select).value == 4
         await pilot.click("#start")
         await pilot.pause()
         game = screen_of(app).game
-        assert [p.name for p in game.players] == ["Player 1", "Computer 2"]
-        assert game.start_player == 1
+        assert [p.name for p in game.players] == ["Anna", "Computer 2", "Benno"]
+        assert game.start_player == 2
 
     run(KniffelApp(lang="en", speed=5.0), script)
+
+
+def test_setup_a_start_player_who_stops_playing_falls_back_to_the_roll_off() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#start-player", Select).value = 1
+        screen.query_one("#kind-1", Select).value = "off"
+        await pilot.pause()
+        assert screen.query_one("#start-player", Select).value == -1
+        assert ("Computer 1", 1) not in start_choices(screen)
+
+    run(KniffelApp(lang="en", speed=5.0), script)
+
+
+def test_setup_an_error_goes_once_the_field_is_fixed_and_stays_while_it_is_not() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#name-1", Input).value = "Spieler 1"
+        await pilot.click("#start")
+        await pilot.pause()
+        error = screen.query_one("#setup-error", Static)
+        assert "Zwei Spieler heißen" in str(error.render())
+        screen.query_one("#name-1", Input).value = "spieler 1"  # still the same name
+        await pilot.pause()
+        assert "Zwei Spieler heißen" in str(error.render())
+        screen.query_one("#name-1", Input).value = "Bea"
+        await pilot.pause()
+        assert str(error.render()).strip() == ""
+        assert isinstance(app.screen, SetupScreen)  # fixing a field does not start the game
+
+    run(KniffelApp(lang="de"), script)
+
+
+def test_setup_offers_the_optimal_computer_only_where_it_can_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "no-tables"))
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+
+        def kinds() -> list[str]:
+            select: Select[str] = screen.query_one("#kind-1", Select)
+            return [str(value) for _, value in select._options]
+
+        assert "computer:optimal" not in kinds()  # Kniffel Extreme without its table
+        assert "computer:greedy" in kinds()
+        screen.query_one("#rules", Select).value = "kniffel"
+        await pilot.pause()
+        assert "computer:optimal" in kinds()  # the classic table is built on first use
+        screen.query_one("#kind-1", Select).value = "computer:optimal"
+        screen.query_one("#rules", Select).value = "extreme"
+        await pilot.pause()
+        assert "computer:optimal" not in kinds()
+        assert screen.query_one("#kind-1", Select).value == "computer:greedy"
+
+    run(KniffelApp(lang="en"), script)
 
 
 def test_setup_refuses_two_players_with_the_same_name() -> None:
@@ -224,13 +295,13 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         game = screen.game
         await pilot.press("r", "c")
         assert "No chip possible now" in text_of(screen, "#message")
-        assert "hand in a chip" not in text_of(screen, "#turn")
+        assert "[c]" not in text_of(screen, "#keys")
         await pilot.press("r", "r")
-        assert "hand in a chip for a 4th throw" in text_of(screen, "#turn")
+        assert "[c] chip: 4th throw" in text_of(screen, "#keys")
         await pilot.press("r")
         assert "No throws left" in text_of(screen, "#message")
         await pilot.press("c")
-        assert "hand in a chip" not in text_of(screen, "#turn")
+        assert "[c]" not in text_of(screen, "#keys")
         assert game.actions[-1] == UseChip()
         assert game.sheet(0).chips_left == 2
         assert "chips left: 2" in text_of(screen, "#turn")
@@ -341,8 +412,10 @@ def test_a_whole_game_of_computer_players_is_played_and_stored(tmp_path: Path) -
         await pilot.pause()
         assert "Game over" in text_of(screen, "#status")
         ranking = text_of(screen, "#turn")
+        shown = screen_text(app)
         for rank, player, total in screen.game.ranking():
             assert f"{rank}. {screen.game.players[player].name} {total}" in ranking
+            assert shown.count(f"{rank}. {screen.game.players[player].name} {total}") == 1
 
     run(KniffelApp(lang="en", history=db, rules=preset("kniffel"),
                    seats=[Seat("Greedy", "greedy"), Seat("Random", "random"),
@@ -464,7 +537,7 @@ def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: Lang) -> None:
-    offer = {"de": "[c] Chip abgeben für einen 4. Wurf", "en": "[c] hand in a chip for a 4th throw"}
+    offer = {"de": "[c] Chip: 4. Wurf", "en": "[c] chip: 4th throw"}
     speed = {"de": "Tempo 0,5 s", "en": "speed 0.5 s"}
 
     async def main() -> None:
@@ -520,8 +593,8 @@ def test_chip_help_only_with_chips_and_on_a_persons_turn() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
         await pilot.press("r", "r", "r")
-        assert "[c]" in text_of(screen, "#turn")
-        assert "[c]" not in text_of(screen, "#keys")
+        assert "[c]" in text_of(screen, "#keys")
+        assert "[c]" not in text_of(screen, "#turn")
 
     run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
 
@@ -550,9 +623,10 @@ def test_the_computers_last_moves_are_logged_and_it_thinks_off_the_screen() -> N
         await pilot.press("r", "enter")
         await until(pilot, lambda: game.current_player == 0 and len(game.sheet(2).entries) == 1)
         await pilot.pause()
-        assert len(screen.moves) == 3
-        assert screen.moves[1].startswith("Bot 1: ")
-        assert screen.moves[2].startswith("Bot 2: ")
+        assert screen.moves[0] == "Anna starts"  # the note first
+        assert len(screen.moves) == 4
+        assert screen.moves[2].startswith("Bot 1: ")
+        assert screen.moves[3].startswith("Bot 2: ")
         shown = text_of(screen, "#log")  # wide: the log beside the sheet
         assert "Bot 1: " in shown
         assert "Bot 2: " in shown
@@ -641,7 +715,7 @@ def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
         await until(pilot, lambda: screen.match.save_state.error is not None)
         warning = text_of(screen, "#save")
         assert screen.query_one("#save").display
-        assert "Not saved: 2 of 2 moves" in warning
+        assert "Not saved: 2 of 2 moves, retrying." in warning
         assert "locked" in warning
         await pilot.press("1", "r", "enter", "r")  # more moves while it is locked
         await until(pilot, lambda: not screen._saving and screen.match.save_state.error
@@ -691,6 +765,7 @@ def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_mis
         assert "NOT saved: moves 1–4 of 4 are missing" in report
         assert "Game saved" not in report
         rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
+        assert f"kniffel play --load {rescued}" in report
         assert load_game(rescued).actions == screen_of_game(app).actions
     finally:
         locker.close()
@@ -833,3 +908,389 @@ def test_an_expert_opponent_plays_a_whole_classic_game(classic_tables: Path) -> 
 
     run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Exp", "expert")], seed=4,
                    speed=0.0), script)
+
+
+# --- nothing cut, nothing lost (issue 19) ---------------------------------------------------
+
+
+def faces_of(screen: GameScreen) -> list[int]:
+    faces = [d.face for d in screen.query(Die)]
+    assert None not in faces
+    return [f for f in faces if f is not None]
+
+
+def test_kept_dice_stay_in_their_places_and_their_keys_still_point_at_them() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        before = faces_of(screen)
+        await pilot.press("2", "5", "r")
+        after = faces_of(screen)
+        turn = game.turn
+        assert turn is not None
+        assert turn.roll is not None
+        assert list(turn.roll.d6) != after  # sorted, the kept 4 would have moved
+        assert (after[1], after[4]) == (before[1], before[4])
+        assert screen.kept == {1, 4}
+        assert [d.kept for d in screen.query(Die)] == [False, True, False, False, True]
+        assert sorted(after) == list(turn.roll.d6)
+        thrown = [after[i] for i in (0, 2, 3)]
+        assert thrown == sorted(thrown)  # the thrown dice fill the other places, in order
+        await pilot.press("5")  # releases the die it kept: the one still in place 5
+        assert screen.kept == {1}
+        await pilot.press("r")
+        assert game.actions[-2] == Throw(Keep((before[1],)))
+        assert faces_of(screen)[1] == before[1]
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Anna")], seed=2), script)
+
+
+def test_undo_drops_the_moves_it_took_back_from_the_log_and_brings_back_the_marks() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "1", "2", "r")
+        kept = screen.kept
+        assert kept == {0, 1}
+        await pilot.press("enter")
+        assert len(screen.moves) == 2
+        assert screen.moves[1].startswith("Anna: ")
+        await pilot.press("u")  # the box: back to the dice after the second throw
+        assert screen.moves == ["Anna starts"]
+        assert screen.kept == kept
+        assert [d.kept for d in screen.query(Die)][:2] == [True, True]
+        await pilot.press("u")  # the second throw: the marks it was thrown with
+        assert len(screen.game.actions) == 2
+        assert screen.kept == kept
+        first = screen.game.actions[1]
+        assert isinstance(first, Outcome)
+        await pilot.press("r")
+        actions = list(screen.game.actions)
+        assert actions[2] == Throw(Keep(list(first.roll.d6)[:2]))
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Anna")], seed=2), script)
+
+
+def test_enter_on_a_filled_box_says_it_is_filled() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        table: DataTable[object] = screen.query_one("#sheet", DataTable)
+        await pilot.press("r", "enter")
+        [(box, entry)] = game.sheet(0).entries.items()
+        await pilot.press("r")
+        while game.rules.boxes[table.cursor_row] is not box:
+            await pilot.press("up" if table.cursor_row > game.rules.boxes.index(box) else "down")
+        actions = len(game.actions)
+        await pilot.press("enter")
+        name = game.rules.box_name(box, "en")
+        assert text_of(screen, "#message") == f"{name} is already filled ({entry.points})."
+        assert len(game.actions) == actions
+
+    run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Anna")], seed=4), script)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_key_line_shows_the_keys_that_work_now_and_fits_80_columns(lang: Lang) -> None:
+    hint = {"de": "[h] Tipp", "en": "[h] hint"}[lang]
+    roll = {"de": "[r] würfeln", "en": "[r] roll"}[lang]
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, rules=preset("extreme"), seats=SEATS[3], seed=1, start=0,
+                         speed=60)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            keys = text_of(screen, "#keys")
+            assert roll in keys
+            assert hint not in keys
+            assert "[u]" not in keys
+            await pilot.press("r")
+            await pilot.pause()
+            keys = text_of(screen, "#keys")
+            assert all(len(line) <= 78 for line in keys.splitlines())
+            for key in (roll, "[1–6]", hint, "[u]", "[q]"):
+                assert key in keys
+            await pilot.press("r", "r")
+            await pilot.pause()
+            keys = text_of(screen, "#keys")
+            assert roll not in keys
+            assert "[1–6]" not in keys
+            assert hint in keys
+            assert "[c]" in keys
+            assert keys in screen_text(app)  # on one line, whole
+            kept = set(screen.kept)
+            await pilot.press("3")
+            assert screen.kept == kept  # keeping means nothing after the last throw
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
+        lang: Lang) -> None:
+    from kniffel.advice import Position
+    from kniffel.expert import expert_for
+    from kniffel.tui import hint_text
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, rules=preset("extreme"), seats=SEATS[3], seed=1, start=0,
+                         speed=60)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", "r", "r", "h")
+            head = "Tipp (" if lang == "de" else "Hint ("
+            await until(pilot, lambda: text_of(screen, "#message").startswith(head))
+            await pilot.pause()
+            assert "\n" not in text_of(screen, "#turn")  # the chip offer is in the key line
+            message = screen.query_one("#message", Static)
+            assert message.size.height == 2
+            advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
+            shown = text_of(screen, "#message")
+            assert shown == hint_text(advice, lang, room=2 * message.size.width)
+            assert number(advice.best.expected, lang) in shown
+            lines = [line for line in screen_text(app).splitlines() if line.strip()]
+            joined = " ".join(line[42:].strip() for line in lines[1:4])
+            assert " ".join(shown.split()) in " ".join(joined.split())
+
+    asyncio.run(main())
+
+
+def test_the_roll_off_stays_readable_before_the_first_computer_moves() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset("kniffel"),
+                         seats=[Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")], seed=3,
+                         speed=0.2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(1.0)
+            screen = screen_of(app)
+            assert screen.game.actions == ()
+            assert "(rolled off: Bot 1 " in text_of(screen, "#message")
+            assert "(rolled off:" in screen_text(app)
+            await until(pilot, lambda: len(screen.game.actions) > 0, limit=2000)
+            assert screen.moves[0].endswith(")")
+            assert "rolled off" in screen.moves[0]
+
+    asyncio.run(main())
+
+
+def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_does(
+        tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    app = KniffelApp(lang="de", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        [toast] = list(app._notifications)
+        assert toast.message == "Beenden mit [b]q[/b] (oder Strg+Q)"
+        assert toast.title == "Beenden?"
+        assert app.is_running
+        await pilot.press("r")
+        await until(pilot, lambda: screen.match.save_state.error is not None
+                    and not screen._saving)
+        await pilot.press("ctrl+q")  # as q: the moves are not saved, a second one quits
+        assert "2 Züge sind nicht gespeichert" in text_of(screen, "#message")
+        assert app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    try:
+        run(app, script)
+        assert app.rescued is not None
+        report = app.quit_report()
+        assert f"Das ganze Spiel steht in {app.rescued[0]}" in report
+    finally:
+        locker.close()
+        db.close()
+
+
+def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kniffel import tui
+    from kniffel.tui import ConfirmQuit
+
+    nowhere = tmp_path / "not-a-folder"
+    nowhere.write_text("")
+    monkeypatch.setattr(tui, "rescue_places", lambda history_path: [nowhere])
+    path = tmp_path / "h.sqlite3"
+    db = History(path, timeout=0.1)
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    app = KniffelApp(lang="de", history=db, seats=[Seat("Anna")], seed=3)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r")
+        await until(pilot, lambda: screen.match.save_state.error is not None
+                    and not screen._saving)
+        await pilot.press("q", "q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        shown = screen_text(app)
+        assert "Das Spiel konnte nicht gespeichert werden" in shown
+        assert "Trotzdem beenden? [j] ja, beenden  [n] nein, weiterspielen" in shown
+        await pilot.press("n")  # plays on
+        await pilot.pause()
+        assert app.screen is screen
+        assert app.is_running
+        await pilot.press("1", "q", "q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        await pilot.press("j")
+        await pilot.pause()
+
+    try:
+        run(app, script)
+        assert app.return_code == 0
+        report = app.quit_report()
+        assert app.unsaved_on_exit
+        assert "NICHT gespeichert: die Züge 1–2 von 2 fehlen" in report
+        assert f"Auch eine Rettungsdatei ließ sich nicht schreiben (versucht: {nowhere})" in report
+    finally:
+        locker.close()
+        db.close()
+
+
+def test_rescue_files_go_to_the_first_folder_that_takes_them(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    from kniffel.tui import rescue_places, write_rescue
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    db = tmp_path / "gone" / "h.sqlite3"  # its folder does not exist (any more)
+    places = rescue_places(db)
+    assert places[:3] == [db.parent, tmp_path / "data" / "kniffel", tmp_path / "home"]
+    game = Game(preset("kniffel"), ["Anna"], seed=1)
+    game.apply(Throw(Keep()))
+    game.apply(game.sample_outcome(__import__("random").Random(1)))
+    path, tried = write_rescue(game, db)
+    assert path is not None
+    assert path.parent == tmp_path / "home"
+    assert tried == places[:3]
+    assert path.name.startswith("h.unsaved-")
+    assert path.suffix == ".json"
+    assert load_game(path).actions == game.actions
+
+
+def _joined_pane(session: str, done: Callable[[str], bool], seconds: float = 60) -> str:
+    """The pane's text with wrapped lines joined (a long path stays whole) once ``done``."""
+    deadline = time.monotonic() + seconds
+    text = ""
+    while time.monotonic() < deadline:
+        text = _tmux("capture-pane", "-p", "-J", "-t", session)
+        if done(text):
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"the terminal never showed what was expected:\n{text}")
+
+
+def _stored_actions(db: Path) -> list[tuple[int, int]]:
+    """(id, number of actions) of every game in ``db``, read without waiting for locks."""
+    with History(db, create=False) as h:
+        return [(r.id, r.actions) for r in h.games()]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+def test_a_real_terminal_keeps_every_move_through_a_lock_and_rescues_what_stays_locked(
+        tmp_path: Path) -> None:
+    kniffel = Path(sys.executable).with_name("kniffel")
+    db = tmp_path / "h.sqlite3"
+    session = f"kniffel-lock-{os.getpid()}"
+    env = f"env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME={tmp_path / 'xdg'}"
+
+    def start(args: str) -> None:
+        _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+              f"{env} {kniffel} play --lang en --db {db} {args}; echo exit=$?; sleep 60")
+
+    def keys(*pressed: str) -> None:
+        for key in pressed:
+            _tmux("send-keys", "-t", session, key)
+            time.sleep(0.3)
+
+    locker = sqlite3.connect(db, isolation_level=None)
+    try:
+        # 1. locked mid-game, then released: every move reaches the history
+        start("--rules kniffel --seed 3 --player Anna")
+        _joined_pane(session, lambda t: "Anna's turn" in t and "[r] roll" in t)
+        keys("r")
+        _joined_pane(session, lambda t: "throw 1 of 3" in t)
+        deadline = time.monotonic() + 10
+        while not db.exists() or _stored_actions(db) != [(1, 2)]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        locker.execute("BEGIN EXCLUSIVE")
+        keys("1", "r")
+        _joined_pane(session, lambda t: "Not saved: 2 of 4 moves" in t and "locked" in t)
+        locker.execute("ROLLBACK")  # the retry every 3 s writes them
+        _joined_pane(session, lambda t: "Not saved" not in t, seconds=15)
+        keys("Enter", "q")
+        text = _joined_pane(session, lambda t: "exit=" in t)
+        assert "Game saved – continue with: kniffel play --resume" in text
+        assert "exit=0" in text
+        assert _stored_actions(db) == [(1, 5)]
+        _tmux("kill-session", "-t", session)
+        # 2. locked and kept locked: quitting writes the whole game to a rescue file
+        start("--resume")
+        _joined_pane(session, lambda t: "Anna's turn" in t and "[r] roll" in t)
+        locker.execute("BEGIN EXCLUSIVE")
+        keys("r")
+        _joined_pane(session, lambda t: "Not saved: 2 of 7 moves" in t)
+        keys("q")
+        _joined_pane(session, lambda t: "2 moves are not saved. [q] again: quit anyway" in t)
+        keys("q")
+        text = _joined_pane(session, lambda t: "exit=" in t, seconds=20)
+        assert "NOT saved: moves 6–7 of 7 are missing from the history" in text
+        assert "exit=1" in text
+        rescued = Path(text.split("The whole game is in ")[1].split(" ")[0])
+        assert rescued.parent == tmp_path
+        locker.execute("ROLLBACK")
+        locker.close()
+        game = load_game(rescued)
+        with History(db) as h:
+            stored = h.load(1)
+        assert len(game.actions) == 7
+        assert game.actions[:5] == stored.actions
+        assert (game.players, game.seed, game.rules) == (stored.players, stored.seed,
+                                                        stored.rules)
+        _tmux("kill-session", "-t", session)
+        # 3. the rescue file plays on as the same game of the history
+        start(f"--load {rescued}")
+        _joined_pane(session, lambda t: "Anna's turn" in t and "throw 1 of 3" in t)
+        keys("q")
+        text = _joined_pane(session, lambda t: "exit=" in t)
+        assert "exit=0" in text
+        assert _stored_actions(db) == [(1, 7)]
+    finally:
+        locker.close()
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False,
+                       capture_output=True)
+
+
+def test_setup_the_free_strike_box_cannot_be_ticked_where_it_means_nothing() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        box = screen.query_one("#free-strike", Checkbox)
+        assert not box.disabled
+        box.value = True
+        screen.query_one("#rules", Select).value = "yahtzee"
+        await pilot.pause()
+        assert box.disabled
+        assert not box.value
+        assert screen.chosen_rules() == preset("yahtzee")
+        screen.query_one("#rules", Select).value = "kniffel-championship"
+        await pilot.pause()
+        assert box.disabled
+        assert box.value  # striking any time is that rule set's own rule
+        screen.query_one("#rules", Select).value = "kniffel"
+        await pilot.pause()
+        assert not box.disabled
+        assert not box.value
+
+    run(KniffelApp(lang="en"), script)

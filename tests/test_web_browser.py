@@ -25,7 +25,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel import Box, Enter, Game, Mode, Roll, messages, points, preset
 from kniffel.advice import Position
 from kniffel.expert import expert_for
 from kniffel.game import Player, PlayerKind, action_from_json
@@ -734,7 +734,7 @@ def test_a_hint_after_a_roll_shows_the_experts_best_choice_and_every_option(page
     best = hint["options"][0]
     assert page.text_content("#hint-best strong") == best["text"]["de"]
     assert (page.text_content("#hint-box .tip-expected")
-            == f"erwartet {advice_view.number(best['expected'], 'de')}")
+            == f"erwartet {messages.number(best['expected'], 'de')}")
     assert suggested_dice(page) == sorted(best["keep"] or [])
     if best["kind"] in ("score", "strike"):
         assert page.locator(f"#choices button.suggested[data-box='{best['box']}']").count() == 1
@@ -746,7 +746,7 @@ def test_a_hint_after_a_roll_shows_the_experts_best_choice_and_every_option(page
         "#hint-table tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
     for row, option in zip(cells, hint["options"], strict=True):
         assert row[0] == option["text"]["de"]
-        assert row[1] == advice_view.number(option["expected"], "de")
+        assert row[1] == messages.number(option["expected"], "de")
     assert "Wertetabelle" in (page.text_content("#hint-source") or "")
     page.click("#panel-close")
     # the hint's dice are kept with one tap; after the throw the old hint is gone

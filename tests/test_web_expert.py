@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kniffel import Game, Keep, Mode, Roll, Throw, UseChip, preset
+from kniffel import Game, Keep, Mode, Roll, Throw, UseChip, messages, preset
 from kniffel.advice import Position
 from kniffel.errors import KniffelError
 from kniffel.expert import Expert, expert_for, review_game
@@ -357,10 +357,10 @@ def test_meta_says_where_the_expert_plays_and_carries_its_words() -> None:
 
 
 def test_numbers_read_as_their_language_writes_them() -> None:
-    assert advice_view.number(712.449, "de") == "712,4"
-    assert advice_view.number(712.449, "en") == "712.4"
-    assert advice_view.number(1234.5, "de", 2) == "1.234,50"
-    assert advice_view.number(1234.5, "en", 2) == "1,234.50"
+    assert messages.number(712.449, "de") == "712,4"
+    assert messages.number(712.449, "en") == "712.4"
+    assert messages.number(1234.5, "de", 2) == "1.234,50"
+    assert messages.number(1234.5, "en", 2) == "1,234.50"
 
 
 def test_the_expert_view_words_exist_in_both_languages() -> None:

@@ -111,9 +111,9 @@ def test_export_without_pyodide_says_to_run_npm_ci(tmp_path: Path) -> None:
 def test_export_into_a_file_is_refused(tmp_path: Path) -> None:
     target = tmp_path / "file"
     target.write_text("x", encoding="utf-8")
-    result = CliRunner().invoke(main, ["web", "--export", str(target)])
+    result = CliRunner().invoke(main, ["web", "--export", str(target), "--lang", "en"])
     assert result.exit_code == 2
-    assert "is a file" in result.output
+    assert result.output == f"kniffel web: {target} is a file, not a folder.\n"
 
 
 def test_server_serves_the_site_with_the_right_types() -> None:

@@ -142,7 +142,8 @@ def test_view_is_plain_json() -> None:
 
 def test_meta_lists_every_preset_with_titles_for_the_start_screen() -> None:
     names = [p["name"] for p in meta()["presets"]]
-    assert names == ["extreme", "kniffel", "kniffel-championship", "yahtzee"]
+    assert names == ["extreme", "kniffel", "kniffel-championship", "yahtzee",
+                     "kniffel-anleitung"]
     extreme = meta()["presets"][0]
     assert extreme["title"]["de"] == "Kniffel Extreme"
     assert extreme["free_strike_option"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import difflib
 import gc
 import json
 import math
 import os
+import re
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -18,7 +22,7 @@ from kniffel import __version__
 from kniffel.dice import Roll
 from kniffel.errors import KniffelError
 from kniffel.lang import default_lang
-from kniffel.messages import dice_text, render, rules_title
+from kniffel.messages import count, decimal, dice_text, render, rules_title
 from kniffel.messages import strategy_name as shown_strategy
 from kniffel.messages import text as words
 from kniffel.paths import default_db_path
@@ -30,6 +34,7 @@ from kniffel.rules import (
     Box,
     Lang,
     RuleSet,
+    StrikeRule,
     describe,
     evaluate,
     preset,
@@ -108,17 +113,432 @@ def _fail(command: str, error: BaseException | str, lang: Lang) -> NoReturn:
     sys.exit(2)
 
 
-class KniffelGroup(click.Group):
+# --- click's own messages in the user's language ----------------------------------------------
+# click words its errors in English (and through gettext, which kniffel does not use). Every
+# error click raises is shown here instead: one line "kniffel COMMAND: <sentence>" from the
+# message catalog, at most one more line with the help command, exit status 2; an interrupt is
+# "Abgebrochen." / "Interrupted." with exit status 130, never click's "Aborted!". The sentence
+# comes from the error's type and attributes; a refused value from the parameter's type, which
+# every KniffelCommand gives a copy that knows the value (localized_type); --help's headings
+# and notes follow the language too (_KniffelHelp).
+
+ARGS_KEY = "kniffel.args"
+
+# Not in every click kniffel runs on: NoSuchCommand came with click 8.4 (before, a plain
+# UsageError), NoArgsIsHelpError with 8.2; where one is missing, an empty tuple (``isinstance``
+# and ``except`` match nothing).
+_NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+_NO_SUCH_COMMAND: Any = getattr(click.exceptions, "NoSuchCommand", ())
+
+
+class CliValueError(click.BadParameter):
+    """A value that a parameter's type refused, with the catalog code and params of its
+    sentence (the English message stays click's own, for logs)."""
+
+    def __init__(self, message: str, code: str, params: dict[str, object],
+                 ctx: click.Context | None = None, param: click.Parameter | None = None) -> None:
+        super().__init__(message, ctx=ctx, param=param)
+        self.code = code
+        self.params = params
+
+
+def _given_lang(args: Sequence[str]) -> Lang | None:
+    """The language of the last ``--lang de|en`` (or ``--lang=…``) in ``args`` before ``--``."""
+    found: Lang | None = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        else:
+            continue
+        if value == "de":
+            found = "de"
+        elif value == "en":
+            found = "en"
+    return found
+
+
+def _lang_of(ctx: click.Context | None) -> Lang:
+    """The language of a sentence about the command line itself: the command's ``--lang``
+    where click read it, where it was given on the command line (an error can come before it
+    is read), else the locale's (:func:`~kniffel.lang.default_lang`)."""
+    if ctx is not None:
+        chosen = ctx.meta.get(LANG_KEY)
+        if chosen == "de" or chosen == "en":
+            return chosen  # type: ignore[no-any-return]
+        given = _given_lang(ctx.meta.get(ARGS_KEY, ()))
+        if given is not None:
+            return given
+    return default_lang()
+
+
+def _command_path(ctx: click.Context | None) -> str:
+    """``kniffel`` and the names of the (sub)commands ``ctx`` belongs to: ``kniffel rules``."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["kniffel", *reversed(names)])
+
+
+def _param_name(param: click.Parameter | None) -> str | None:
+    """A parameter as the command line spells it: an option's longest name, an argument's
+    metavar (``SAVE``)."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    return param.human_readable_name if param is not None else None
+
+
+def _shown_value(value: object, lang: Lang) -> str:
+    """A number (a range's bound, a value out of range) as ``lang`` writes it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return decimal(value, lang)
+
+
+def _range_text(kind: click.IntRange | click.FloatRange, lang: Lang) -> str:
+    """The range of an ``IntRange``/``FloatRange`` in words: "mindestens 1", "0 bis 65.535"."""
+    low = None if kind.min is None else _shown_value(kind.min, lang)
+    high = None if kind.max is None else _shown_value(kind.max, lang)
+    if low is not None and high is not None and not (kind.min_open or kind.max_open):
+        return words("cli.click.range.between", lang, low=low, high=high)
+    lower = None if low is None else words(
+        "cli.click.range.more_than" if kind.min_open else "cli.click.range.at_least", lang,
+        low=low)
+    upper = None if high is None else words(
+        "cli.click.range.less_than" if kind.max_open else "cli.click.range.at_most", lang,
+        high=high)
+    if lower is not None and upper is not None:
+        return words("cli.click.range.both", lang, low=lower, high=upper)
+    return lower or upper or ""
+
+
+def _value_problem(kind: click.ParamType[Any, Any], value: Any) -> tuple[str, dict[str, object]]:
+    """Why the type ``kind`` refused ``value``: the catalog code and params of the sentence,
+    found the way click's own checks go (click only words it in English)."""
+    if isinstance(kind, click.Choice):
+        return "cli.click.choice", {"value": str(value),
+                                    "choices": [str(c) for c in kind.choices]}
+    if isinstance(kind, (click.IntRange, click.FloatRange)):
+        try:
+            number = kind._number_class(value)
+        except (TypeError, ValueError):
+            pass
+        else:
+            return "cli.click.range", {"value": number, "range": kind}
+    if isinstance(kind, click.types.IntParamType):
+        return "cli.click.not_whole", {"value": str(value)}
+    if isinstance(kind, click.types.FloatParamType):
+        return "cli.click.not_number", {"value": str(value)}
+    if isinstance(kind, click.Path):
+        where = os.fsdecode(value) if isinstance(value, (str, bytes, os.PathLike)) else str(value)
+        try:
+            st = os.stat(where)
+        except OSError:
+            return "os.not_found", {"where": where}
+        if not kind.file_okay and stat.S_ISREG(st.st_mode):
+            return "cli.click.path_is_file", {"where": where}
+        if not kind.dir_okay and stat.S_ISDIR(st.st_mode):
+            return "os.is_folder", {"where": where}
+        return "os.permission", {"where": where}
+    return "cli.click.bad_value", {"value": str(value)}
+
+
+if TYPE_CHECKING:
+    _ParamType = click.ParamType[Any, Any]
+else:
+    _ParamType = click.ParamType  # generic only since click 8.5
+
+
+class _LocalizedType(_ParamType):
+    """A mixin for click's parameter types: a refused value raises :class:`CliValueError`,
+    which knows the value and the sentence that says what is wrong with it. Numbers take a
+    decimal comma too (``--speed 0,5``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if (isinstance(self, click.types.FloatParamType) and isinstance(value, str)
+                and value.count(",") == 1 and "." not in value):
+            value = value.replace(",", ".")
+        try:
+            return super().convert(value, param, ctx)
+        except CliValueError:
+            raise
+        except click.BadParameter as e:
+            code, params = _value_problem(self, value)
+            raise CliValueError(e.message, code, params, ctx=ctx, param=param) from e
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str | None:
+        shown = super().get_metavar(param, ctx)
+        if shown is not None or not isinstance(param, click.Option):
+            return shown  # choices list themselves; an argument is shown by its name
+        if isinstance(self, click.types.IntParamType):
+            code = "cli.help.metavar.integer"
+        elif isinstance(self, click.types.FloatParamType):
+            code = "cli.help.metavar.number"
+        elif isinstance(self, click.Path) and not self.dir_okay:
+            code = "cli.help.metavar.file"
+        elif isinstance(self, click.Path) and not self.file_okay:
+            code = "cli.help.metavar.folder"
+        else:
+            code = "cli.help.metavar.path"
+        return words(code, _lang_of(ctx))
+
+
+_LOCALIZED_TYPES: dict[type[click.ParamType[Any, Any]], type[click.ParamType[Any, Any]]] = {}
+
+
+def localized_type(kind: click.ParamType[Any, Any]) -> click.ParamType[Any, Any]:
+    """``kind`` (a click type that can refuse a value: choices, numbers, ranges, paths) as a
+    copy that words its refusals from the catalog; any other type as it is."""
+    if isinstance(kind, _LocalizedType) or not isinstance(
+            kind, (click.Choice, click.types.IntParamType, click.types.FloatParamType,
+                   click.Path)):
+        return kind
+    base: type[click.ParamType[Any, Any]] = type(kind)
+    if base not in _LOCALIZED_TYPES:
+        _LOCALIZED_TYPES[base] = type(base.__name__, (_LocalizedType, base), {})
+    shown: click.ParamType[Any, Any] = copy.copy(kind)
+    shown.__class__ = _LOCALIZED_TYPES[base]
+    return shown
+
+
+def _usage_sentence(error: click.ClickException, lang: Lang) -> tuple[str, bool]:
+    """The catalog's sentence for one of click's errors, and whether the help command should
+    follow it (where the command was called wrongly, not given a wrong value)."""
+    ctx = error.ctx if isinstance(error, click.UsageError) else None
+    if isinstance(error, CliValueError):
+        params = dict(error.params)
+        kind = params.get("range")
+        if isinstance(kind, (click.IntRange, click.FloatRange)):
+            params["range"] = _range_text(kind, lang)
+            params["value"] = _shown_value(params["value"], lang)
+        sentence = words(error.code, lang, **params)
+        name = _param_name(error.param)
+        if isinstance(error.param, click.Option) and "where" not in params:
+            sentence = f"{name}: {sentence}"
+        return sentence, False
+    if isinstance(error, click.MissingParameter):
+        kind = error.param_type or (error.param.param_type_name if error.param else "")
+        code = "cli.click.missing_option" if kind == "option" else "cli.click.missing_argument"
+        return words(code, lang, name=_param_name(error.param) or "?"), True
+    if isinstance(error, click.BadParameter):
+        cause = error.__cause__
+        if isinstance(cause, KniffelError):
+            return render(cause, lang), False
+        name = _param_name(error.param)
+        sentence = words("cli.click.usage", lang)
+        return (f"{name}: {sentence}" if name else sentence), True
+    if isinstance(error, click.NoSuchOption):
+        near = difflib.get_close_matches(error.option_name, error.possibilities or [])
+        if near:  # (click before 8.4 keeps every option as a possibility)
+            return words("cli.click.no_such_option_near", lang, option=error.option_name,
+                         possible=" / ".join(near)), True
+        return words("cli.click.no_such_option", lang, option=error.option_name), True
+    if isinstance(error, _NO_SUCH_COMMAND):
+        if error.possibilities:
+            return words("cli.click.no_such_command_near", lang, command=error.command_name,
+                         possible=" / ".join(error.possibilities)), True
+        group = ctx.command if ctx is not None else None
+        commands = sorted(group.commands) if isinstance(group, click.Group) else []
+        return words("cli.click.no_such_command", lang, command=error.command_name,
+                     commands=commands), True
+    if isinstance(error, click.BadOptionUsage):
+        declared = ctx.command.params if ctx is not None else []
+        option = next((p for p in declared if isinstance(p, click.Option)
+                       and error.option_name in (*p.opts, *p.secondary_opts)), None)
+        code = ("cli.click.takes_no_value" if option is not None and option.is_flag
+                else "cli.click.needs_value")
+        return words(code, lang, option=error.option_name), True
+    if isinstance(error, click.FileError):
+        return words("os.error", lang, where=error.filename), False
+    if isinstance(error, click.UsageError):
+        # click words only this one without an attribute: "Got unexpected extra argument(s) (…)"
+        extra = re.fullmatch(r"Got unexpected extra arguments? \((.*)\)", error.message, re.S)
+        if extra is not None:
+            return words("cli.click.extra_arguments", lang, args=extra.group(1)), True
+        unknown = re.fullmatch(r"No such command '(.*)'\.", error.message, re.S)  # click < 8.4
+        group = ctx.command if ctx is not None else None
+        if unknown is not None and isinstance(group, click.Group):
+            near = difflib.get_close_matches(unknown.group(1), list(group.commands))
+            if near:
+                return words("cli.click.no_such_command_near", lang, command=unknown.group(1),
+                             possible=" / ".join(near)), True
+            return words("cli.click.no_such_command", lang, command=unknown.group(1),
+                         commands=sorted(group.commands)), True
+        return words("cli.click.usage", lang), True
+    return words("error", lang), False
+
+
+def _refuse(error: click.ClickException, ctx: click.Context | None) -> NoReturn:
+    """Show one of click's errors as kniffel does and exit with status 2."""
+    if isinstance(error, click.UsageError) and error.ctx is not None:
+        ctx = error.ctx
+    lang = _lang_of(ctx)
+    path = _command_path(ctx)
+    sentence, with_hint = _usage_sentence(error, lang)
+    console = _console(err=True)
+    console.print(f"{path}: {sentence}", markup=False)
+    if with_hint:
+        console.print(words("cli.click.help_hint", lang, command=path), markup=False)
+    sys.exit(2)
+
+
+def _interrupted(path: str, lang: Lang, error: BaseException) -> NoReturn:
+    """Ctrl-C (or an answer that never came) that the command did not handle itself: a
+    sentence, exit status 130 (2 when the input ended)."""
+    inner = error if not isinstance(error, click.Abort) else (
+        error.__cause__ or error.__context__ or error)
+    ended = isinstance(inner, EOFError)
+    if not ended and sys.stderr.isatty():
+        sys.stderr.write("\n")  # past the terminal's "^C"
+    sentence = words("cli.click.no_answer" if ended else "cli.click.interrupted", lang)
+    _console(err=True).print(f"{path}: {sentence}", markup=False)
+    sys.exit(2 if ended else 130)
+
+
+_YES = {"j", "ja", "y", "yes"}
+_NO = {"n", "nein", "no", ""}
+
+
+def confirm(question: str, lang: Lang) -> bool:
+    """Ask ``question`` on stderr with ``[j/N]`` (English ``[y/N]``) until the answer is yes
+    (j, ja, y, yes) or no (n, nein, no, or nothing): click's own ``confirm`` asks and complains
+    only in English. Ctrl-C or an input that ended reach :class:`KniffelGroup` as
+    :class:`click.Abort` ("Abgebrochen." / "Keine Antwort …")."""
+    while True:
+        answer = click.prompt(f"{question} {words('cli.confirm.suffix', lang)}", default="",
+                              show_default=False, prompt_suffix=" ", err=True)
+        answer = str(answer).strip().lower()
+        if answer in _YES or answer in _NO:
+            return answer in _YES
+        click.echo(words("cli.confirm.again", lang), err=True)
+
+
+def _help_heading(ctx: click.Context, code: str) -> str:
+    return words(code, _lang_of(ctx))
+
+
+class _KniffelHelp(click.Command):
+    """``--help`` with its headings and click's notes (default, range, required) in the
+    user's language."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        lang = _lang_of(ctx)
+        shown = {self.options_metavar: words("cli.help.options_metavar", lang),
+                 getattr(self, "subcommand_metavar", None): words("cli.help.command_metavar",
+                                                                  lang)}
+        pieces = [shown.get(piece, piece) for piece in self.collect_usage_pieces(ctx)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces),
+                              _help_heading(ctx, "cli.help.usage"))
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        lang = _lang_of(ctx)
+        records = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None and isinstance(param, click.Option):
+                shown = (_option_help(param, ctx, lang) if hasattr(param, "get_help_extra")
+                         else record[1])  # click before 8.2: its own notes
+                records.append((record[0], shown))
+        if records:
+            with formatter.section(words("cli.help.options", lang)):
+                formatter.write_dl(records)
+
+    def format_arguments(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        arguments = [p for p in self.get_params(ctx) if isinstance(p, click.Argument)]
+        if any(getattr(a, "help", None) is not None for a in arguments):
+            with formatter.section(_help_heading(ctx, "cli.help.arguments")):
+                formatter.write_dl([r for a in arguments
+                                    if (r := a.get_help_record(ctx)) is not None])
+
+
+def _option_help(option: click.Option, ctx: click.Context, lang: Lang) -> str:
+    """An option's help with click's notes in ``lang``: ``[Standard: 1000; mindestens 1]``."""
+    extra = option.get_help_extra(ctx)
+    items = []
+    if "envvars" in extra:
+        items.append(f"env: {', '.join(extra['envvars'])}")
+    if "default" in extra:
+        items.append(f"{words('cli.help.default', lang)}: {extra['default']}")
+    if "range" in extra and isinstance(option.type, (click.IntRange, click.FloatRange)):
+        items.append(_range_text(option.type, lang))
+    if "required" in extra:
+        items.append(words("cli.help.required", lang))
+    help_text = option.help or ""
+    if option is ctx.command.get_help_option(ctx):
+        help_text = words("cli.help.help", lang)
+    elif option.name == "version" and option.is_eager and not option.expose_value:
+        help_text = words("cli.help.version", lang)
+    if items:
+        notes = "; ".join(items)
+        help_text = f"{help_text}  [{notes}]" if help_text else f"[{notes}]"
+    return help_text
+
+
+class KniffelCommand(_KniffelHelp):
+    """A kniffel command: the values its parameters refuse are worded from the catalog (see
+    :func:`localized_type`), its ``--help`` speaks the user's language."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            param.type = localized_type(param.type)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            if e.ctx is None:
+                e.ctx = ctx  # click's parser leaves it out of some errors (BadOptionUsage)
+            raise
+
+
+class KniffelGroup(click.Group, _KniffelHelp):
     """The command group: a kniffel error that a command did not handle itself is still shown
-    in words, in the command's language, with exit status 2 — never as a traceback."""
+    in words, in the command's language, with exit status 2 — never as a traceback; so are
+    click's own errors (usage, bad values, paths), and Ctrl-C is "Abgebrochen." with status
+    130, never click's English "Aborted!"."""
+
+    command_class = KniffelCommand
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[ARGS_KEY] = list(args)  # for the language of an error before --lang is read
+        try:
+            return super().parse_args(ctx, args)
+        except _NO_ARGS_IS_HELP:
+            raise  # "kniffel" alone: click shows the help
+        except click.ClickException as e:
+            if isinstance(e, click.UsageError) and e.ctx is None:
+                e.ctx = ctx
+            _refuse(e, ctx)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KniffelError as e:
-            lang = ctx.meta.get(LANG_KEY) or default_lang()
             name = ctx.invoked_subcommand or "kniffel"
-            _fail(name, e, lang)
+            _fail(name, e, _lang_of(ctx))
+        except _NO_ARGS_IS_HELP:
+            raise
+        except click.ClickException as e:
+            _refuse(e, ctx)
+        except (click.Abort, KeyboardInterrupt, EOFError) as e:
+            sub = ctx.invoked_subcommand
+            _interrupted(f"kniffel {sub}" if sub else "kniffel", _lang_of(ctx), e)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section(_help_heading(ctx, "cli.help.commands")):
+                formatter.write_dl(rows)
 
 
 class StrategyChoice(click.Choice[str]):
@@ -145,6 +565,17 @@ free_strike_option = click.option(
     help="Hausregel: jederzeit streichen / house rule: strike any box any time")
 
 
+def ruleset_from_options(rules_name: str, free_strike: bool, command: str,
+                         lang: Lang) -> RuleSet:
+    """The rule set that ``--rules`` and ``--free-strike`` ask for. ``--free-strike`` with a
+    rule set in which any open box may be filled with 0 at any time anyway (the championship
+    rules, Yahtzee, the rule sheet) would change nothing: it is refused with a sentence and exit
+    status 2 instead of being ignored silently."""
+    if free_strike and preset(rules_name).strike is not StrikeRule.FORCED:
+        _fail(command, words("cli.free_strike_changes_nothing", lang, rules=rules_name), lang)
+    return preset(rules_name, free_strike=free_strike)
+
+
 def _console(err: bool = False) -> Console:
     return Console(stderr=err, highlight=False, soft_wrap=True)
 
@@ -158,7 +589,7 @@ def _table(title: str | None = None, **options: Any) -> Table:
 
 
 @click.group(cls=KniffelGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="kniffel")
+@click.version_option(__version__, prog_name="kniffel", message="%(prog)s %(version)s")
 def main() -> None:
     """Kniffel Extreme und klassisches Kniffel: Browser-App, Terminalspiel, Computergegner,
     optimale Strategie, Regeln, Wertung, Spielstände.
@@ -167,7 +598,8 @@ def main() -> None:
     play), computer players, optimal strategy (kniffel solve / advise), rules, scoring, saves.
 
     Rule sets / Regelwerke: extreme (Kniffel Extreme, default), kniffel (classic German rules),
-    kniffel-championship (championship rules), yahtzee (official Hasbro rules).
+    kniffel-championship (championship rules), yahtzee (official Hasbro rules),
+    kniffel-anleitung (a rule sheet: free strikes, 100 per further Kniffel, no joker).
     """
 
 
@@ -186,17 +618,16 @@ def _roll_line(rules: RuleSet, roll: Roll) -> str:
 
 def _roll_table(rules: RuleSet, roll: Roll, lang: Lang) -> Table:
     values = evaluate(roll)
-    de = lang == "de"
-    table = _table(title=f"{'Wurf' if de else 'Roll'} {dice_text(roll.d6, roll.d10, lang)}  "
-                         f"({rules.title(lang)})")
-    table.add_column("Kästchen" if de else "Box")
+    title = words("cli.roll", lang, dice=dice_text(roll.d6, roll.d10, lang))
+    table = _table(title=f"{title}  ({rules.title(lang)})")
+    table.add_column(words("cli.col.box", lang))
     table.add_column("id", style="dim")
-    table.add_column("Punkte" if de else "Points", justify="right")
-    table.add_column("passt" if de else "fits", justify="center")
+    table.add_column(words("cli.col.points", lang), justify="right")
+    table.add_column(words("cli.col.fits", lang), justify="center")
     for b in rules.boxes:
         v = values[b]
-        table.add_row(rules.box_name(b, lang), b.value, str(v or 0),
-                      ("ja" if de else "yes") if v is not None else "–",
+        table.add_row(rules.box_name(b, lang), b.value, count(v or 0, lang),
+                      words("cli.yes", lang) if v is not None else "–",
                       style=None if v is not None else "dim")
     return table
 
@@ -243,7 +674,9 @@ def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> 
     rules = preset(rules_name)
     for arg in dice:
         if arg.startswith("-") and not arg.lstrip("-").isdigit():
-            raise click.NoSuchOption(arg)
+            known = [o for p in click.get_current_context().command.params
+                     if isinstance(p, click.Option) for o in p.opts]
+            raise click.NoSuchOption(arg, possibilities=known)
     if not dice:
         errors = _read_rolls(rules, sys.stdin, sys.stdout, as_json, lang)
         if errors:
@@ -260,15 +693,14 @@ def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> 
 
 
 def _points_text(rules: RuleSet, box: Box, lang: Lang) -> str:
-    de = lang == "de"
     if box in FLAT_POINTS:
-        return str(FLAT_POINTS[box])
+        return count(FLAT_POINTS[box], lang)
     if box.face is not None:
-        top = rules.max_points(box)
-        return f"Summe der {box.face}er (0–{top})" if de else f"sum of the {box.face}s (0–{top})"
+        return words("cli.points.face_sum", lang, face=box.face, low=count(0, lang),
+                     high=count(rules.max_points(box), lang))
     if box is Box.SUPER_CHANCE:
-        return "2× Summe" if de else "2× sum"
-    return "Summe" if de else "sum"
+        return words("cli.points.double_sum", lang)
+    return words("cli.points.sum", lang)
 
 
 @main.command()
@@ -281,17 +713,16 @@ def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
     Lists every box with its condition and points, then the bonus, chips, strike and joker
     rules.
     """
-    ruleset = preset(rules_name, free_strike=free_strike)
-    de = lang == "de"
+    ruleset = ruleset_from_options(rules_name, free_strike, "rules", lang)
     table = _table(title=ruleset.title(lang))
     console = _console()
     # The ids (for the API and --json) only where the terminal has room for them.
     with_ids = console.width >= 110
-    table.add_column("Kästchen" if de else "Box", no_wrap=True)
+    table.add_column(words("cli.col.box", lang), no_wrap=True)
     if with_ids:
         table.add_column("id", style="dim", no_wrap=True)
-    table.add_column("Bedingung" if de else "Condition")
-    table.add_column("Punkte" if de else "Points", justify="right", no_wrap=True)
+    table.add_column(words("cli.col.condition", lang))
+    table.add_column(words("cli.col.points", lang), justify="right", no_wrap=True)
     for box in ruleset.boxes:
         ids = [box.value] if with_ids else []
         table.add_row(ruleset.box_name(box, lang), *ids, BOX_TEXTS[box].rule(lang),
@@ -318,9 +749,8 @@ def show(save: str, lang: Lang) -> None:
 def sheet_table(game: Game, lang: Lang = "de") -> Table:
     """The score sheet of ``game``: a column per player, totals and the leader or winner."""
     rules = game.rules
-    de = lang == "de"
     table = _table(title=rules.title(lang))
-    table.add_column("Kästchen" if de else "Box")
+    table.add_column(words("cli.col.box", lang))
     sheets = [game.sheet(i) for i in range(len(game.players))]
     for i, p in enumerate(game.players):
         marker = " ◀" if i == game.current_player else ""
@@ -329,22 +759,24 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
         cells = []
         for s in sheets:
             e = s.entries.get(box)
-            cells.append("" if e is None else ("–" if e.struck else str(e.points)))
+            cells.append("" if e is None else ("–" if e.struck else count(e.points, lang)))
         table.add_row(rules.box_name(box, lang), *cells,
                       end_section=box is rules.upper_boxes[-1])
     rows = [
-        ("Summe oben" if de else "Upper sum", [s.upper_sum for s in sheets]),
-        (f"{'noch bis Bonus' if de else 'to bonus'}", [s.bonus_missing for s in sheets]),
-        ("Bonus", [s.bonus for s in sheets]),
-        ("Summe unten" if de else "Lower sum", [s.lower_sum for s in sheets]),
+        ("cli.sheet.upper_sum", [s.upper_sum for s in sheets]),
+        ("cli.sheet.to_bonus", [s.bonus_missing for s in sheets]),
+        ("Bonus", [s.bonus for s in sheets]),  # the same word in both languages
+        ("cli.sheet.lower_sum", [s.lower_sum for s in sheets]),
     ]
     if rules.extra_kniffel_bonus:
-        rows.append(("Extra-Kniffel" if de else "Extra Kniffel", [s.extra_bonus for s in sheets]))
+        rows.append(("cli.sheet.extra_kniffel", [s.extra_bonus for s in sheets]))
     if rules.chips:
         rows.append(("Chips", [s.chips_left for s in sheets]))
     for label, vals in rows:
-        table.add_row(label, *map(str, vals), style="dim")
-    table.add_row("Gesamt" if de else "Total", *(str(s.total) for s in sheets), style="bold")
+        shown = words(label, lang) if label.startswith("cli.") else label
+        table.add_row(shown, *(count(v, lang) for v in vals), style="dim")
+    table.add_row(words("cli.sheet.total", lang), *(count(s.total, lang) for s in sheets),
+                  style="bold")
     return table
 
 
@@ -373,31 +805,53 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
     """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
 
     Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
-    how often it was struck. A Rich progress bar runs on stderr.
+    how often it was struck. A Rich progress bar runs on stderr. Ctrl-C (or SIGTERM) stops the
+    run: the games 0…N-1 finished by then are printed as a partial result (the same as
+    ``--games N``), exit status 130. A ``--plot`` target is checked before any game runs.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from kniffel.simulate import simulate
-    from kniffel.strategy import get_strategy
+    from kniffel.interrupt import EXIT_INTERRUPTED, interruptible, shielded
+    from kniffel.simulate import SimulationInterrupted, simulate
 
     ruleset = preset(rules_name, free_strike=free_strike)
     err = _console(err=True)
     try:
+        from kniffel.strategy import get_strategy
+
         strategy = get_strategy(strategy_name, ruleset)
     except KniffelError as e:
         _fail("simulate", e, lang)
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task(f"{shown_strategy(strategy.name, lang)} / {ruleset.title(lang)}",
-                            total=games)
-        result = simulate(ruleset, strategy, games, seed,
-                          progress=lambda done, _n: bar.update(task, completed=done),
-                          jobs=jobs or os.cpu_count() or 1)
+    if plot is not None:
+        problem = plot_target_problem(plot, lang)
+        if problem is not None:
+            _fail("simulate", problem, lang)
+    try:
+        with interruptible():
+            from rich.progress import BarColumn, Progress, TimeRemainingColumn
+
+            with Progress("[progress.description]{task.description}", BarColumn(),
+                          _count_column(lang), TimeRemainingColumn(), console=err,
+                          transient=True, disable=not err.is_terminal) as bar:
+                task = bar.add_task(f"{shown_strategy(strategy.name, lang)} / "
+                                    f"{ruleset.title(lang)}", total=games)
+                result = simulate(ruleset, strategy, games, seed,
+                                  progress=lambda done, _n: bar.update(task, completed=done),
+                                  jobs=jobs or os.cpu_count() or 1)
+    except KeyboardInterrupt as e:
+        with shielded():  # a second Ctrl-C does not cut the partial result short
+            partial = e.partial if isinstance(e, SimulationInterrupted) else None
+            _print_interrupted(partial, ruleset, strategy.name, games, seed, plot, as_json, lang)
+        sys.exit(EXIT_INTERRUPTED)
     if plot is not None:
         try:
-            plot_totals(result, plot, lang)
-        except OSError as e:
-            _fail("simulate", _write_failed(plot, e, lang), lang)
+            with interruptible():
+                problem = _plot(result, plot, lang)
+        except KeyboardInterrupt:
+            _console(err=True).print(f"kniffel simulate: {words('interrupt.stopped', lang)} "
+                                     f"{words('simulate.plot_skipped', lang, where=plot)}",
+                                     markup=False)
+            sys.exit(EXIT_INTERRUPTED)
+        if problem is not None:
+            _fail("simulate", problem, lang)
     if as_json:
         click.echo(json.dumps(rounded(result.to_json())))
         return
@@ -407,43 +861,72 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
 simulate_cmd.name = "simulate"
 
 
+def _print_interrupted(partial: SimulationResult | None, rules: RuleSet, strategy: str,
+                       games: int, seed: int, plot: str | None, as_json: bool,
+                       lang: Lang) -> None:
+    """After Ctrl-C: "interrupted after N of M games" on stderr, then the result of those N
+    games (JSON with ``"partial": true`` and ``"games_requested"``); no plot is drawn."""
+    done = partial.games if partial is not None else 0
+    sentence = words("simulate.interrupted", lang, done=count(done, lang), games=count(games, lang))
+    if plot is not None:
+        sentence += " " + words("simulate.plot_skipped", lang, where=plot)
+    _console(err=True).print(f"kniffel simulate: {sentence}", markup=False)
+    if as_json:
+        data = (rounded(partial.to_json()) if partial is not None else
+                {"rules": rules.name, "strategy": strategy, "seed": seed, "games": 0,
+                 "partial": True, "games_requested": games, "totals": []})
+        click.echo(json.dumps(data))
+    elif partial is not None:
+        _print_simulation(partial, rules, lang)
+
+
 def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
-    de = lang == "de"
+    """The summary table (mean, spread, percentiles, bonus rate, speed) and the box table."""
+    from kniffel.messages import number, percent
+
     console = _console()
-    summary = _table(title=f"{rules.title(lang)} · {shown_strategy(result.strategy, lang)} · "
-                           f"{result.games} {'Spiele' if de else 'games'} · seed {result.seed}",
-                     show_header=False)
+    summary = _table(title=_simulation_title(result, lang), show_header=False)
     summary.add_column("")
     summary.add_column("", justify="right")
     rows: list[tuple[str, str]] = [
-        ("Mittelwert" if de else "Mean", f"{result.mean:.1f}"),
-        ("Standardabweichung" if de else "Standard deviation", f"{result.std:.1f}"),
-        ("Minimum", str(min(result.totals))),
+        (words("simulate.mean", lang), number(result.mean, lang)),
+        (words("simulate.std", lang), number(result.std, lang)),
+        (words("simulate.min", lang), count(min(result.totals), lang)),
     ]
-    rows += [(f"{p}. Perzentil" if de else f"{p}th percentile", f"{v:.1f}")
+    rows += [(words("simulate.percentile", lang, p=p), number(v, lang))
              for p, v in result.percentiles().items()]
     rows += [
-        ("Maximum", str(max(result.totals))),
-        ("Bonusquote" if de else "Bonus rate", f"{100 * result.bonus_rate:.1f} %"),
+        (words("simulate.max", lang), count(max(result.totals), lang)),
+        (words("simulate.bonus_rate", lang), percent(result.bonus_rate, lang)),
     ]
     if rules.chips:
-        rows.append(("Chips je Spiel eingesetzt" if de else "Chips handed in per game",
-                     f"{result.chips_per_game:.2f}"))
+        rows.append((words("simulate.chips", lang), number(result.chips_per_game, lang, 2)))
     rows += [
-        ("Spiele/s" if de else "Games/s", f"{result.games_per_second:.1f}"),
+        (words("simulate.speed", lang), number(result.games_per_second, lang)),
     ]
     for label, value in rows:
         summary.add_row(label, value)
     console.print(summary)
     boxes = _table()
-    boxes.add_column("Kästchen" if de else "Box")
-    boxes.add_column("Ø Punkte" if de else "Mean points", justify="right")
-    boxes.add_column("gestrichen" if de else "struck", justify="right")
+    boxes.add_column(words("simulate.col_box", lang))
+    boxes.add_column(words("simulate.col_mean", lang), justify="right")
+    boxes.add_column(words("simulate.col_struck", lang), justify="right")
     for box in rules.boxes:
-        boxes.add_row(rules.box_name(box, lang), f"{result.box_mean(box):.2f}",
-                      f"{100 * result.strike_rate(box):.1f} %",
+        boxes.add_row(rules.box_name(box, lang), number(result.box_mean(box), lang, 2),
+                      percent(result.strike_rate(box), lang),
                       end_section=box is rules.upper_boxes[-1])
     console.print(boxes)
+
+
+def _simulation_title(result: SimulationResult, lang: Lang) -> str:
+    """"Kniffel · gierig · 1.000 Spiele · Startwert 0"; for an interrupted run "… 250 von
+    1.000 Spielen (abgebrochen) …"."""
+    if result.partial:
+        return words("simulate.title_partial", lang, rules=result.rules,
+                     strategy=result.strategy, games=count(result.games, lang),
+                     requested=count(result.requested or 0, lang), seed=result.seed)
+    return words("simulate.title", lang, rules=result.rules, strategy=result.strategy,
+                 games=count(result.games, lang), seed=result.seed)
 
 
 def rounded(value: Any, digits: int = 4) -> Any:
@@ -465,6 +948,68 @@ def histogram_bins(totals: Sequence[int]) -> int:
     return max(1, min(len(set(totals)), max(5, min(60, round(math.sqrt(n))))))
 
 
+def _first_existing(path: Path) -> Path:
+    """The nearest of ``path``'s ancestors that exists (as anything), or ``path`` itself."""
+    for candidate in (path, *path.parents):
+        if os.path.lexists(candidate):
+            return candidate
+    return Path(".")
+
+
+def plot_target_problem(path: str, lang: Lang) -> str | None:
+    """Why a PNG cannot be written to ``path``, as a sentence, or ``None`` when it can (and
+    matplotlib loads): checked before any game runs. The folder must exist and be one, the path
+    must not be a folder; writing is tried: an existing file is opened for appending (nothing
+    written), a missing one is created and removed again (only the file this check made)."""
+    import errno
+
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return words("os.is_folder", lang, where=path)
+    if not folder.is_dir():
+        if _first_existing(folder).is_dir():
+            return words("os.no_folder", lang, where=path)
+        return words("os.not_a_folder", lang, where=path)
+    try:
+        if os.path.lexists(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            os.unlink(target)
+    except FileExistsError:
+        pass  # made meanwhile by someone else: theirs, and writing is tried after the games
+    except OSError as e:
+        if e.errno in (errno.EACCES, errno.EPERM):
+            return words("os.permission", lang, where=path)
+        if e.errno == errno.EROFS:
+            return words("simulate.read_only", lang, where=path)
+        if e.errno == errno.EISDIR:
+            return words("os.is_folder", lang, where=path)
+        if e.errno == errno.ENOENT:  # the folder is there, but takes no new files (/proc)
+            return words("simulate.no_new_files", lang, where=path, folder=str(folder))
+        return words("os.cannot_write", lang, where=path)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot
+    except Exception:  # an ImportError, or a broken installation: no traceback either way
+        return words("simulate.no_matplotlib", lang)
+    return None
+
+
+def _plot(result: SimulationResult, path: str, lang: Lang) -> str | None:
+    """Draw the plot of ``result`` to ``path``; why that failed, as a sentence, or ``None``."""
+    try:
+        plot_totals(result, path, lang)
+    except OSError as e:
+        return _write_failed(path, e, lang)
+    except Exception:  # matplotlib's own failures: one sentence, no traceback
+        return words("simulate.plot_failed", lang, where=path)
+    return None
+
+
 def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
     """Write a PNG histogram of ``result``'s totals to ``path`` (matplotlib, no display)."""
     import matplotlib
@@ -472,18 +1017,17 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    de = lang == "de"
+    from kniffel.messages import number
+
     fig, ax = plt.subplots(figsize=(8, 4.5))
     try:
         ax.hist(result.totals, bins=histogram_bins(result.totals), color="#3b6ea8",
                 edgecolor="white")
         ax.axvline(result.mean, color="#c0392b", linestyle="--",
-                   label=f"{'Mittelwert' if de else 'mean'} {result.mean:.1f}")
-        ax.set_xlabel("Gesamtpunkte" if de else "Total points")
-        ax.set_ylabel("Spiele" if de else "Games")
-        ax.set_title(f"{rules_title(result.rules, lang)} · "
-                     f"{shown_strategy(result.strategy, lang)} · {result.games} "
-                     f"{'Spiele' if de else 'games'} · seed {result.seed}")
+                   label=words("simulate.plot_mean", lang, mean=number(result.mean, lang)))
+        ax.set_xlabel(words("simulate.plot_x", lang))
+        ax.set_ylabel(words("simulate.plot_y", lang))
+        ax.set_title(_simulation_title(result, lang))
         ax.legend()
         fig.tight_layout()
         fig.savefig(path, format="png")
@@ -501,14 +1045,15 @@ db_option = click.option(
 
 
 def _open_history(db_path: str | None, command: str, lang: Lang = "de", *,
-                  create: bool = True) -> History:
-    """The history database, or a clear message and exit status 2. With ``create=False`` (the
-    commands that only read) a missing database is not created: it is read as empty."""
+                  create: bool = True, suffix: str = "") -> History:
+    """The history database, or a clear message (followed by ``suffix``) and exit status 2.
+    With ``create=False`` (the commands that only read) nothing is written: a missing or empty
+    database is not created but read as empty, and a read-only one can be read."""
     try:
         from kniffel.history import History
         return History(db_path, create=create)
     except KniffelError as e:
-        _fail(command, e, lang)
+        _fail(command, f"{render(e, lang)}{suffix}", lang)
 
 
 def _no_database(db: History, lang: Lang) -> None:
@@ -524,32 +1069,34 @@ def _no_database(db: History, lang: Lang) -> None:
               help="höchstens so viele Spiele / at most this many games")
 @lang_option
 def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
-    """Gespeicherte Spiele auflisten / list the stored games (most recent first)."""
-    de = lang == "de"
+    """Gespeicherte Spiele auflisten / list the stored games (most recent first).
+
+    Only reads: a missing or empty database file stays as it is.
+    """
+    from kniffel.messages import count
+
     with _open_history(db_path, "history", lang, create=False) as db:
         _no_database(db, lang)
         try:
             records = db.games(limit)
         except KniffelError as e:
             _fail("history", e, lang)
-    table = _table(title="Spielverlauf" if de else "Game history")
-    table.add_column("#", justify="right")
-    table.add_column("Beginn" if de else "Started")
-    table.add_column("Regeln" if de else "Rules")
-    table.add_column("Spieler und Punkte" if de else "Players and totals")
-    table.add_column("Stand" if de else "State")
+    if not records:
+        _console().print(words("history.list.empty", lang), markup=False)
+        return
+    table = _table(title=words("history.list.title", lang))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column(words("history.list.started", lang))
+    table.add_column(words("history.list.rules", lang))
+    table.add_column(words("history.list.players", lang), overflow="fold")
+    table.add_column(words("history.list.state", lang))
     for r in records:
-        people = ", ".join(n if t is None else f"{n} {t}" for n, t in zip(r.players, r.totals,
-                                                                          strict=True))
-        if r.finished:
-            state = "beendet" if de else "finished"
-        else:
-            state = (f"offen ({r.actions} Züge)" if de else f"unfinished ({r.actions} actions)")
+        people = ", ".join(n if t is None else f"{n} {count(t, lang)}"
+                           for n, t in zip(r.players, r.totals, strict=True))
+        state = (words("history.list.finished", lang) if r.finished else
+                 words("history.list.unfinished", lang, actions=count(r.actions, lang)))
         table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], rules_title(r.rules, lang),
                       people, state)
-    if not records:
-        _console().print("Noch keine Spiele gespeichert." if de else "No games stored yet.")
-        return
     _console().print(table)
 
 
@@ -558,8 +1105,13 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
 @click.option("--player", default=None, help="nur dieser Spieler / only this player")
 @lang_option
 def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
-    """Statistik beendeter Spiele / statistics of finished games, per player and rule set."""
-    de = lang == "de"
+    """Statistik beendeter Spiele / statistics of finished games, per player and rule set.
+
+    One table per rule set; Bonus and Kniffel are the shares of a player's games with the bonus
+    and with at least one Kniffel. Only reads: a missing or empty database file stays as it is.
+    """
+    from kniffel.messages import count, number, percent
+
     with _open_history(db_path, "stats", lang, create=False) as db:
         _no_database(db, lang)
         try:
@@ -567,53 +1119,95 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
         except KniffelError as e:
             _fail("stats", e, lang)
     if not rows:
-        who = f" ({player})" if player else ""
-        _console().print(f"Keine beendeten Spiele{who}." if de else f"No finished games{who}.",
-                         markup=False)
+        _console().print(words("history.stats.none_for", lang, player=player) if player else
+                         words("history.stats.none", lang), markup=False)
         return
-    table = _table(title="Statistik" if de else "Statistics")
-    for head in (("Spieler", "Player"), ("Regeln", "Rules"), ("Spiele", "Games"),
-                 ("Siege", "Wins"), ("Ø Punkte", "Average"), ("Bestwert", "Best"),
-                 ("Bonusquote", "Bonus rate"), ("Kniffelquote", "Kniffel rate")):
-        table.add_column(head[0] if de else head[1], justify="left" if head[0] in (
-            "Spieler", "Regeln") else "right")
-    for s in rows:
-        table.add_row(s.name, rules_title(s.rules, lang), str(s.games), str(s.wins),
-                      f"{s.average:.1f}",
-                      str(s.best), f"{100 * s.bonus_rate:.0f} %",
-                      f"{100 * s.kniffel_rate:.0f} %")
-    _console().print(table)
+    console = _console()
+    keys = ("games", "wins", "average", "best", "bonus", "kniffel")
+    heads = [words(f"history.stats.{key}", lang) for key in keys]
+    # the table's width without the names: borders, padding and the number columns
+    narrow = console.width < 1 + 3 * (len(keys) + 1) + sum(map(len, heads)) + 10
+    for rules_name in dict.fromkeys(s.rules for s in rows):
+        title = words("history.stats.title", lang, rules=rules_name)
+        lines = [(s.name, [count(s.games, lang), count(s.wins, lang), number(s.average, lang, 1),
+                           count(s.best, lang), percent(s.bonus_rate, lang, 0),
+                           percent(s.kniffel_rate, lang, 0)])
+                 for s in rows if s.rules == rules_name]
+        if narrow:  # too narrow for the table: a block per player, nothing cut
+            console.print(title, markup=False)
+            for name, values in lines:
+                console.print(f"  {name}", markup=False)
+                cells = [f"{h} {v}" for h, v in zip(heads, values, strict=True)]
+                for start in (0, 3):
+                    console.print("    " + " · ".join(cells[start:start + 3]), markup=False)
+            continue
+        table = _table(title=title)
+        table.add_column(words("history.stats.player", lang), overflow="fold", min_width=10)
+        for head in heads:
+            # a number column is never narrower than its heading: headings are never cut
+            table.add_column(head, justify="right", no_wrap=True, min_width=len(head))
+        for name, values in lines:
+            table.add_row(name, *values)
+        console.print(table)
+    console.print(words("history.stats.legend", lang), markup=False, soft_wrap=False)
+
+
+FORCE_HELP = ("eine vorhandene Datei ersetzen (nie eine Datenbank) / replace an existing file "
+              "(never a database)")
 
 
 @main.command()
 @db_option
+@click.option("--game", "game_id", type=click.IntRange(min=1), default=None, metavar="ID",
+              help="nur Spiel ID (siehe kniffel history) als Spielstand, für show, advise --game "
+                   "und review / only game ID (see kniffel history) as a save file, for show, "
+                   "advise --game and review")
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @lang_option
 @click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
-def export(db_path: str | None, lang: Lang, target: str) -> None:
+def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
+           target: str) -> None:
     """Alle Spiele als Verlaufsdatei (JSON) exportieren / export every game as a history file
     (JSON) to TARGET or stdout.
 
     The file is the one the browser app imports too (format kniffel-history, version 2: uid,
-    start and finish time and the game of every stored game).
-    """
-    from kniffel.storage import write_atomic
+    start and finish time and the game of every stored game). With --game ID, only that game
+    is written, as a save file (kniffel show, kniffel advise --game, kniffel review read it).
 
-    with _open_history(db_path, "export", lang, create=False) as db:
-        _no_database(db, lang)
+    TARGET is checked before anything is read: it is never the history database itself or any
+    other SQLite database, an existing file is replaced only with --force, and a missing folder
+    is not created. Only reads the history: a missing or empty database file stays as it is.
+    """
+    from kniffel.messages import count
+    from kniffel.storage import check_target, save_text, write_target
+
+    if target != "-":
         try:
-            data = db.export()
+            check_target(target, force=force, keep=[db_path or default_db_path()])
         except KniffelError as e:
             _fail("export", e, lang)
-    out = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    with _open_history(db_path, "export", lang, create=False) as db:
+        if game_id is None:
+            _no_database(db, lang)
+        try:
+            if game_id is None:
+                data = db.export()
+                out = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+                done = words("cli.exported", lang, count=count(len(data["games"]), lang),
+                             where=target)
+            else:
+                out = save_text(db.load(game_id))
+                done = words("history.exported_game", lang, id=game_id, where=target)
+        except KniffelError as e:
+            _fail("export", e, lang)
     if target == "-":
         click.echo(out, nl=False)
         return
     try:
-        write_atomic(Path(target), out)
-    except OSError as e:
-        _fail("export", _write_failed(target, e, lang), lang)
-    _console(err=True).print(words("cli.exported", lang, count=len(data["games"]), where=target),
-                             markup=False)
+        write_target(target, out)
+    except KniffelError as e:
+        _fail("export", e, lang)
+    _console(err=True).print(done, markup=False)
 
 
 @main.command("import")
@@ -623,49 +1217,79 @@ def export(db_path: str | None, lang: Lang, target: str) -> None:
 def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
     """Spiele aus einer Verlaufsdatei übernehmen / import the games of a history file.
 
-    Reads the desktop's and the browser app's exports (every version). Every game is checked
+    Reads the desktop's and the browser app's exports (every version), and a single saved game
+    (``kniffel export --game``, a rescue file of ``kniffel play``). Every game is checked
     first; an invalid file is refused and nothing is changed (no database is created). Games
-    already stored (same uid) are skipped and counted.
+    already stored (by uid, or by content: the same game from a file of another version) are
+    skipped and counted.
     """
     from kniffel.history_file import decode_history
 
+    nothing = f" {words('cli.nothing_imported', lang)}"
     try:
         raw = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as e:
-        _fail("import", f"{_message(e, lang)} {words('cli.nothing_imported', lang)}", lang)
+        _fail("import", f"{_message(e, lang)}{nothing}", lang)
     except UnicodeDecodeError:
-        _fail("import", f"{source}: {words('file.not_utf8', lang)} "
-                        f"{words('cli.nothing_imported', lang)}", lang)
+        _fail("import", f"{source}: {words('file.not_utf8', lang)}{nothing}", lang)
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        _fail("import", f"{source}: {words('file.not_json', lang)} "
-                        f"{words('cli.nothing_imported', lang)}", lang)
+        _fail("import", f"{source}: {words('file.not_json', lang)}{nothing}", lang)
     try:
         entries = decode_history(data)
     except KniffelError as e:
-        _fail("import", f"{source}: {render(e, lang)} {words('cli.nothing_imported', lang)}",
-              lang)
-    with _open_history(db_path, "import", lang) as db:
+        _fail("import", f"{source}: {render(e, lang)}{nothing}", lang)
+    with _open_history(db_path, "import", lang, suffix=nothing) as db:
         try:
             result = db.add_entries(entries)
         except KniffelError as e:
-            _fail("import", f"{render(e, lang)} {words('cli.nothing_imported', lang)}", lang)
-    _console().print(words("cli.imported", lang, imported=result.imported,
-                          skipped=result.skipped), markup=False)
+            _fail("import", f"{render(e, lang)}{nothing}", lang)
+    from kniffel.messages import count
+
+    _console().print(words("cli.imported", lang, imported=count(result.imported, lang),
+                           skipped=count(result.skipped, lang)), markup=False)
 
 
 # --- kniffel play -------------------------------------------------------------------------------
 
 
+def _has_terminal() -> bool:
+    """Whether ``kniffel play`` talks to a terminal: its input, its output and the error
+    stream Textual draws on (a closed pipe or a redirection is none)."""
+    try:
+        return all(stream is not None and stream.isatty()
+                   for stream in (sys.stdin, sys.stdout, sys.stderr))
+    except (ValueError, OSError):  # a closed stream
+        return False
+
+
+def _stored_prefix(db: History, game: Game) -> tuple[int, Game] | None:
+    """The unfinished game of ``db`` that ``game`` continues (the same players, rules, seed
+    and start player, its moves the first moves of ``game``), the longest such; or None."""
+    best: tuple[int, Game] | None = None
+    for record in db.unfinished():
+        stored = db.load(record.id)
+        n = len(stored.actions)
+        if (stored.rules, stored.players, stored.seed, stored.start_player, stored.mode) == (
+                game.rules, game.players, game.seed, game.start_player, game.mode) \
+                and game.actions[:n] == stored.actions \
+                and (best is None or n > len(best[1].actions)):
+            best = record.id, stored
+    return best
+
+
 @main.command()
 @rules_option
 @free_strike_option
-@click.option("--lang", type=click.Choice(["de", "en"]), default=default_lang,
-              help="Sprache / language (Standard/default: from the locale, German when unknown)")
+@lang_option
 @db_option
-@click.option("--resume", is_flag=True,
-              help="das letzte offene Spiel fortsetzen / continue the last unfinished game")
+@click.option("--resume", type=int, is_flag=False, flag_value=0, default=None, metavar="[ID]",
+              help="ein offenes Spiel fortsetzen: das letzte, oder Nr. ID aus kniffel history / "
+                   "continue an unfinished game: the last one, or number ID of kniffel history")
+@click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="SAVE",
+              help="ein Spiel aus einer Spieldatei weiterspielen (z. B. einer Rettungsdatei) / "
+                   "play on a game from a save file (a rescue file, say)")
 @click.option("--player", "players", multiple=True, metavar="NAME[:STRATEGY]",
               help="Spieler ohne Setup-Bildschirm, z. B. --player Anna --player Bot:greedy / "
                    "players without the setup screen")
@@ -674,55 +1298,90 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
 @click.option("--speed", type=click.FloatRange(min=0), default=0.5, show_default=True,
               help="Sekunden pro Computerschritt / seconds per computer step")
 @click.option("--seed", type=int, default=None, help="Würfel-Startwert / dice seed")
-def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, resume: bool,
-         players: tuple[str, ...], start: int | None, speed: float, seed: int | None) -> None:
+def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
+         resume: int | None, load: str | None, players: tuple[str, ...], start: int | None,
+         speed: float, seed: int | None) -> None:
     """Kniffel im Terminal spielen / play kniffel in the terminal (full screen).
 
     Without --player a setup screen asks for the rule set and players. Every action is saved in
-    the history database as it happens: quit with q at any time, continue with --resume.
+    the history database as it happens: quit with q at any time, continue with --resume (the
+    last unfinished game) or --resume ID (any of them). A game that could not be stored is
+    written to a rescue file; --load FILE plays it on.
     """
     from kniffel.match import parse_seat, validate_players
     from kniffel.tui import KniffelApp
 
-    err = _console(err=True)
-    ruleset = preset(rules_name, free_strike=free_strike)
+    ctx = click.get_current_context()
+    given = ctx.get_parameter_source("rules_name") not in (
+        click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+    if resume is not None or load is not None:
+        against = [name for name, used in (
+            ("--resume", resume is not None and load is not None), ("--player", bool(players)),
+            ("--rules", given), ("--free-strike", free_strike), ("--start", start is not None),
+            ("--seed", seed is not None)) if used]
+        if against:
+            code = "play.load_conflict" if load is not None else "play.resume_conflict"
+            _fail("play", words(code, lang, options=against), lang)
+    if resume is not None and resume < 0:
+        _fail("play", words("history.no_such_game", lang, id=resume), lang)
+    ruleset = ruleset_from_options(rules_name, free_strike, "play", lang)
     try:  # players, names and strategies are checked before any file or screen is opened
         seats = [parse_seat(p) for p in players]
         if seats:
             validate_players(seats, ruleset)
     except KniffelError as e:
-        err.print(f"kniffel play: {render(e, lang)}", markup=False)
-        sys.exit(2)
+        _fail("play", e, lang)
     if start is not None and start > max(len(seats), 1):
-        err.print(f"kniffel play: --start {start}, but there are {len(seats)} players",
-                  markup=False)
-        sys.exit(2)
-    with _open_history(db_path, "play") as db:
-        found = None
-        if resume:
-            try:
+        _fail("play", words("play.start_beyond", lang, start=start, players=len(seats)), lang)
+    loaded: Game | None = None
+    if load is not None:
+        try:
+            from kniffel.storage import load_game
+            loaded = load_game(load)
+        except (KniffelError, OSError) as e:
+            _fail("play", e, lang)
+        if loaded.is_over():
+            _fail("play", words("play.load_over", lang, where=load), lang)
+    terminal = _has_terminal()
+    # without a terminal nothing is created: a missing history is only read (as empty)
+    with _open_history(db_path, "play", lang, create=terminal) as db:
+        found: tuple[int | None, Game] | None = None
+        stored: tuple[Any, ...] | None = None
+        try:
+            if resume == 0:
                 found = db.latest_unfinished()
-            except KniffelError as e:
-                err.print(f"kniffel play: {render(e, lang)}", markup=False)
-                sys.exit(2)
-            if found is None:
-                err.print(f"kniffel play: {words('cli.no_unfinished', lang)}", markup=False)
-                sys.exit(2)
+                if found is None:
+                    _fail("play", words("cli.no_unfinished", lang), lang)
+            elif resume is not None:
+                game = db.load(resume)
+                if game.is_over():
+                    _fail("play", words("play.not_unfinished", lang, id=resume), lang)
+                found = resume, game
+            elif loaded is not None:
+                prefix = _stored_prefix(db, loaded)
+                found = (None if prefix is None else prefix[0]), loaded
+                stored = () if prefix is None else prefix[1].actions
+        except KniffelError as e:
+            _fail("play", e, lang)
+        if found is not None:
             for p in found[1].players:
                 if p.strategy is not None and p.strategy not in strategy_names():
-                    err.print(f"kniffel play: unknown strategy {p.strategy!r} of {p.name}; the "
-                              f"strategies are: {', '.join(strategy_names())}", markup=False)
-                    sys.exit(2)
+                    _fail("play", words("play.resume_strategy", lang, id=found[0] or "–",
+                                        strategy=p.strategy, player=p.name,
+                                        strategies=list(strategy_names())), lang)
+        if not terminal:
+            _fail("play", words("play.no_terminal", lang), lang)
         try:
             app = KniffelApp(lang=lang, rules=ruleset, history=db, seats=seats, resume=found,
-                             speed=speed, seed=seed, start=None if start is None else start - 1)
+                             stored=stored, speed=speed, seed=seed,
+                             start=None if start is None else start - 1)
             app.run()
         except KniffelError as e:
-            err.print(f"kniffel play: {render(e, lang)}", markup=False)
-            sys.exit(2)
-    report = app.quit_report()
+            _fail("play", e, lang)
+        # the last try to write the game, while the history is still open
+        report = app.quit_report()
     if report:
-        err.print(report, markup=False)
+        _console(err=True).print(report, markup=False)
     if app.unsaved_on_exit:
         sys.exit(1)
 
@@ -730,10 +1389,25 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None, re
 # --- solver: kniffel solve / kniffel advise -------------------------------------------------
 
 
-def _solve_progress(console: Console) -> Any:
+def _count_column(lang: Lang) -> Any:
+    """A progress bar's "done/total" column with the numbers as ``lang`` writes them
+    ("12.000/359.424" in German; rich's own column writes no separators)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    from kniffel.messages import count
+
+    class CountColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            total = "?" if task.total is None else count(int(task.total), lang)
+            return Text(f"{count(int(task.completed), lang)}/{total}", style="progress.download")
+
+    return CountColumn()
+
+
+def _solve_progress(console: Console, lang: Lang) -> Any:
     from rich.progress import (
         BarColumn,
-        MofNCompleteColumn,
         Progress,
         TaskProgressColumn,
         TextColumn,
@@ -741,13 +1415,14 @@ def _solve_progress(console: Console) -> Any:
     )
 
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20),
-                    TaskProgressColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                    TaskProgressColumn(), _count_column(lang), TextColumn("{task.fields[rate]}"),
                     TimeRemainingColumn(), console=console)
 
 
 def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: bool,
-               console: Console) -> Any:
-    """Build (or load and check) the value table of ``rules`` with a progress bar."""
+               console: Console, lang: Lang = "de") -> Any:
+    """Build (or load and check) the value table of ``rules`` with a progress bar (in a
+    terminal); what it tells is in ``lang``."""
     import time
     from pathlib import Path
 
@@ -762,16 +1437,25 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
         except TableMissingError:
             pass
         except TableMismatchError as e:
-            console.print(f"{e}; computing it anew", markup=False)
+            console.print(words("solve.recompute", lang, problem=render(e, lang)), markup=False)
             force = True
     def notice(message: str) -> None:
+        from kniffel.messages import count, render_code
+        from kniffel.solver.solve import Notice
+
+        if isinstance(message, Notice):  # in the user's language
+            params = dict(message.params)
+            sets = params.get("sets")
+            if isinstance(sets, int):
+                params["sets"] = count(sets, lang)
+            message = render_code(message.code, params, lang)
         console.print(message, markup=False)
 
     if not console.is_terminal:  # no bar into a file or a pipe (nor its import: rich.progress)
         return solve_table(rules, max_open=max_open, directory=directory, force=force,
                            notice=notice)
     began = time.perf_counter()
-    with _solve_progress(console) as bar:
+    with _solve_progress(console, lang) as bar:
         task = bar.add_task(f"{rules.name}", total=None, rate="")
 
         def update(p: SolveProgress) -> None:
@@ -779,7 +1463,7 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
             rate = (p.done - p.resumed) / spent if spent > 0 else 0.0
             bar.update(task, total=p.total, completed=p.done,
                        description=f"{rules.name} {p.layer}/{p.layers}",
-                       rate=f"{rate:,.0f}/s")
+                       rate=f"{count(round(rate), lang)}/s")
 
         return solve_table(rules, max_open=max_open, directory=directory, progress=update,
                            force=force, notice=notice)
@@ -805,8 +1489,10 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
 
     Builds the table of expected final scores of optimal solitaire play (or loads and checks the
     stored one) and prints the expected score of the empty sheet. Long solves resume where they
-    stopped.
+    stopped: Ctrl-C or SIGTERM stop it (exit status 130), the last checkpoint is kept.
     """
+    from kniffel.interrupt import EXIT_INTERRUPTED, interruptible
+    from kniffel.messages import number
     from kniffel.solver import SolverError, set_threads
 
     console = _console()
@@ -815,22 +1501,23 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
         _fail("solve", words("cli.no_gpu", lang), lang)
     rules = preset(rules_name, free_strike=free_strike)
     try:
-        n = set_threads(threads)
-        table = _run_solve(rules, max_open, cache_dir, force, console)
+        with interruptible():
+            n = set_threads(threads)
+            table = _run_solve(rules, max_open, cache_dir, force, console, lang)
     except SolverError as e:
         _fail("solve", e, lang)
     except KeyboardInterrupt:
         err.print(f"kniffel solve: {words('cli.interrupted', lang)}", markup=False)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     header = table.header
     console.print(words("cli.table", lang, where=str(table.path),
-                       states=f"{table.layout.states:,}", threads=n), markup=False)
+                       states=count(table.layout.states, lang), threads=n), markup=False)
     if header.get("seconds") is not None:
-        console.print(words("cli.computed_in", lang, seconds=f"{float(header['seconds']):.2f}"),
-                      markup=False)
+        console.print(words("cli.computed_in", lang,
+                            seconds=number(float(header["seconds"]), lang, 2)), markup=False)
     if table.layout.is_full:
         console.print(words("cli.expected_score", lang, rules=rules.name,
-                           score=f"{table.expected_score():.4f}"), markup=False)
+                           score=number(table.expected_score(), lang, 4)), markup=False)
     else:
         console.print(words("cli.endgames", lang, most=table.layout.max_open), markup=False)
 
@@ -895,7 +1582,9 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
     """Was behalten, wo eintragen? / what to keep, where to score — ranked by expected score.
 
     Every legal choice with its expected final score under optimal play and its loss against
-    the best. Without DICE: the expected final score from the start of the turn.
+    the best, for the player, throw and dice named in the first line. Without DICE: the expected
+    final score from the start of the turn. A Kniffel Extreme position no table covers is
+    answered by the expert, whose values are an estimate (the output says so).
 
     \b
     Examples:
@@ -905,57 +1594,79 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
     """
     from pathlib import Path
 
+    from kniffel.messages import count, number
     from kniffel.solver import TableMissingError
-    from kniffel.solver.advise import Advisor, Position
+    from kniffel.solver.advise import Advice, Advisor, Position
 
     err = _console(err=True)
     console = _console()
+    player: str | None = None
     try:
         if save:
             from kniffel.storage import load_game
             game = load_game(save)
             rules = game.rules
             pos = Position.from_game(game)
+            player = game.players[game.current_player or 0].name
         else:
-            rules = preset(rules_name, free_strike=free_strike)
+            rules = ruleset_from_options(rules_name, free_strike, "advise", lang)
             entries = _parse_filled(rules, filled)
             roll = rules.parse_roll(" ".join(dice)) if dice else None
             used = rolls_used if rolls_used is not None else (1 if roll else 0)
             pos = Position(rules, entries, chips, roll, used, chip_used, upper)
         directory = Path(cache_dir) if cache_dir else None
-        advisor = Advisor(rules, directory=directory)
+        advisor = Advisor(rules, directory=directory, expert=rules.d10)
         try:
             result = advisor.advise(pos)
         except TableMissingError as e:
-            if not (sys.stdin.isatty() and click.confirm(
-                    f"{render(e, lang)}\n{words('cli.build_now', lang)}", err=True)):
-                raise
-            table = _run_solve(rules, None, cache_dir, False, err)
-            result = Advisor(rules, table=table).advise(pos)
+            if rules.d10:  # the expert's estimate, as in kniffel review
+                found = advisor.estimate(pos, e)
+                if not isinstance(found, Advice):
+                    _fail("advise", " ".join(render(x, lang) for x in found), lang)
+                result = found
+            else:
+                if not (sys.stdin.isatty() and confirm(
+                        f"{render(e, lang)}\n{words('cli.build_now', lang)}", lang)):
+                    raise
+                table = _run_solve(rules, None, cache_dir, False, err, lang)
+                result = Advisor(rules, table=table).advise(pos)
     except (KniffelError, OSError) as e:
         _fail("advise", e, lang)
     shown = result.options[:top] if top > 0 else result.options
+    roll = pos.roll
     if as_json:
         click.echo(json.dumps({
             "rules": rules.name, "score_so_far": result.score_so_far, "source": result.source,
             "options": [{"action": _action_json(o.action), "text": o.describe(rules, lang),
                          "expected": round(o.expected, 6), "loss": round(o.loss, 6),
-                         "points": o.points} for o in shown]}, ensure_ascii=False))
+                         "points": o.points} for o in shown],
+            "player": player,
+            "roll": None if roll is None else {"d6": list(roll.d6), "d10": roll.d10},
+            "rolls_used": pos.rolls_used, "chip_used": pos.chip_used}, ensure_ascii=False))
         return
-    de = lang == "de"
-    table = _table(title=(f"{rules.title(lang)} — {'bisher' if de else 'so far'} "
-                          f"{result.score_so_far}"))
+    if roll is None:
+        moment = words("advise.at_start", lang)
+    else:
+        shown_dice = dice_text(roll.d6, roll.d10, lang)
+        moment = (words("advise.at_chip", lang, dice=shown_dice) if pos.chip_used else
+                  words("advise.at_throw", lang, throw=pos.rolls_used, dice=shown_dice))
+    if player is not None:
+        moment = words("advise.for_player", lang, name=player, moment=moment)
+    table = _table(title=words("advise.title", lang, title=rules.title(lang), moment=moment,
+                               score=count(result.score_so_far, lang)))
     table.add_column("#", justify="right")
-    table.add_column("Wahl" if de else "Choice")
-    table.add_column("Erwartet" if de else "Expected", justify="right")
-    table.add_column("Verlust" if de else "Loss", justify="right")
+    table.add_column(words("advise.col_choice", lang))
+    table.add_column(words("advise.col_expected", lang), justify="right")
+    table.add_column(words("advise.col_loss", lang), justify="right")
     for i, o in enumerate(shown, start=1):
-        table.add_row(str(i), o.describe(rules, lang), f"{o.expected:.4f}", f"{o.loss:.4f}",
-                      style="bold" if i == 1 else None)
+        table.add_row(str(i), o.describe(rules, lang), number(o.expected, lang, 2),
+                      number(o.loss, lang, 2), style="bold" if i == 1 else None)
     console.print(table)
     if len(result.options) > len(shown):
-        console.print(f"… {len(result.options) - len(shown)} "
-                      f"{'weitere' if de else 'more'} (--top 0)", markup=False)
+        console.print(words("advise.more", lang, count=count(len(result.options) - len(shown),
+                                                             lang)), markup=False)
+    if result.source == "model":
+        console.print(words("advise.estimate", lang), markup=False, soft_wrap=False)
 
 
 def _action_json(action: Any) -> Any:
@@ -964,47 +1675,58 @@ def _action_json(action: Any) -> Any:
     return action_to_json(action)
 
 
+#: A decision that loses at least this many expected points is listed by ``kniffel review``
+#: (every decision with ``--all``).
+REVIEW_LEAST = 0.5
+
+
 @main.command()
 @click.argument("save", required=False, type=click.Path(dir_okay=False))
 @click.option("--history", "game_id", type=int, default=None,
               help="ein Spiel aus dem Spielverlauf (ID) / a game from the history (its id)")
 @db_option
+@click.option("--all", "show_all", is_flag=True,
+              help="jede Entscheidung zeigen / show every decision")
 @click.option("--json", "as_json", is_flag=True,
               help="als JSON ausgeben / print one JSON object")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="Ordner der Wertetabellen / folder of the value tables "
                    "(Standard/default: the user's cache)")
 @lang_option
-def review(save: str | None, game_id: int | None, db_path: str | None, as_json: bool,
-           cache_dir: str | None, lang: Lang) -> None:
+def review(save: str | None, game_id: int | None, db_path: str | None, show_all: bool,
+           as_json: bool, cache_dir: str | None, lang: Lang) -> None:
     """Partie auswerten / review a game: every decision against the optimal choice.
 
-    For a saved game (SAVE) or one from the history (--history ID): each decision with the
-    choice taken, the best choice and the expected points lost, the total loss per player and
-    the three costliest decisions. Classic rule sets use their table (built if missing); Kniffel
-    Extreme its stored table or endgames solved on the spot, and where neither covers a
-    position the expert player (its fitted model at the turn's end), which the output says.
+    For a saved game (SAVE) or one from the history (--history ID), per player: the points given
+    away in all, that player's three costliest decisions and every decision that cost at least
+    half a point (--all: every decision), each with the choice taken and the better one. Classic
+    rule sets use their table (built if missing); Kniffel Extreme its stored table or endgames
+    solved on the spot, and where neither covers a position the expert player (its fitted model
+    at the turn's end), which the output says. --json: every decision at full precision.
     """
     from kniffel.solver import SolverError
     from kniffel.solver.review import review as review_game
 
-    err = _console(err=True)
-    de = lang == "de"
     if (save is None) == (game_id is None):
-        err.print("kniffel review: gib eine Spielstand-Datei oder --history ID an / give a save "
-                  "file or --history ID", markup=False)
-        sys.exit(2)
+        _fail("review", words("review.need_game", lang), lang)
     try:
         if save is not None:
             from kniffel.storage import load_game
             game = load_game(save)
         else:
-            with _open_history(db_path, "review") as db:
+            with _open_history(db_path, "review", lang, create=False) as db:
                 game = db.load(int(game_id or 0))
-        result = review_game(game, directory=Path(cache_dir) if cache_dir else None,
-                             build=not game.rules.d10)
+        from kniffel.interrupt import interruptible  # Ctrl-C/SIGTERM: one sentence, 130
+
+        with interruptible():
+            result = review_game(game, directory=Path(cache_dir) if cache_dir else None,
+                                 build=not game.rules.d10)
     except (KniffelError, SolverError) as e:
         _fail("review", e, lang)
+    except KeyboardInterrupt:
+        _console(err=True).print(f"kniffel review: {words('interrupt.review', lang)}",
+                                 markup=False)
+        sys.exit(130)
     rules = game.rules
     names = [p.name for p in game.players]
 
@@ -1018,43 +1740,119 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
                            "roll": str(d.position.roll), "taken": _action_json(d.taken.action),
                            "taken_text": text(d, d.taken), "best": _action_json(d.best.action),
                            "best_text": text(d, d.best), "loss": round(d.loss, 6),
-                           "source": d.source}
+                           "source": d.source, "throw": d.position.rolls_used,
+                           "chip_used": d.position.chip_used}
                           for d in result.decisions],
             "sources": result.by_source(),
             "uncovered": [{"index": u.index, "player": names[u.player], "round": u.round,
-                           "reason": u.reason} for u in result.uncovered],
+                           "reason": u.reason, "why": u.why(lang)} for u in result.uncovered],
             "total_loss": {names[i]: round(result.total_loss(i), 6) for i in range(len(names))},
-            "costliest": [d.index for d in result.costliest(3)]}, ensure_ascii=False))
+            "costliest": [d.index for d in result.costliest(3)],
+            "players": [{"name": name, "decisions": sum(d.player == i for d in result.decisions),
+                         "total_loss": round(result.total_loss(i), 6),
+                         "costliest": [d.index for d in _costliest(result, i)]}
+                        for i, name in enumerate(names)]}, ensure_ascii=False))
         return
+    _print_review(result, names, show_all, lang)
+
+
+def _costliest(result: Any, player: int, n: int = 3) -> list[Any]:
+    """The ``n`` decisions of ``player`` that lost the most (ties: the earlier first; none that
+    lost nothing)."""
+    own = sorted((d for d in result.decisions if d.player == player),
+                 key=lambda d: (-d.loss, d.index))
+    return [d for d in own[:n] if d.loss > 0]
+
+
+def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang) -> None:
+    """A review as a person reads it: per player the points given away in all, the player's
+    three costliest decisions and a table of the decisions that cost at least
+    :data:`REVIEW_LEAST` points (every decision with ``show_all``); numbers with two decimals
+    in the language's format, values of the expert's model marked "≈"; every line wrapped to
+    the terminal's width."""
+    from rich import box
+
+    from kniffel.messages import count, number
+
+    rules = result.game.rules
     console = _console()
-    table = _table(title=f"{rules.title(lang)} — {'Auswertung' if de else 'review'}")
-    for head in (("Runde", "Round"), ("Spieler", "Player"), ("Wurf", "Roll"),
-                 ("Gewählt", "Taken"), ("Bestes", "Best"), ("Verlust", "Loss")):
-        table.add_column(head[0] if de else head[1],
-                         justify="right" if head[0] in ("Runde", "Verlust") else "left")
-    for d in result.decisions:
-        table.add_row(str(d.round), names[d.player], str(d.position.roll), text(d, d.taken),
-                      text(d, d.best), ("≈" if d.source == "model" else "") + f"{d.loss:.3f}",
-                      style="bold red" if d.loss >= 1.0 else None)
-    console.print(table)
+    least = number(REVIEW_LEAST, lang, 1)
+
+    def say(line: str, style: str | None = None) -> None:
+        console.print(line, markup=False, soft_wrap=False, style=style)
+
+    def choice(option: Any) -> str:
+        return str(option.describe(rules, lang))
+
+    def dice(d: Any) -> str:
+        roll = d.position.roll
+        return dice_text(roll.d6, roll.d10, lang)
+
+    def loss(d: Any, sign: str = "") -> str:
+        return ("≈ " if d.source == "model" else "") + sign + number(d.loss, lang, 2)
+
+    def throw(d: Any) -> str:
+        if d.position.chip_used:
+            return words("review.chip_throw", lang)
+        return words("review.throw_number", lang, throw=d.position.rolls_used)
+
+    say(words("review.title", lang, title=rules.title(lang)))
+    hidden = 0
     for i, name in enumerate(names):
-        console.print(f"{name}: {'Verlust gesamt' if de else 'total loss'} "
-                      f"{result.total_loss(i):.3f} {'Punkte' if de else 'points'}", markup=False)
-    costly = result.costliest(3)
-    if costly:
-        console.print("Die teuersten Entscheidungen:" if de
-                      else "The costliest decisions:", markup=False)
-        for d in costly:
-            console.print(f"  {'Runde' if de else 'round'} {d.round}, {names[d.player]}, "
-                          f"{d.position.roll}: {text(d, d.taken)} → {text(d, d.best)} "
-                          f"(−{d.loss:.3f})", markup=False)
+        own = [d for d in result.decisions if d.player == i]
+        total = result.total_loss(i)
+        say("")
+        if not own:
+            say(words("review.player_none", lang, name=name), "bold")
+            continue
+        if round(total, 2) == 0:
+            say(words("review.player_perfect", lang, name=name, count=count(len(own), lang)),
+                "bold")
+            continue
+        say(words("review.player", lang, name=name, count=count(len(own), lang),
+                  points=number(total, lang, 2)), "bold")
+        say(words("review.costliest", lang))
+        costly = _table(box=None, show_header=False, padding=(0, 0, 0, 2))
+        costly.add_column(no_wrap=True, justify="right")
+        costly.add_column()
+        for d in _costliest(result, i):
+            moment = words("review.moment_chip" if d.position.chip_used else "review.moment",
+                           lang, round=d.round, throw=d.position.rolls_used, dice=dice(d))
+            costly.add_row(loss(d, "−"), words("review.costly", lang, moment=moment,
+                                               taken=choice(d.taken), best=choice(d.best)))
+        console.print(costly)
+        shown = own if show_all else [d for d in own if d.loss >= REVIEW_LEAST]
+        hidden += len(own) - len(shown)
+        if not shown:
+            continue
+        title = (words("review.all_title", lang, name=name) if show_all else
+                 words("review.costly_title", lang, name=name, least=least))
+        table = _table(title=title, title_justify="left", box=box.SIMPLE_HEAD,
+                       show_edge=False, pad_edge=False, collapse_padding=True,
+                       padding=(0, 1, 0, 0))
+        for code, right, wrap in (("review.col_round", True, False),
+                                  ("review.col_throw", True, False),
+                                  ("review.col_dice", False, False),
+                                  ("review.col_taken", False, True),
+                                  ("review.col_best", False, True),
+                                  ("review.col_loss", True, False)):
+            table.add_column(words(code, lang), justify="right" if right else "left",
+                             no_wrap=not wrap)
+        for d in shown:
+            same = d.best.action == d.taken.action
+            table.add_row(str(d.round), throw(d), dice(d), choice(d.taken),
+                          "–" if same else choice(d.best), loss(d),
+                          style="bold red" if d.loss >= 1.0 else None)
+        console.print(table)
+    say("")
+    if hidden:
+        say(words("review.hidden", lang, count=count(hidden, lang), least=least))
     by_model = result.by_source().get("model", 0)
     if by_model:
-        console.print(words("expert.review_fallback", lang, count=by_model), markup=False)
+        say(words("expert.review_fallback", lang, count=count(by_model, lang)))
     if result.uncovered:
-        console.print(f"{len(result.uncovered)} "
-                      + ("Entscheidungen ohne Bewertung: " if de else "decisions not judged: ")
-                      + result.uncovered[0].reason, markup=False)
+        say(words("review.uncovered", lang, count=count(len(result.uncovered), lang),
+                  why=result.uncovered[0].why(lang)))
 
 
 @main.command()
@@ -1067,23 +1865,35 @@ def review(save: str | None, game_id: int | None, db_path: str | None, as_json: 
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
               help="statische Seite in DIR schreiben statt zu starten / write the static site "
                    "to DIR instead of serving it")
+@click.option("--force", is_flag=True,
+              help="mit --export: auch in einen Ordner mit anderen Dateien schreiben / with "
+                   "--export: write into a folder that holds other files too")
 @lang_option
-def web(host: str, port: int, no_browser: bool, export_dir: str | None, lang: Lang) -> None:
-    """Die Browser-App: Block und Würfelspiel / the browser app: score pad and dice game."""
+def web(host: str, port: int, no_browser: bool, export_dir: str | None, force: bool,
+        lang: Lang) -> None:
+    """Die Browser-App: Block und Würfelspiel / the browser app: score pad and dice game.
+
+    A port in use is told before the site is built; ``--export`` writes only into an empty or
+    new folder or over an earlier export (``--force``: into any folder).
+    """
     from kniffel.web.server import build_site, serve
 
     try:
         if export_dir is not None:
-            info = build_site(export_dir)
-            click.echo("kniffel web: " + words("cli.site_written", lang, count=len(info["files"]),
+            info = build_site(export_dir, force=force)
+            click.echo("kniffel web: " + words("cli.site_written", lang,
+                                              count=count(len(info["files"]), lang),
                                               where=export_dir, build=info["build"],
                                               pyodide=info["pyodide"]))
             return
-        serve(host, port, open_browser=not no_browser, echo=click.echo)
+        from kniffel.interrupt import interruptible
+
+        with interruptible():  # SIGTERM stops it like Ctrl-C: the temporary site is removed
+            serve(host, port, open_browser=not no_browser, echo=click.echo, lang=lang)
     except (KniffelError, OSError) as e:
         _fail("web", e, lang)
     except KeyboardInterrupt:
-        pass
+        pass  # the way to stop the server (it says so), not a failure
 
 
 def run() -> None:

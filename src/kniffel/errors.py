@@ -151,6 +151,34 @@ class HistoryVersionError(HistoryError):
     default_code = "history.newer_version"
 
 
+class HistoryReadOnlyError(HistoryError):
+    """The history database cannot be written: a read-only file, folder or mount, or an
+    immutable file. It can still be read."""
+
+    default_code = "history.read_only"
+
+
+class HistoryFullError(HistoryError):
+    """The history database cannot grow: the disk (or the file size limit) is full."""
+
+    default_code = "history.full"
+
+
+class HistoryForeignError(CorruptHistoryError):
+    """The history file is not a kniffel history: not a SQLite database at all, or another
+    program's SQLite database. Nothing in it is damaged; it is left as it is."""
+
+    default_code = "history.not_database"
+
+
+class TargetError(KniffelError):
+    """A file a command was asked to write that it must not or cannot write: a history
+    database, an existing file (without ``--force``), a missing or read-only folder, a full
+    disk. Nothing was written."""
+
+    default_code = "target.cannot_write"
+
+
 class InvalidImportError(KniffelError):
     """A history export file that cannot be imported; nothing was changed."""
 

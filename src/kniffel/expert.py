@@ -21,7 +21,7 @@ import math
 import random
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
@@ -29,6 +29,7 @@ from kniffel.advice import Advice, Option, Position
 from kniffel.dice import sub_keeps
 from kniffel.errors import IllegalMoveError, KniffelError
 from kniffel.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
+from kniffel.messages import render
 from kniffel.rules import Box, Entry, ExtraKniffel, Lang, RuleSet, StrikeRule, choices, is_kniffel
 from kniffel.strategy import (
     Vec,
@@ -521,13 +522,20 @@ class Decision:
 
 @dataclass(frozen=True)
 class Uncovered:
-    """A decision that could not be judged, and why (no table covers its position)."""
+    """A decision that could not be judged, and why (no table covers its position): ``reason``
+    in English (for logs and JSON), ``errors`` the errors behind it (for :meth:`why`)."""
 
     index: int
     player: int
     round: int
     action: Action
     reason: str
+    errors: tuple[KniffelError, ...] = field(default=(), compare=False)
+
+    def why(self, lang: Lang = "de") -> str:
+        """Why the decision is not judged, in a player's words (``reason`` when no error says
+        it)."""
+        return " ".join(render(e, lang) for e in self.errors) if self.errors else self.reason
 
 
 @dataclass(frozen=True)
@@ -556,13 +564,16 @@ class Review:
 
 
 Judge = Callable[[Position], Advice]
+#: Why a decision is not judged: the errors of every judge asked (the table's, the expert's).
+NotJudged = tuple[KniffelError, ...]
 
 
 def review_decisions(game: Game, judge: Judge,
-                     fallback: Callable[[Position, Exception], Advice | str] | None = None
-                     ) -> Review:
+                     fallback: Callable[[Position, Exception], Advice | str | NotJudged]
+                     | None = None) -> Review:
     """Replay ``game`` and judge every decision with ``judge`` (when it raises a
-    :class:`KniffelError`, ``fallback`` gives other advice or the reason it is not judged)."""
+    :class:`KniffelError`, ``fallback`` gives other advice or why it is not judged: a reason,
+    or the errors behind it)."""
     if game.mode is not Mode.DICE:
         raise IllegalMoveError("a review needs a game played with virtual dice (dice mode): a "
                                "score pad does not record the dice", code="review.needs_dice")
@@ -577,7 +588,7 @@ def review_decisions(game: Game, judge: Judge,
             player = replay.current_player
             assert player is not None
             pos = Position.from_game(replay)
-            advice: Advice | str
+            advice: Advice | str | NotJudged
             try:
                 advice = judge(pos)
             except KniffelError as e:
@@ -586,6 +597,10 @@ def review_decisions(game: Game, judge: Judge,
                 advice = fallback(pos, e)
             if isinstance(advice, str):
                 uncovered.append(Uncovered(index, player, replay.round, action, advice))
+            elif isinstance(advice, tuple):
+                reason = "; ".join(str(e) for e in advice)
+                uncovered.append(Uncovered(index, player, replay.round, action, reason,
+                                           advice))
             else:
                 taken = next(o for o in advice.options if o.action == action)
                 decisions.append(Decision(index, player, replay.round, pos, taken, advice.best,
@@ -601,7 +616,7 @@ def review_game(game: Game, *, expert: Expert | None = None) -> Review:
     return review_decisions(game, judge.advise)
 
 
-__all__ = ["DEAD", "Decision", "Expert", "ExpertError", "ExpertStrategy", "Review", "TableValues",
-           "Uncovered", "Values", "compact_table", "expert_for", "hint",
+__all__ = ["DEAD", "Decision", "Expert", "ExpertError", "ExpertStrategy", "NotJudged", "Review",
+           "TableValues", "Uncovered", "Values", "compact_table", "expert_for", "hint",
            "register_table_provider", "review_decisions", "review_game", "table_bytes",
            "upper_key", "upper_states", "values_for"]

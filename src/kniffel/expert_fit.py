@@ -61,8 +61,9 @@ FINE_SHRINK = 8.0
 DECIMALS = 6
 #: Games of optimal play whose end-of-turn states the fit weighs (:func:`draw_visits`).
 VISIT_GAMES = 8000
-#: Games per task of :func:`draw_visits` (what a worker plays at a time).
-VISIT_CHUNK = 50
+#: Games per task of :func:`draw_visits` (what a worker plays at a time): a few seconds, so
+#: the progress moves (the counts do not depend on it).
+VISIT_CHUNK = 10
 
 
 def _popcount(a: I64) -> I64:
@@ -119,9 +120,23 @@ def _asked_in_games(table: ValueTable, seed: int, start: int, stop: int
     return asked.asked
 
 
-def _asked_in_worker(rules: RuleSet, directory: Path, seed: int, start: int, stop: int
-                     ) -> Counter[tuple[int, int, int]]:
-    return _asked_in_games(load_table(rules, directory=directory), seed, start, stop)
+#: The full table a worker process of :func:`draw_visits` plays with (:func:`_start_visits`).
+_WORKER_TABLE: list[ValueTable] = []
+
+
+def _start_visits(rules: RuleSet, directory: Path) -> None:
+    """In a worker process: open the full table of ``rules`` from ``directory`` once."""
+    _WORKER_TABLE[:] = [load_table(rules, directory=directory)]
+
+
+def _asked_in_worker(task: tuple[int, int, int]) -> tuple[int, Counter[tuple[int, int, int]]]:
+    """The games ``task`` = (seed, start, stop) in a worker process: their number and
+    :func:`_asked_in_games`."""
+    from kniffel.interrupt import worker_ready
+
+    worker_ready()
+    seed, start, stop = task
+    return stop - start, _asked_in_games(_WORKER_TABLE[0], seed, start, stop)
 
 
 def draw_visits(table: ValueTable, *, games: int = VISIT_GAMES, seed: int = 0, jobs: int = 1,
@@ -140,22 +155,24 @@ def draw_visits(table: ValueTable, *, games: int = VISIT_GAMES, seed: int = 0, j
                           params={"rules": table.rules.name, "open": layout.max_open})
     chunks = [(a, min(a + VISIT_CHUNK, games)) for a in range(0, games, VISIT_CHUNK)]
     total: Counter[tuple[int, int, int]] = Counter()
+    done = 0
     with contextlib.ExitStack() as stack:
-        parts: Iterator[Counter[tuple[int, int, int]]]
+        parts: Iterator[tuple[int, Counter[tuple[int, int, int]]]]
         if jobs > 1 and table.path is not None and len(chunks) > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            # the workers ignore Ctrl-C and end with the block (kniffel.interrupt); the sum
+            # does not depend on the order the chunks come back in
+            from kniffel.interrupt import worker_pool
 
-            pool = stack.enter_context(ProcessPoolExecutor(
-                jobs, mp_context=multiprocessing.get_context("spawn")))
-            parts = pool.map(_asked_in_worker, *zip(*[
-                (table.rules, table.path.parent, seed, a, b) for a, b in chunks], strict=True))
+            pool = stack.enter_context(worker_pool(jobs, _start_visits,
+                                                   (table.rules, table.path.parent)))
+            parts = pool.imap_unordered(_asked_in_worker, [(seed, a, b) for a, b in chunks])
         else:
-            parts = (_asked_in_games(table, seed, a, b) for a, b in chunks)
-        for (_, b), part in zip(chunks, parts, strict=True):
+            parts = ((b - a, _asked_in_games(table, seed, a, b)) for a, b in chunks)
+        for played, part in parts:
             total.update(part)
+            done += played
             if progress is not None:
-                progress(b, games)
+                progress(done, games)
     keys = np.array(sorted(total), dtype=np.int64).reshape(-1, 3)
     mask, k, x = keys[:, 0], keys[:, 1], keys[:, 2]
     t = table.tables

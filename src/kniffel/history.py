@@ -6,8 +6,10 @@ process loses at most the action it had not yet saved, and an unfinished game ca
 Finished games also store each player's total, rank, bonus and Kniffel points for the statistics.
 
 The schema carries its version in ``PRAGMA user_version`` and migrates older databases in one
-transaction. A database that is locked, damaged or written by a newer kniffel raises a
-:class:`~kniffel.errors.HistoryError` and is left exactly as it was.
+transaction. A database that is locked, read-only, full, no (kniffel) database, damaged or
+written by a newer kniffel raises a :class:`~kniffel.errors.HistoryError` subclass named for what
+it is, and is left exactly as it was. A history opened with ``create=False`` only reads: it
+creates no file, migrates an older schema in a copy in memory, and reads read-only files.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -28,14 +30,25 @@ from typing import Any
 from kniffel.errors import (
     CorruptHistoryError,
     HistoryError,
+    HistoryForeignError,
+    HistoryFullError,
     HistoryLockedError,
+    HistoryReadOnlyError,
     HistoryVersionError,
     KniffelError,
 )
 from kniffel.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
-from kniffel.history_file import FORMAT, VERSION, HistoryEntry, decode_history, encode_history
+from kniffel.history_file import (
+    FORMAT,
+    VERSION,
+    HistoryEntry,
+    decode_history,
+    encode_history,
+    fingerprint,
+)
 from kniffel.paths import default_db_path as default_db_path  # where it was defined before
 from kniffel.rules import Box
+from kniffel.storage import is_sqlite_file
 
 #: The schema version this kniffel writes; older databases are migrated up to it.
 SCHEMA_VERSION = 2
@@ -159,12 +172,69 @@ class ImportResult:
 # --- the database ------------------------------------------------------------------------------
 
 
-def _wrap(path: Path, e: sqlite3.Error) -> HistoryError:
+#: Free space (bytes) below which a failed write is taken for a full disk.
+_LOW_SPACE = 1 << 20
+
+
+def _no_space(path: Path) -> bool:
+    """Whether a write next to ``path`` fails for want of space: little free space on its disk,
+    or a file size limit (``RLIMIT_FSIZE``) the database has reached."""
+    try:
+        st = os.statvfs(path.parent)
+        if st.f_bavail * st.f_frsize < _LOW_SPACE:
+            return True
+    except OSError:
+        pass
+    try:
+        import resource
+    except ImportError:  # not on every platform (Pyodide, Windows)
+        return False
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return False
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+    return size + _LOW_SPACE >= soft
+
+
+def _wrap(path: Path, e: sqlite3.Error, *, writing: bool = False) -> HistoryError:
+    """The history error that ``e`` (raised by SQLite on ``path``) stands for: locked,
+    read-only, full, not a database, an input/output error, or (only then) damaged.
+    ``writing``: ``e`` came from a write (a journal that cannot be created means a folder that
+    cannot be written)."""
     text = str(e)
-    if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+    code = getattr(e, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or (
+            primary is None and ("locked" in text or "busy" in text)):
         return HistoryLockedError(f"{path}: the history database is locked by another program "
                                   f"({text}); close it and try again — nothing was changed",
                                   code="history.locked", params={"where": str(path)})
+    if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM) or (
+            primary == sqlite3.SQLITE_CANTOPEN and writing) or (
+            primary is None and "readonly" in text):
+        return HistoryReadOnlyError(f"{path}: the history database is read-only ({text}); it "
+                                    f"can be read, not changed — nothing was changed",
+                                    code="history.read_only", params={"where": str(path)})
+    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and _no_space(path)) \
+            or (primary is None and "full" in text):
+        return HistoryFullError(f"{path}: no space left for the history database ({text}) — "
+                                f"nothing was changed", code="history.full",
+                                params={"where": str(path)})
+    if primary == sqlite3.SQLITE_IOERR:
+        return HistoryError(f"{path}: the history database cannot be read or written ({text}) "
+                            f"— nothing was changed", code="history.io_error",
+                            params={"where": str(path)})
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return HistoryError(f"{path}: cannot open the history database ({text})",
+                            code="history.cannot_open", params={"where": str(path)})
+    if (primary == sqlite3.SQLITE_NOTADB or "not a database" in text) and \
+            not is_sqlite_file(path):
+        return HistoryForeignError(f"{path} is not a database, so not a kniffel history; it "
+                                   f"was left as it is", code="history.not_database",
+                                   params={"where": str(path)})
     return CorruptHistoryError(f"{path}: the history database is damaged ({text}); it was left "
                                f"as it is", code="history.damaged", params={"where": str(path)})
 
@@ -172,20 +242,41 @@ def _wrap(path: Path, e: sqlite3.Error) -> HistoryError:
 class History:
     """A history database at ``path`` (created when missing), open until :meth:`close`.
 
-    With ``create=False`` (the read-only commands) a missing database is not created: the
-    history is then empty (an in-memory database) and :attr:`exists` is False."""
+    With ``create=False`` (the read-only commands) nothing is ever written: the file is opened
+    read-only, a missing or empty file is not created but read as an empty history (an
+    in-memory database; :attr:`exists` is then False), and an older schema is migrated in a
+    copy in memory. Such a history can be read, also from a read-only file, folder or mount;
+    its writes raise :class:`HistoryReadOnlyError`."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = 2.0,
                  clock: Callable[[], str] = _now, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._clock = clock
+        self._timeout = timeout
+        #: True for ``create=False``: every write raises :class:`HistoryReadOnlyError`.
+        self.read_only = not create
+        self._migrating = False
         if self.path.is_dir():
             raise CorruptHistoryError(f"{self.path} is a folder, not a history database",
                                       code="history.is_folder", params={"where": str(self.path)})
-        self.exists = self.path.exists()
-        target: str | Path = self.path
-        if not self.exists and not create:
-            target = ":memory:"
+        try:
+            size: int | None = self.path.stat().st_size
+        except FileNotFoundError:
+            size = None
+        except OSError as e:
+            raise HistoryError(f"{self.path}: cannot open the history database ({e})",
+                               code="history.cannot_open",
+                               params={"where": str(self.path)}) from None
+        if size and not is_sqlite_file(self.path) and os.access(self.path, os.R_OK):
+            raise HistoryForeignError(f"{self.path} is not a database, so not a kniffel "
+                                      f"history; it was left as it is",
+                                      code="history.not_database", params={"where": str(self.path)})
+        self.exists = bool(size) if self.read_only else size is not None
+        target: str = str(self.path)
+        if self.read_only and not self.exists:
+            target = ":memory:"  # nothing there (or an empty file): an empty history
+        elif self.read_only:
+            target = self.path.resolve().as_uri() + "?mode=ro"
         else:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -194,31 +285,62 @@ class History:
                                    code="history.no_folder",
                                    params={"where": str(self.path)}) from None
         try:
-            # one connection, usable from a writer thread; every use holds self._lock
-            self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None,
-                                       check_same_thread=False)
-            self._lock = threading.RLock()
-        except sqlite3.Error as e:
-            raise HistoryError(f"{self.path}: cannot open the history database ({e})",
-                               code="history.cannot_open",
-                               params={"where": str(self.path)}) from None
-        try:
-            self._open()
-        except BaseException:
-            self._db.close()
-            raise
+            try:
+                # one connection, usable from a writer thread; every use holds self._lock
+                self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None,
+                                           check_same_thread=False,
+                                           uri=target.startswith("file:"))
+                self._lock = threading.RLock()
+            except sqlite3.Error as e:
+                raise _wrap(self.path, e, writing=size is None) from None
+            try:
+                self._open(creating=size is None)
+            except BaseException:
+                self._db.close()
+                if size is None and not self.read_only:
+                    self._remove_if_empty()  # the empty file this call made, nothing else
+                raise
+        except HistoryReadOnlyError as e:
+            if size is not None or self.read_only:
+                raise
+            raise HistoryReadOnlyError(f"{self.path}: cannot create the history database, its "
+                                       f"folder is read-only ({e})", code="history.cannot_create",
+                                       params={"where": str(self.path)}) from None
 
-    def _open(self) -> None:
+    def _remove_if_empty(self) -> None:
+        with suppress(OSError):
+            if self.path.stat().st_size == 0:
+                self.path.unlink()
+
+    def _header(self) -> tuple[int, int, int]:
+        """The database's schema version, application id and number of schema objects."""
+        db = self._db
+        db.execute("PRAGMA foreign_keys = ON")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        return version, app, tables
+
+    def _open(self, *, creating: bool) -> None:
         db = self._db
         try:
-            db.execute("PRAGMA foreign_keys = ON")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            app = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            try:
+                version, app, tables = self._header()
+            except sqlite3.Error as e:
+                if not (self.read_only and getattr(e, "sqlite_errorcode", None) in (
+                        sqlite3.SQLITE_READONLY_ROLLBACK, sqlite3.SQLITE_READONLY_RECOVERY)):
+                    raise
+                # a transaction that a crashed program left half done (a hot journal): open it
+                # to write once, so SQLite rolls it back to the last complete state, as every
+                # reader does; this kniffel still writes nothing itself
+                db.close()
+                self._db = db = sqlite3.connect(self.path, timeout=self._timeout,
+                                                isolation_level=None, check_same_thread=False)
+                version, app, tables = self._header()
         except sqlite3.Error as e:
-            raise _wrap(self.path, e) from None
+            raise _wrap(self.path, e, writing=creating) from None
         if tables and app != APPLICATION_ID:
-            raise CorruptHistoryError(f"{self.path} is a SQLite database, but not a kniffel "
+            raise HistoryForeignError(f"{self.path} is a SQLite database, but not a kniffel "
                                       f"history; it was left as it is",
                                       code="history.not_kniffel",
                                       params={"where": str(self.path)})
@@ -228,15 +350,7 @@ class History:
                 f"this kniffel knows ({SCHEMA_VERSION}); update kniffel to use it — it was left "
                 f"as it is", code="history.newer_version",
                 params={"where": str(self.path), "version": version, "known": SCHEMA_VERSION})
-        if version < SCHEMA_VERSION:
-            with self._transaction():
-                # another process may have migrated it meanwhile
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-                for step in range(version, SCHEMA_VERSION):
-                    MIGRATIONS[step](db)
-                    db.execute(f"PRAGMA user_version = {step + 1}")
-                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        else:
+        if version == SCHEMA_VERSION:
             try:
                 check = db.execute("PRAGMA quick_check").fetchone()[0]
             except sqlite3.Error as e:
@@ -246,6 +360,32 @@ class History:
                                           f"({check}); it was left as it is",
                                           code="history.damaged",
                                           params={"where": str(self.path)})
+            return
+        if self.read_only and self.exists:
+            self._to_memory()  # an older schema, read through a migrated copy
+        self._migrating = self.read_only  # the read-only history's migration runs in memory
+        try:
+            with self._transaction():
+                # another process may have migrated it meanwhile
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                for step in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[step](self._db)
+                    self._db.execute(f"PRAGMA user_version = {step + 1}")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        finally:
+            self._migrating = False
+
+    def _to_memory(self) -> None:
+        """Read from here on from a copy of the database in memory (the file stays as it is)."""
+        memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        try:
+            self._db.backup(memory)
+        except sqlite3.Error as e:
+            memory.close()
+            raise _wrap(self.path, e) from None
+        self._db.close()
+        self._db = memory
+        memory.execute("PRAGMA foreign_keys = ON")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -256,23 +396,29 @@ class History:
     @contextmanager
     def _transaction_unlocked(self) -> Iterator[sqlite3.Connection]:
         db = self._db
+        if self.read_only and not self._migrating:
+            raise HistoryReadOnlyError(f"{self.path}: the history was opened to read only — "
+                                       f"nothing was changed", code="history.read_only",
+                                       params={"where": str(self.path)})
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
-            raise _wrap(self.path, e) from None
+            raise _wrap(self.path, e, writing=True) from None
         try:
             yield db
             db.execute("COMMIT")
         except sqlite3.Error as e:
             self._rollback()
-            raise _wrap(self.path, e) from None
+            raise _wrap(self.path, e, writing=True) from None
         except BaseException:
             self._rollback()
             raise
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            # SQLite rolls back by itself where it cannot (an I/O error)
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -280,6 +426,24 @@ class History:
                 return self._db.execute(sql, tuple(args)).fetchall()
         except sqlite3.Error as e:
             raise _wrap(self.path, e) from None
+
+    def check_writable(self) -> None:
+        """Raise the :class:`HistoryError` a write would raise now (read-only file, folder or
+        mount, locked, full), or return when the history can be written; nothing is changed
+        (one page is written in a transaction that is rolled back). For a game about to start:
+        the player learns before the first move that it will not be stored."""
+        if self.read_only:
+            raise HistoryReadOnlyError(f"{self.path}: the history was opened to read only",
+                                       code="history.read_only",
+                                       params={"where": str(self.path)})
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            except sqlite3.Error as e:
+                raise _wrap(self.path, e, writing=True) from None
+            finally:
+                self._rollback()
 
     def close(self) -> None:
         with self._lock:
@@ -340,13 +504,21 @@ class History:
             return None
         return rows[0][0], self.load(rows[0][0])
 
+    def unfinished(self) -> list[GameRecord]:
+        """The unfinished games, the one played most recently first (as
+        :meth:`latest_unfinished` orders them); :meth:`load` replays one by its id."""
+        return self._records("WHERE g.finished_at IS NULL",
+                             "g.updated_at DESC, g.id DESC", -1)
+
     def games(self, limit: int | None = None) -> list[GameRecord]:
         """The stored games, most recent first."""
+        return self._records("", "g.started_at DESC, g.id DESC", -1 if limit is None else limit)
+
+    def _records(self, where: str, order: str, limit: int) -> list[GameRecord]:
         rows = self._read(
             "SELECT g.id, g.uid, g.rules, g.started_at, g.updated_at, g.finished_at, "
             "(SELECT count(*) FROM actions a WHERE a.game_id = g.id) "
-            "FROM games g ORDER BY g.started_at DESC, g.id DESC LIMIT ?",
-            (-1 if limit is None else limit,))
+            f"FROM games g {where} ORDER BY {order} LIMIT ?", (limit,))
         out = []
         for gid, uid, rules, started, updated, finished, actions in rows:
             seats = self._read("SELECT name, total FROM players WHERE game_id = ? ORDER BY seat",
@@ -388,7 +560,7 @@ class History:
 
     def import_(self, data: object) -> ImportResult:
         """Add the games of a history file (any version :func:`decode_history` reads); games
-        already stored (same uid) are skipped and reported.
+        already stored (same uid, or the same content) are skipped and reported.
 
         Everything is checked first (every game replayed): an invalid file raises
         :class:`InvalidImportError` and changes nothing.
@@ -396,15 +568,24 @@ class History:
         return self.add_entries(decode_history(data))
 
     def add_entries(self, entries: Sequence[HistoryEntry]) -> ImportResult:
-        """Store the games of ``entries`` (already checked) in one transaction; those whose uid
-        is stored already are skipped and reported."""
+        """Store the games of ``entries`` (already checked) in one transaction; those stored
+        already, by uid or by content (:func:`~kniffel.history_file.fingerprint`: the same game
+        from a file without uids, or under another uid), are skipped and reported."""
         skipped: list[str] = []
         with self._transaction() as db:
             known = {r[0] for r in db.execute("SELECT uid FROM games")}
+            contents: set[str] | None = None  # read once, when a uid is new
             for entry in entries:
                 if entry.uid in known:
                     skipped.append(entry.uid)
                     continue
+                if contents is None:
+                    contents = _fingerprints(db)
+                content = fingerprint(entry.game.to_json())
+                if content in contents:
+                    skipped.append(entry.uid)
+                    continue
+                contents.add(content)
                 known.add(entry.uid)
                 gid = _insert(db, entry.game, entry.uid, entry.started, entry.finished_at)
                 db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
@@ -473,6 +654,22 @@ def _store_results(db: sqlite3.Connection, game_id: int, game: Game) -> None:
                    "WHERE game_id = ? AND seat = ?",
                    (total, ranks[seat] if over else None, sheet.bonus if over else None,
                     (kn.points if kn else 0) if over else None, game_id, seat))
+
+
+def _fingerprints(db: sqlite3.Connection) -> set[str]:
+    """The content fingerprints of every stored game (from its rows, without replaying it)."""
+    players: dict[int, list[dict[str, Any]]] = {}
+    for gid, name, kind, strategy in db.execute(
+            "SELECT game_id, name, kind, strategy FROM players ORDER BY game_id, seat"):
+        players.setdefault(gid, []).append({"name": name, "kind": kind, "strategy": strategy})
+    actions: dict[int, list[Any]] = {}
+    for gid, text in db.execute("SELECT game_id, action FROM actions ORDER BY game_id, seq"):
+        actions.setdefault(gid, []).append(json.loads(text))
+    return {fingerprint({"rules": {"name": rules, "free_strike": bool(free)}, "mode": mode,
+                         "seed": seed, "start_player": start, "players": players.get(gid, []),
+                         "actions": actions.get(gid, [])})
+            for gid, rules, free, mode, seed, start in db.execute(
+                "SELECT id, rules, free_strike, mode, seed, start_player FROM games")}
 
 
 def _load(db: sqlite3.Connection, game_id: int) -> Game:

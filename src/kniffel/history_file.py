@@ -11,19 +11,20 @@ Pure Python, no I/O (it also runs inside Pyodide). A file is::
 ``finished_at`` null means the game is unfinished. Version-1 files of both older shapes are read
 too: the desktop's (``uid``, ``started_at``, ``updated_at``, ``finished_at``) and the browser's
 (``finished``: the time the page stored the entry, and no uid — a uid is derived from the game
-itself, so importing the same file twice adds its games once).
+itself, so importing the same file twice adds its games once). Across versions the same game is
+known by its content (:func:`fingerprint`), whatever its uid.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kniffel.errors import InvalidImportError, KniffelError, cause_param
-from kniffel.game import Game
+from kniffel.game import SAVE_FORMAT, Game
 
 FORMAT = "kniffel-history"
 VERSION = 2
@@ -69,10 +70,33 @@ def derived_uid(game_json: object) -> str:
     return "g" + hashlib.sha256(text.encode()).hexdigest()[:31]
 
 
+#: The parts of a game's JSON that make it the game it is (not when or where it was stored).
+CONTENT_KEYS = ("rules", "mode", "seed", "start_player", "players", "actions")
+
+
+def fingerprint(game_json: Mapping[str, Any]) -> str:
+    """The content fingerprint of a game: the same for the same game (rule set, mode, seed,
+    start player, players and every action) in any file version, whatever its uid or times.
+    ``game_json`` is a game's JSON object (:meth:`Game.to_json`, or the same keys).
+
+    >>> from kniffel import Game, preset
+    >>> game = Game(preset("kniffel"), ["Anna"], seed=1)
+    >>> fingerprint(game.to_json()) == fingerprint({**game.to_json(), "version": 99})
+    True
+    """
+    content = {key: game_json.get(key) for key in CONTENT_KEYS}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def decode_history(data: object) -> list[HistoryEntry]:
     """The entries of a history file (version 1 in either shape, or 2), every game replayed and
     checked. Anything wrong raises :class:`InvalidImportError` naming the game and the problem:
-    a file is taken whole or not at all."""
+    a file is taken whole or not at all. A single saved game (a ``kniffel-game`` save, as
+    ``kniffel export --game`` and the terminal game's rescue file write it) is a history of that
+    one game, its uid derived from its content (so a second import of it is recognised)."""
+    if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
+        return [_entry({"game": data}, 1, 1)]
     if not is_history(data):
         raise InvalidImportError(f"not a kniffel history file (expected an object with "
                                  f"\"format\": \"{FORMAT}\")", code="import.not_history")

@@ -222,6 +222,23 @@ CATALOG: dict[str, tuple[str, str]] = {
                              "There is no game #{id} in the history."),
     "history.game_damaged": ("Spiel Nr. {id} im Spielverlauf ist beschädigt.",
                              "Game #{id} in the history is damaged."),
+    # --- history database faults (issue 19)
+    "history.read_only": ("{where} ist schreibgeschützt: der Spielverlauf lässt sich lesen, "
+                          "aber nicht ändern.",
+                          "{where} is read-only: the game history can be read but not changed."),
+    "history.cannot_create": ("{where} kann nicht angelegt werden: der Ordner ist "
+                              "schreibgeschützt.",
+                              "{where} cannot be created: its folder is read-only."),
+    "history.full": ("{where} kann nicht wachsen: der Speicherplatz ist voll.",
+                     "{where} cannot grow: there is no space left."),
+    "history.not_database": ("{where} ist keine Datenbank, also kein Kniffel-Spielverlauf; die "
+                             "Datei bleibt, wie sie ist.",
+                             "{where} is not a database, so not a kniffel history; the file was "
+                             "left as it is."),
+    "history.io_error": ("{where} kann nicht gelesen oder geschrieben werden (Ein-/Ausgabefehler); "
+                         "es wurde nichts geändert.",
+                         "{where} cannot be read or written (an input/output error); nothing was "
+                         "changed."),
     # history files (export / import)
     "import.invalid": ("Die Datei kann nicht importiert werden; es wurde nichts geändert.",
                        "The file cannot be imported; nothing was changed."),
@@ -355,6 +372,57 @@ CATALOG: dict[str, tuple[str, str]] = {
     "os.cannot_write": ("{where} kann nicht geschrieben werden.", "{where} cannot be written."),
     "os.error": ("{where} kann nicht gelesen oder geschrieben werden.",
                  "{where} cannot be read or written."),
+    # --- kniffel history, stats and export --game (issue 19)
+    "history.list.title": ("Spielverlauf", "Game history"),
+    "history.list.started": ("Beginn", "Started"),
+    "history.list.rules": ("Regeln", "Rules"),
+    "history.list.players": ("Spieler und Punkte", "Players and totals"),
+    "history.list.state": ("Stand", "State"),
+    "history.list.finished": ("beendet", "finished"),
+    "history.list.unfinished": ("offen ({actions} Züge)", "unfinished ({actions} actions)"),
+    "history.list.empty": ("Noch keine Spiele gespeichert.", "No games stored yet."),
+    "history.stats.title": ("Statistik: {rules}", "Statistics: {rules}"),
+    "history.stats.player": ("Spieler", "Player"),
+    "history.stats.games": ("Spiele", "Games"),
+    "history.stats.wins": ("Siege", "Wins"),
+    "history.stats.average": ("Ø Punkte", "Average"),
+    "history.stats.best": ("Bestwert", "Best"),
+    "history.stats.bonus": ("Bonus", "Bonus rate"),
+    "history.stats.kniffel": ("Kniffel", "Kniffel rate"),
+    "history.stats.legend": ("Bonus, Kniffel: Anteil der Spiele mit Bonus und mit mindestens "
+                             "einem Kniffel.",
+                             "Bonus rate, Kniffel rate: the share of games with the bonus and "
+                             "with at least one Kniffel."),
+    "history.stats.none": ("Keine beendeten Spiele.", "No finished games."),
+    "history.stats.none_for": ("Keine beendeten Spiele ({player}).",
+                               "No finished games ({player})."),
+    "history.exported_game": ("Spiel Nr. {id} → {where}", "Game #{id} → {where}"),
+    # --- files a command writes: target safety (issue 19)
+    "target.is_history": ("{where} ist der Spielverlauf selbst; er wird nicht überschrieben.",
+                          "{where} is the game history itself; it is not overwritten."),
+    "target.is_database": ("{where} ist eine SQLite-Datenbank; sie wird nie überschrieben, auch "
+                           "nicht mit --force.",
+                           "{where} is a SQLite database; it is never overwritten, not even "
+                           "with --force."),
+    "target.exists": ("{where} gibt es schon; --force ersetzt die Datei.",
+                      "{where} exists already; --force replaces it."),
+    "target.is_folder": ("{where} ist ein Ordner, keine Datei.",
+                         "{where} is a folder, not a file."),
+    "target.no_folder": ("{where} kann nicht geschrieben werden: den Ordner {folder} gibt es "
+                         "nicht (er wird nicht angelegt).",
+                         "{where} cannot be written: the folder {folder} does not exist (it is "
+                         "not created)."),
+    "target.not_a_folder": ("{where} kann nicht geschrieben werden: {folder} ist kein Ordner.",
+                            "{where} cannot be written: {folder} is not a folder."),
+    "target.read_only": ("{where} ist schreibgeschützt; die Datei bleibt, wie sie ist.",
+                         "{where} is read-only; the file was left as it is."),
+    "target.folder_read_only": ("{where} kann nicht geschrieben werden: der Ordner {folder} ist "
+                                "schreibgeschützt.",
+                                "{where} cannot be written: the folder {folder} is read-only."),
+    "target.no_space": ("{where} kann nicht geschrieben werden: der Speicherplatz ist voll.",
+                        "{where} cannot be written: there is no space left."),
+    "target.cannot_write": ("{where} kann nicht geschrieben werden.",
+                            "{where} cannot be written."),
     # the command line's own sentences
     "cli.line": ("Zeile {line}", "line {line}"),
     "cli.no_database": ("Es gibt noch keinen Spielverlauf ({where}); es wurde keiner angelegt.",
@@ -385,6 +453,88 @@ CATALOG: dict[str, tuple[str, str]] = {
                           "There is no unfinished game to resume."),
     "cli.game_saved": ("Spiel gespeichert – weiter mit: kniffel play --resume",
                        "Game saved – continue with: kniffel play --resume"),
+    # --- click's own messages, in the user's language (issue 19): the command line's frame
+    "cli.click.help_hint": ("Hilfe: {command} --help", "Help: {command} --help"),
+    "cli.click.interrupted": ("Abgebrochen.", "Interrupted."),
+    "cli.click.no_answer": ("Keine Antwort: die Eingabe ist zu Ende.",
+                            "No answer: the input has ended."),
+    "cli.click.usage": ("So kann dieser Befehl nicht aufgerufen werden.",
+                        "This command cannot be called like this."),
+    "cli.click.no_such_option": ("Eine Option {option} gibt es nicht.",
+                                 "There is no option {option}."),
+    "cli.click.no_such_option_near": ("Eine Option {option} gibt es nicht; gemeint ist "
+                                      "vielleicht {possible}.",
+                                      "There is no option {option}; did you mean {possible}?"),
+    "cli.click.no_such_command": ("Einen Befehl „{command}“ gibt es nicht; die Befehle sind: "
+                                  "{commands}.",
+                                  "There is no command \"{command}\"; the commands are: "
+                                  "{commands}."),
+    "cli.click.no_such_command_near": ("Einen Befehl „{command}“ gibt es nicht; gemeint ist "
+                                       "vielleicht {possible}.",
+                                       "There is no command \"{command}\"; did you mean "
+                                       "{possible}?"),
+    "cli.click.missing_argument": ("Das Argument {name} fehlt.", "The argument {name} is missing."),
+    "cli.click.missing_option": ("Die Option {name} fehlt.", "The option {name} is missing."),
+    "cli.click.needs_value": ("{option} braucht einen Wert.", "{option} needs a value."),
+    "cli.click.takes_no_value": ("{option} nimmt keinen Wert.", "{option} takes no value."),
+    "cli.click.extra_arguments": ("Mit {args} kann dieser Befehl nichts anfangen.",
+                                  "This command does not take {args}."),
+    "cli.click.choice": ("„{value}“ steht nicht zur Wahl; möglich sind: {choices}.",
+                         "\"{value}\" is not a choice; the choices are: {choices}."),
+    "cli.click.not_whole": ("Gebraucht wird eine ganze Zahl, nicht „{value}“.",
+                            "A whole number is needed, not \"{value}\"."),
+    "cli.click.not_number": ("Gebraucht wird eine Zahl, nicht „{value}“.",
+                             "A number is needed, not \"{value}\"."),
+    "cli.click.range": ("Erlaubt ist {range}, nicht {value}.", "Allowed is {range}, not {value}."),
+    "cli.click.range.at_least": ("mindestens {low}", "at least {low}"),
+    "cli.click.range.more_than": ("mehr als {low}", "more than {low}"),
+    "cli.click.range.at_most": ("höchstens {high}", "at most {high}"),
+    "cli.click.range.less_than": ("weniger als {high}", "less than {high}"),
+    "cli.click.range.between": ("{low} bis {high}", "{low} to {high}"),
+    "cli.click.range.both": ("{low} und {high}", "{low} and {high}"),
+    "cli.click.bad_value": ("„{value}“ passt hier nicht.", "\"{value}\" does not fit here."),
+    "cli.confirm.suffix": ("[j/N]", "[y/N]"),
+    "cli.confirm.again": ("Bitte mit j (ja) oder n (nein) antworten.",
+                          "Please answer y (yes) or n (no)."),
+    "cli.click.path_is_file": ("{where} ist eine Datei, kein Ordner.",
+                               "{where} is a file, not a folder."),
+    "cli.free_strike_changes_nothing": (
+        "--free-strike ändert an {rules} nichts: dort darf der Wurf ohnehin jederzeit in ein "
+        "freies Kästchen nach Wahl, auch mit 0 Punkten.",
+        "--free-strike changes nothing in {rules}: there a roll may go in any open box at any "
+        "time anyway, for 0 points too."),
+    # --- score, rules, show (issue 19)
+    "cli.roll": ("Wurf {dice}", "Roll {dice}"),
+    "cli.col.box": ("Kästchen", "Box"),
+    "cli.col.points": ("Punkte", "Points"),
+    "cli.col.fits": ("passt", "fits"),
+    "cli.col.condition": ("Bedingung", "Condition"),
+    "cli.yes": ("ja", "yes"),
+    "cli.points.face_sum": ("Summe der {face}er ({low}–{high})",
+                            "sum of the {face}s ({low}–{high})"),
+    "cli.points.double_sum": ("2× Summe", "2× sum"),
+    "cli.points.sum": ("Summe", "sum"),
+    "cli.sheet.upper_sum": ("Summe oben", "Upper sum"),
+    "cli.sheet.to_bonus": ("noch bis Bonus", "to bonus"),
+    "cli.sheet.lower_sum": ("Summe unten", "Lower sum"),
+    "cli.sheet.extra_kniffel": ("Extra-Kniffel", "Extra Kniffel"),
+    "cli.sheet.total": ("Gesamt", "Total"),
+    # --help's headings
+    "cli.help.usage": ("Aufruf: ", "Usage: "),
+    "cli.help.options": ("Optionen", "Options"),
+    "cli.help.arguments": ("Argumente", "Arguments"),
+    "cli.help.commands": ("Befehle", "Commands"),
+    "cli.help.default": ("Standard", "default"),
+    "cli.help.required": ("Pflicht", "required"),
+    "cli.help.help": ("Diese Hilfe zeigen und beenden.", "Show this help and exit."),
+    "cli.help.version": ("Die Version zeigen und beenden.", "Show the version and exit."),
+    "cli.help.options_metavar": ("[OPTIONEN]", "[OPTIONS]"),
+    "cli.help.command_metavar": ("BEFEHL [ARGUMENTE]...", "COMMAND [ARGS]..."),
+    "cli.help.metavar.integer": ("GANZZAHL", "INTEGER"),
+    "cli.help.metavar.number": ("ZAHL", "NUMBER"),
+    "cli.help.metavar.file": ("DATEI", "FILE"),
+    "cli.help.metavar.folder": ("ORDNER", "FOLDER"),
+    "cli.help.metavar.path": ("PFAD", "PATH"),
     # expert (issue 12)
     "expert.error": ("Der Experte kann hier nicht spielen.", "The expert cannot play here."),
     "expert.wrong_rules": ("Dieser Experte spielt {rules}, nicht {other}.",
@@ -484,6 +634,269 @@ CATALOG: dict[str, tuple[str, str]] = {
                                 "mit seinem Wertemodell geschätzt.",
                                 "Judged by the expert: each turn exactly, the rest of the game "
                                 "estimated with its value model."),
+    # --- terminal game (kniffel play, issue 19: the words of tui.py, from this one catalog)
+    "tui.setup": ("Neues Spiel", "New game"),
+    "tui.rules": ("Regelwerk", "Rule set"),
+    "tui.free_strike": ("Hausregel: jederzeit streichen", "House rule: strike any time"),
+    "tui.player": ("Spieler", "Player"),
+    "tui.human": ("Mensch", "Human"),
+    "tui.computer": ("Computer", "Computer"),
+    "tui.off": ("— spielt nicht —", "— not playing —"),
+    "tui.start_player": ("Wer beginnt", "Who starts"),
+    "tui.roll_off": ("auswürfeln", "roll off"),
+    "tui.not_playing": ("{name} spielt nicht mit und kann nicht beginnen.",
+                        "{name} is not playing and cannot start."),
+    "tui.start": ("Los geht's", "Start"),
+    "tui.setup_keys": ("[Enter] Los  [Tab] nächstes Feld  [Esc] beenden",
+                       "[Enter] start  [Tab] next field  [Esc] quit"),
+    "tui.box": ("Kästchen", "Box"),
+    "tui.this_roll": ("Wurf", "Roll"),
+    "tui.strike": ("streichen", "strike"),
+    "tui.strike_short": ("str.", "str."),
+    "tui.upper_sum": ("Summe oben", "Upper sum"),
+    "tui.bonus_row": ("Bonus (−: fehlt)", "Bonus (−: to go)"),
+    "tui.lower_sum": ("Summe unten", "Lower sum"),
+    "tui.extra": ("{kniffel}-Bonus", "{kniffel} bonus"),
+    "tui.chips": ("Chips", "Chips"),
+    "tui.total": ("Gesamt", "Total"),
+    "tui.turn": ("{name} ist dran", "{name}'s turn"),
+    "tui.round": ("Runde {n}/{of}", "Round {n}/{of}"),
+    "tui.throws": ("Wurf {used} von {allowed}", "throw {used} of {allowed}"),
+    "tui.chips_left": ("Chips übrig: {n}", "chips left: {n}"),
+    "tui.keys_roll": ("[r] würfeln", "[r] roll"),
+    "tui.keys_keep": ("[1–{n}] halten", "[1–{n}] keep"),
+    "tui.keys_enter": ("[↑↓ Enter] eintragen", "[↑↓ Enter] score"),
+    "tui.keys_strike": ("[s] streichen", "[s] strike"),
+    "tui.keys_chip": ("[c] Chip: 4. Wurf", "[c] chip: 4th throw"),
+    "tui.keys_undo": ("[u] zurück", "[u] undo"),
+    "tui.keys_quit": ("[q] beenden", "[q] quit"),
+    "tui.keys_speed": ("[+/−] Tempo", "[+/−] speed"),
+    "tui.keys_hint": ("[h] Tipp", "[h] hint"),
+    "tui.d10": ("W10", "d10"),
+    "tui.first_throw": ("Würfeln mit [r]", "Roll with [r]"),
+    "tui.no_rolls": ("Keine Würfe mehr – trage ein oder streiche",
+                     "No throws left – score or strike"),
+    "tui.not_fit": ("{box} passt nicht zu diesem Wurf", "{box} does not fit this roll"),
+    "tui.cannot_strike": ("{box} darf jetzt nicht gestrichen werden",
+                          "{box} may not be struck now"),
+    "tui.no_chip": ("Jetzt kein Chip möglich", "No chip possible now"),
+    "tui.chip_used": ("{name} gibt einen Chip ab: ein 4. Wurf",
+                      "{name} hands in a chip: a 4th throw"),
+    "tui.keeps": ("{name} behält {dice}", "{name} keeps {dice}"),
+    "tui.throws_dice": ("{name} würfelt: {dice}", "{name} throws: {dice}"),
+    "tui.scores": ("{name}: {box} mit {points}", "{name}: {box} for {points}"),
+    "tui.strikes": ("{name} streicht {box}", "{name} strikes {box}"),
+    "tui.nothing": ("nichts", "nothing"),
+    "tui.nothing_to_undo": ("Nichts zurückzunehmen", "Nothing to undo"),
+    "tui.undone": ("Zurückgenommen", "Undone"),
+    "tui.over": ("Spiel vorbei!", "Game over!"),
+    "tui.speed": ("Tempo {s} s", "speed {s} s"),
+    "tui.thinking": ("{name} denkt nach …", "{name} is thinking …"),
+    "tui.building": ("{name} denkt nach … (baut beim ersten Zug Tabellen)",
+                     "{name} is thinking … (building tables on the first move)"),
+    "tui.starts": ("{name} beginnt", "{name} starts"),
+    "tui.rolled_off": ("{name} beginnt (ausgewürfelt: {sums})",
+                       "{name} starts (rolled off: {sums})"),
+    "tui.log": ("Letzte Züge", "Last moves"),
+    "tui.unsaved": ("⚠ Nicht gespeichert: {n} von {of} Zügen, neuer Versuch läuft. {why}",
+                    "⚠ Not saved: {n} of {of} moves, retrying. {why}"),
+    "tui.unsaved_undo": ("⚠ Der Verlauf enthält noch {n} zurückgenommene Züge, neuer Versuch "
+                         "läuft. {why}",
+                         "⚠ The history still holds {n} undone moves, retrying. {why}"),
+    "tui.quit_unsaved": ("{n} Züge sind nicht gespeichert. [q] nochmal: trotzdem beenden",
+                         "{n} moves are not saved. [q] again: quit anyway"),
+    "tui.written_again": ("Der Verlauf ist wieder vollständig.",
+                          "The history is complete again."),
+    "tui.saved_resume": ("Spiel gespeichert – weiter mit: kniffel play --resume",
+                         "Game saved – continue with: kniffel play --resume"),
+    "tui.not_stored": ("Spiel nicht gespeichert: noch kein Zug gemacht.",
+                       "Game not stored: no move was made yet."),
+    "tui.missing": ("NICHT gespeichert: die Züge {first}–{last} von {of} fehlen im Verlauf "
+                    "{db}. {why}",
+                    "NOT saved: moves {first}–{last} of {of} are missing from the history "
+                    "{db}. {why}"),
+    "tui.stale": ("NICHT gespeichert: der Verlauf {db} enthält noch {n} zurückgenommene Züge. "
+                  "{why}",
+                  "NOT saved: the history {db} still holds {n} undone moves. {why}"),
+    "tui.rescued": ("Das ganze Spiel steht in {path} – ansehen mit kniffel show {path}, "
+                    "weiterspielen (und in den Verlauf übernehmen) mit kniffel play --load "
+                    "{path}",
+                    "The whole game is in {path} – see it with kniffel show {path}, play on (and "
+                    "into the history) with kniffel play --load {path}"),
+    "tui.not_rescued": ("Auch eine Rettungsdatei ließ sich nicht schreiben (versucht: {tried}): "
+                        "das Spiel ist verloren.",
+                        "No rescue file could be written either (tried: {tried}): the game is "
+                        "lost."),
+    "tui.confirm_lost": ("Das Spiel konnte nicht gespeichert werden: {why} Auch eine "
+                         "Rettungsdatei ließ sich nicht schreiben (versucht: {tried}). Beim "
+                         "Beenden geht das Spiel verloren.",
+                         "The game could not be saved: {why} No rescue file could be written "
+                         "either (tried: {tried}). Quitting loses the game."),
+    "tui.confirm_question": ("Trotzdem beenden? [j] ja, beenden  [n] nein, weiterspielen",
+                             "Quit anyway? [y] yes, quit  [n] no, play on"),
+    "tui.quit_toast": ("Beenden mit [b]q[/b] (oder Strg+Q)", "Quit with [b]q[/b] (or Ctrl+Q)"),
+    "tui.quit_toast_title": ("Beenden?", "Quit?"),
+    "tui.hint_after_throw": ("Einen Tipp gibt es nach dem Wurf", "A hint comes after the throw"),
+    "tui.hint_thinking": ("Tipp: der Experte rechnet …", "Hint: the expert is computing …"),
+    "tui.hint_table": ("Tipp (optimal)", "Hint (optimal)"),
+    "tui.hint_model": ("Tipp (Experte)", "Hint (expert)"),
+    "tui.hint_expected": ("erwartet {value}", "expected {value}"),
+    # --- kniffel play's own sentences (issue 19)
+    "play.start_beyond": ("--start {start}, aber es spielen nur {players} Spieler.",
+                          "--start {start}, but there are only {players} players."),
+    "play.resume_strategy": ("Spiel Nr. {id} hat einen Computerspieler „{strategy}“ "
+                             "({player}), den es hier nicht gibt; es gibt: {strategies}.",
+                             "Game #{id} has a computer player \"{strategy}\" ({player}) "
+                             "that does not exist here; there are: {strategies}."),
+    "play.resume_conflict": ("{options} passt nicht zu --resume: das fortgesetzte Spiel hat "
+                             "seine eigenen Spieler, Regeln und Würfel.",
+                             "{options} cannot go with --resume: the resumed game has its own "
+                             "players, rules and dice."),
+    "play.load_conflict": ("{options} passt nicht zu --load: das geladene Spiel hat seine "
+                           "eigenen Spieler, Regeln und Würfel.",
+                           "{options} cannot go with --load: the loaded game has its own "
+                           "players, rules and dice."),
+    "play.not_unfinished": ("Spiel Nr. {id} ist schon beendet; offene Spiele zeigt kniffel "
+                            "history.",
+                            "Game #{id} is finished already; kniffel history shows the "
+                            "unfinished ones."),
+    "play.load_over": ("{where}: das Spiel ist schon zu Ende; ansehen mit kniffel show {where}",
+                       "{where}: the game is over already; see it with kniffel show {where}"),
+    "play.no_terminal": ("Das Spiel braucht ein Terminal: Ein- und Ausgabe dürfen nicht "
+                         "umgeleitet sein.",
+                         "The game needs a terminal: its input and output must not be "
+                         "redirected."),
+    # --- kniffel review and kniffel advise for players (issue 19)
+    "review.title": ("{title} — Auswertung", "{title} — review"),
+    "review.need_game": ("Gib eine Spielstand-Datei oder --history ID an.",
+                         "Give a save file or --history ID."),
+    "review.player": ("{name}: {count} Entscheidungen, zusammen {points} Punkte verschenkt",
+                      "{name}: {count} decisions, {points} points given away in all"),
+    "review.player_none": ("{name}: keine Entscheidung bewertet", "{name}: no decision judged"),
+    "review.player_perfect": ("{name}: {count} Entscheidungen, keine hat Punkte gekostet",
+                              "{name}: {count} decisions, none of them cost a point"),
+    "review.costliest": ("Die teuersten Entscheidungen (Verlust in Punkten):",
+                         "The costliest decisions (points lost):"),
+    "review.costly": ("{moment}: {taken} statt {best}", "{moment}: {taken} instead of {best}"),
+    "review.moment": ("Runde {round}, {throw}. Wurf ({dice})",
+                      "round {round}, throw {throw} ({dice})"),
+    "review.moment_chip": ("Runde {round}, nach dem Chip ({dice})",
+                           "round {round}, after the chip ({dice})"),
+    "review.costly_title": ("{name}: Entscheidungen, die {least} Punkte oder mehr kosteten",
+                            "{name}: decisions that cost {least} points or more"),
+    "review.all_title": ("{name}: alle Entscheidungen", "{name}: every decision"),
+    "review.col_round": ("Runde", "Round"),
+    "review.col_throw": ("Wurf", "Throw"),
+    "review.col_dice": ("Würfel", "Dice"),
+    "review.col_taken": ("Gewählt", "Taken"),
+    "review.col_best": ("Besser", "Best"),
+    "review.col_loss": ("Verlust", "Loss"),
+    "review.chip_throw": ("Chip", "chip"),
+    "review.throw_number": ("{throw}.", "{throw}"),
+    "review.hidden": ("{count} Entscheidungen, die weniger als {least} Punkte kosteten, sind "
+                      "nicht gezeigt; alle zeigt --all.",
+                      "{count} decisions that cost less than {least} points are not shown; "
+                      "--all shows every one."),
+    "review.uncovered": ("{count} Entscheidungen ohne Bewertung: {why}",
+                         "{count} decisions not judged: {why}"),
+    "advise.title": ("{title} — {moment} — bisher {score} Punkte",
+                     "{title} — {moment} — {score} points so far"),
+    "advise.for_player": ("{name}, {moment}", "{name}, {moment}"),
+    "advise.at_throw": ("{throw}. Wurf: {dice}", "throw {throw}: {dice}"),
+    "advise.at_chip": ("nach dem Chip: {dice}", "after the chip: {dice}"),
+    "advise.at_start": ("vor dem 1. Wurf", "before the first throw"),
+    "advise.col_choice": ("Wahl", "Choice"),
+    "advise.col_expected": ("Erwartet", "Expected"),
+    "advise.col_loss": ("Verlust", "Loss"),
+    "advise.more": ("… {count} weitere (alle: --top 0)", "… {count} more (all: --top 0)"),
+    "advise.estimate": ("Die Werte sind eine Schätzung des Experten: keine Wertetabelle deckt "
+                        "diese Stellung ab, er rechnet den Zug genau und den Rest des Spiels "
+                        "mit seinem Wertemodell.",
+                        "The values are the expert's estimate: no value table covers this "
+                        "position, so it computes the turn exactly and the rest of the game "
+                        "with its value model."),
+    # --- simulate, solve, web, Ctrl-C and SIGTERM (issue 19)
+    "interrupt.stopped": ("abgebrochen.", "interrupted."),
+    "interrupt.review": ("abgebrochen – die Auswertung wurde nicht fertig; es wurde nichts "
+                         "geändert.",
+                         "interrupted – the review did not finish; nothing was changed."),
+    "simulate.interrupted": ("abgebrochen nach {done} von {games} Spielen.",
+                             "interrupted after {done} of {games} games."),
+    "simulate.plot_skipped": ("Die Grafik {where} wurde nicht gezeichnet.",
+                              "The plot {where} was not drawn."),
+    "simulate.title": ("{rules} · {strategy} · {games} Spiele · Startwert {seed}",
+                       "{rules} · {strategy} · {games} games · seed {seed}"),
+    "simulate.title_partial": ("{rules} · {strategy} · {games} von {requested} Spielen "
+                               "(abgebrochen) · Startwert {seed}",
+                               "{rules} · {strategy} · {games} of {requested} games "
+                               "(interrupted) · seed {seed}"),
+    "simulate.mean": ("Mittelwert", "Mean"),
+    "simulate.std": ("Standardabweichung", "Standard deviation"),
+    "simulate.min": ("Kleinste Summe", "Lowest total"),
+    "simulate.max": ("Größte Summe", "Highest total"),
+    "simulate.percentile": ("{p}. Perzentil", "{p}th percentile"),
+    "simulate.bonus_rate": ("Bonusquote", "Bonus rate"),
+    "simulate.chips": ("Chips je Spiel eingesetzt", "Chips handed in per game"),
+    "simulate.speed": ("Spiele/s", "Games/s"),
+    "simulate.col_box": ("Kästchen", "Box"),
+    "simulate.col_mean": ("Ø Punkte", "Mean points"),
+    "simulate.col_struck": ("gestrichen", "struck"),
+    "simulate.plot_mean": ("Mittelwert {mean}", "mean {mean}"),
+    "simulate.plot_x": ("Gesamtpunkte", "Total points"),
+    "simulate.plot_y": ("Spiele", "Games"),
+    "simulate.read_only": ("{where} kann nicht geschrieben werden: das Dateisystem ist "
+                           "schreibgeschützt.",
+                           "{where} cannot be written: the file system is read-only."),
+    "simulate.no_new_files": ("{where} kann nicht geschrieben werden: im Ordner {folder} lassen "
+                              "sich keine Dateien anlegen.",
+                              "{where} cannot be written: the folder {folder} does not take "
+                              "new files."),
+    "simulate.no_matplotlib": ("--plot braucht das Paket matplotlib, und es lässt sich nicht "
+                               "laden; ohne --plot geht es.",
+                               "--plot needs the package matplotlib, which cannot be loaded; "
+                               "without --plot it works."),
+    "simulate.plot_failed": ("{where}: die Grafik ließ sich nicht zeichnen.",
+                             "{where}: the plot could not be drawn."),
+    "solve.notice.recompute": ("{cause} – sie wird neu berechnet.",
+                               "{cause} – computing it anew."),
+    "solve.notice.start_over": ("{cause} – die Berechnung beginnt von vorn.",
+                                "{cause} – starting over."),
+    "solve.notice.resuming": ("Die Berechnung geht in {where} weiter, nach {layers} von {total} "
+                              "Schichten.",
+                              "Resuming {where} after {layers} of {total} layers."),
+    "solve.notice.resuming_sets": ("Die Berechnung geht in {where} weiter, nach {layers} von "
+                                   "{total} Schichten und {sets} Mengen der nächsten.",
+                                   "Resuming {where} after {layers} of {total} layers and {sets} "
+                                   "sets of the next."),
+    "solve.recompute": ("{problem} – sie wird neu berechnet.", "{problem} – computing it anew."),
+    "web.port_in_use": ("{host}:{port} ist schon belegt (ein anderes Programm hört dort); "
+                        "einen anderen Port wählen, z. B. --port 0 für einen freien.",
+                        "{host}:{port} is already in use (another program listens there); "
+                        "choose another port, e.g. --port 0 for any free one."),
+    "web.port_denied": ("{host}:{port} darf dieses Programm nicht öffnen (Ports unter 1024 "
+                        "brauchen Administratorrechte); einen anderen Port wählen, z. B. "
+                        "--port 0 für einen freien.",
+                        "this program may not open {host}:{port} (ports below 1024 need "
+                        "administrator rights); choose another port, e.g. --port 0 for any "
+                        "free one."),
+    "web.address_unknown": ("{host} ist keine Adresse dieses Rechners.",
+                            "{host} is not an address of this machine."),
+    "web.export_not_empty": ("{where} ist kein leerer Ordner und hält keine frühere "
+                             "kniffel-Seite; nichts wurde geschrieben. Einen leeren oder neuen "
+                             "Ordner wählen, oder --force, um die Dateien der Seite dort "
+                             "hineinzuschreiben.",
+                             "{where} is not empty and holds no earlier kniffel site; nothing "
+                             "was written. Choose an empty or new folder, or --force to write "
+                             "the site's files into it."),
+    "web.serving": ("kniffel web: {url}  (Strg+C beendet)", "kniffel web: {url}  (Ctrl+C stops)"),
+    "web.lan": ("Im lokalen Netz: {url}", "On the local network: {url}"),
+    # --- seed 004 preset (issue 19)
+    "solver.kernel_stale": ("Der übersetzte Rechenkern des Lösers in {path} ist älter als sein "
+                            "Quelltext und kennt die Kniffel-Regel von {rules} nicht: kniffel "
+                            "neu installieren (scripts/setup.sh), damit er neu gebaut wird.",
+                            "The solver's compiled kernel in {path} is older than its source "
+                            "and does not know the Kniffel rule of {rules}: reinstall kniffel "
+                            "(scripts/setup.sh) so that it is built anew."),
 }
 
 #: The computer players' names as a player reads them.
@@ -562,6 +975,8 @@ def _shown(key: str, value: object, params: Mapping[str, object], lang: Lang) ->
     if key == "strategies" and isinstance(value, list):
         return _join([f"{v} ({strategy_name(v, lang)})" if strategy_name(v, lang) != v else v
                       for v in map(str, value)])
+    if key == "size" and isinstance(value, int) and not isinstance(value, bool):
+        return size(value, lang)  # a file size in bytes: "2,4 GB"
     if key == "die" and isinstance(value, str):
         return die_label(value, lang)
     if key in ("roll", "keep") and isinstance(value, dict):
@@ -591,6 +1006,21 @@ def number(value: float, lang: Lang, digits: int = 1) -> str:
         shown = shown[1:]  # "-0.0" is 0.0
     if lang == "de":
         shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return shown
+
+
+def decimal(value: float, lang: Lang, most: int = 3) -> str:
+    """``value`` with as few decimals as it needs, at most ``most`` (rounded there), grouped and
+    in the separators of ``lang`` like :func:`number`: the form for a value a player typed or a
+    bound of an option.
+
+    >>> decimal(0.5, "de"), decimal(2.0, "de"), decimal(65535, "de"), decimal(1 / 3, "en")
+    ('0,5', '2', '65.535', '0.333')
+    """
+    shown = number(value, lang, most)
+    point = "," if lang == "de" else "."
+    if point in shown:
+        shown = shown.rstrip("0").rstrip(point)
     return shown
 
 

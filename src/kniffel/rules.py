@@ -1,9 +1,11 @@
 """Rule sets and scoring: the boxes of the score sheet, what each one scores, and the presets.
 
-The four presets are values of :class:`RuleSet`: ``extreme`` (Kniffel Extreme, the default),
-``kniffel`` (classic German rules), ``kniffel-championship`` (the championship rules) and
-``yahtzee`` (official Hasbro rules). What a box scores for a roll does not depend on the rule set;
-what a player may enter, strike and earn beyond it does, and :func:`choices` computes that.
+The five presets are values of :class:`RuleSet`: ``extreme`` (Kniffel Extreme, the default),
+``kniffel`` (classic German rules), ``kniffel-championship`` (the championship rules),
+``yahtzee`` (official Hasbro rules) and ``kniffel-anleitung`` (seed 004's rule sheet as
+written: free strikes, 100 for every further Kniffel, no joker). What a box scores for a roll
+does not depend on the rule set; what a player may enter, strike and earn beyond it does, and
+:func:`choices` computes that.
 """
 
 from __future__ import annotations
@@ -262,6 +264,14 @@ class ExtraKniffel(enum.Enum):
     #: in the upper box of its face if open, else any open lower box (full house and straights at
     #: their full points), else 0 in an open upper box; the bonus only while the box holds 50.
     FORCED_JOKER = "forced_joker"
+    #: Seed 004 as written ("Kniffel - ein Fünfling (5 gleiche Augen); man erhält pauschal 50
+    #: Punkte und für jeden weiteren Kniffel nochmals 100 Punkte"), which names no joker: while
+    #: the kniffel box holds 50, a further Kniffel earns the bonus and is entered like any other
+    #: roll, in a box it fits at its real points (its upper box, three/four of a kind, chance) or
+    #: struck as the strike rule allows; the bonus comes with every one of these choices. The
+    #: seed leaves open what happens while the box is open or struck; read literally, "weiterer"
+    #: Kniffel is one after the Kniffel that got the 50, so a Kniffel then earns nothing extra.
+    BONUS_ONLY = "bonus_only"
 
     def __repr__(self) -> str:
         return f"ExtraKniffel.{self.name}"
@@ -413,6 +423,15 @@ _PRESETS: dict[str, RuleSet] = {
         strike=StrikeRule.ANY_BOX, extra_kniffel=ExtraKniffel.FREE_JOKER,
         extra_kniffel_bonus=100, names_en={Box.KNIFFEL: "Yahtzee"},
     ),
+    # Seed 004 ("Kniffel Anleitung") exactly as written: bonus 35 at 63, 50 for the Kniffel and
+    # 100 more for every further one (no joker), and "will er nichts eintragen, kann er einen
+    # Wert streichen (0 Punkte)": any open box may be struck at any time.
+    "kniffel-anleitung": RuleSet(
+        name="kniffel-anleitung", title_de="Kniffel (Anleitung, ohne Joker)",
+        title_en="Kniffel (rule sheet, no joker)",
+        boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
+        strike=StrikeRule.FREE, extra_kniffel=ExtraKniffel.BONUS_ONLY, extra_kniffel_bonus=100,
+    ),
 }
 
 #: The names of the preset rule sets; the first is the default.
@@ -501,6 +520,8 @@ def choices(rules: RuleSet, sheet: Mapping[Box, Entry], roll: Roll) -> tuple[Cho
             scores = [(b, 0) for b in open_boxes]
         return tuple(Choice(b, p, strike=False, bonus=bonus) for b, p in scores)
 
+    if further and holds_50 and rules.extra_kniffel is ExtraKniffel.BONUS_ONLY:
+        bonus = rules.extra_kniffel_bonus  # no joker: the roll is entered like any other below
     if further and holds_50 and rules.extra_kniffel is ExtraKniffel.ANY_BOX_AT_MAXIMUM:
         bonus = rules.extra_kniffel_bonus
         scores = [(b, rules.max_points(b)) for b in open_boxes]
@@ -551,6 +572,10 @@ def describe(rules: RuleSet, lang: Lang = "de") -> tuple[str, ...]:
             "Striking: a roll that fits no open box strikes an open box of the player's "
             "choice (0); a roll that fits one must be entered in a fitting box."),
         StrikeRule.FREE: (
+            "Streichen: jedes freie Kästchen darf jederzeit gestrichen werden (0), auch wenn der "
+            "Wurf passt." if de else
+            "Striking: any open box may be struck at any time (0), even when the roll fits.")
+        if rules.name == "kniffel-anleitung" else (  # seed 004's own rule, not a house rule
             "Streichen (Meisterschaftsregel): jedes freie Kästchen darf jederzeit gestrichen "
             "werden (0)." if de else
             "Striking (championship rule): any open box may be struck at any time (0)."),
@@ -590,6 +615,12 @@ def describe(rules: RuleSet, lang: Lang = "de") -> tuple[str, ...]:
             f"A further Yahtzee: {b} extra points while the yahtzee box holds 50; joker: the "
             f"upper box of its face first, else an open lower box (full house and straights "
             f"at full points), else 0 in an upper box."),
+        ExtraKniffel.BONUS_ONLY: (
+            f"Weiterer Kniffel, während im Kniffel-Kästchen 50 stehen: {b} Zusatzpunkte; kein "
+            f"Joker: der Wurf wird wie jeder andere eingetragen, wo er passt, oder gestrichen."
+            if de else
+            f"A further Kniffel while the kniffel box holds 50: {b} extra points; no joker: the "
+            f"roll is entered like any other, where it fits, or struck."),
     }[rules.extra_kniffel]
     lines.append(extra)
     return tuple(lines)

@@ -46,6 +46,14 @@ class SimulationResult:
     seconds: float = field(default=0.0, compare=False)
     #: Chips handed in for a 4th throw, over all games (rule sets with chips).
     chips_used: int = 0
+    #: The games the run was asked for (more than :attr:`games` when it was interrupted; the
+    #: same games, fewer asked for, are an equal result).
+    requested: int | None = field(default=None, compare=False)
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run stopped before all the games asked for were played."""
+        return self.requested is not None and self.requested > self.games
 
     @property
     def games(self) -> int:
@@ -103,6 +111,8 @@ class SimulationResult:
             "boxes": {b.value: {"mean": self.box_mean(b), "strike_rate": self.strike_rate(b)}
                       for b in self.box_points},
             "seconds": self.seconds, "games_per_second": self.games_per_second,
+            "partial": self.partial,
+            "games_requested": self.games if self.requested is None else self.requested,
             "totals": list(self.totals),
         }
 
@@ -138,19 +148,55 @@ def _play_game(rules: RuleSet, strategy: Strategy, player: Player, seed: int,
         (b.value, e.points, e.struck) for b, e in sheet.entries.items()), chips_used(game))
 
 
-def _play_games(rules: RuleSet, strategy_name: str, seed: int, start: int,
-                stop: int) -> list[GameResult]:
-    """Games ``start``…``stop - 1`` of a run, in a worker process (see :func:`_play_game`)."""
+#: The worker's strategy and player (:func:`_start_worker`), built once per worker process.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(rules: RuleSet, strategy_name: str) -> None:
+    """In a worker process: build the strategy named ``strategy_name`` for ``rules`` once."""
     from kniffel.strategy import get_strategy
 
     strategy = get_strategy(strategy_name, rules)
-    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
-    return [_play_game(rules, strategy, player, seed, i) for i in range(start, stop)]
+    _WORKER.update(rules=rules, strategy=strategy,
+                   player=Player("Computer", PlayerKind.COMPUTER, strategy.name))
+
+
+def _play_chunk(seed: int, start: int, stop: int) -> tuple[int, list[GameResult]]:
+    """Games ``start``…``stop - 1`` of a run, in a worker process (see :func:`_play_game`),
+    with ``start`` to tell the chunks apart."""
+    from kniffel.interrupt import worker_ready
+
+    worker_ready()
+    rules, strategy, player = _WORKER["rules"], _WORKER["strategy"], _WORKER["player"]
+    return start, [_play_game(rules, strategy, player, seed, i) for i in range(start, stop)]
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, see :mod:`kniffel.interrupt`) stopped :func:`simulate`.
+
+    ``partial`` is the result of the games finished without a gap from the first, games
+    0…N-1 (``None`` before game 0 finished): exactly what ``simulate`` with ``games=N`` and the
+    same seed gives, whatever the number of processes (games finished after a gap are left
+    out, so the partial result can be reproduced). ``requested`` is the number asked for.
+    """
+
+    def __init__(self, partial: SimulationResult | None, requested: int) -> None:
+        super().__init__(partial.games if partial else 0, requested)
+        self.partial = partial
+        self.requested = requested
+
+
+#: The most games one task of a worker plays, and the time one task should take (judged by
+#: game 1): small, so that the progress moves while games finish and the games in flight when
+#: the run is interrupted are few.
+CHUNK = 100
+CHUNK_SECONDS = 0.2
 
 
 def _summed(rules: RuleSet, strategy: Strategy, seed: int, results: Iterable[GameResult],
-            seconds: float) -> SimulationResult:
-    """The :class:`SimulationResult` of the games ``results``, in game order."""
+            seconds: float, requested: int) -> SimulationResult:
+    """The :class:`SimulationResult` of the games ``results``, in game order, of a run asked
+    for ``requested`` games."""
     box_points = dict.fromkeys(rules.boxes, 0)
     box_strikes = dict.fromkeys(rules.boxes, 0)
     totals: list[int] = []
@@ -163,47 +209,82 @@ def _summed(rules: RuleSet, strategy: Strategy, seed: int, results: Iterable[Gam
             box_points[Box(name)] += points
             box_strikes[Box(name)] += struck
     return SimulationResult(rules.name, strategy.name, seed, tuple(totals), box_points,
-                            box_strikes, bonus_games, seconds, chips)
+                            box_strikes, bonus_games, seconds, chips, requested)
 
 
 def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int, jobs: int,
                        progress: Progress | None) -> SimulationResult:
     """:func:`simulate` with the games in ``jobs`` processes: each game depends only on its
     index and the seed, and the results are summed in game order, so they do not depend on
-    ``jobs``."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    ``jobs``. The games go out in chunks of at most :data:`CHUNK` (as many as game 1 took to
+    play in :data:`CHUNK_SECONDS`), and ``progress`` is told as each chunk comes back; on Ctrl-C or
+    SIGTERM the workers are ended at once (:func:`kniffel.interrupt.worker_pool`) and
+    :class:`SimulationInterrupted` carries the games finished without a gap."""
+    from kniffel.interrupt import worker_pool
 
     start = time.perf_counter()
-    step = max(1, min(100, -(-games // (4 * jobs))))
-    # game 0 here first: whatever a strategy prepares once (a value table built and stored) is
-    # then ready for the workers instead of being prepared by each of them at once
-    chunks = [(0, 1)] + [(i, min(i + step, games)) for i in range(1, games, step)]
-    results: dict[int, list[GameResult]] = {0: _play_games(rules, strategy.name, seed, 0, 1)}
-    done = 1
-    if progress is not None:
-        progress(done, games)
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(_play_games, rules, strategy.name, seed, a, b): a
-                   for a, b in chunks[1:]}
-        for fut in as_completed(futures):
-            part = fut.result()
-            results[futures[fut]] = part
-            done += len(part)
-            if progress is not None:
-                progress(done, games)
-    return _summed(rules, strategy, seed, (r for a, _ in chunks for r in results[a]),
-                   time.perf_counter() - start)
+    chunks = [(0, 2)]
+    results: dict[int, list[GameResult]] = {}
+    done = 0
+
+    def finished() -> list[GameResult]:
+        """The games finished without a gap from game 0, in game order."""
+        out: list[GameResult] = []
+        for a, _ in chunks:
+            if a not in results:
+                break
+            out += results[a]
+        return out
+
+    try:
+        # games 0 and 1 here first: whatever a strategy prepares once (a value table built and
+        # stored) is then ready for the workers instead of being prepared by each of them at
+        # once, and game 1 (without that) tells how long a game takes
+        player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
+        results[0] = [_play_game(rules, strategy, player, seed, 0)]
+        done = 1
+        if progress is not None:
+            progress(done, games)
+        began = time.perf_counter()
+        results[0].append(_play_game(rules, strategy, player, seed, 1))
+        one = time.perf_counter() - began
+        done = 2
+        if progress is not None:
+            progress(done, games)
+        step = max(1, min(CHUNK, (games - 2) // (4 * jobs), round(CHUNK_SECONDS / max(one, 1e-6))))
+        chunks += [(i, min(i + step, games)) for i in range(2, games, step)]
+        with worker_pool(jobs, _start_worker, (rules, strategy.name)) as pool:
+            for a, part in pool.imap_unordered(_play_chunk_args, [(seed, a, b)
+                                                                  for a, b in chunks[1:]]):
+                results[a] = part
+                done += len(part)
+                if progress is not None:
+                    progress(done, games)
+    except KeyboardInterrupt as e:
+        games_done = finished()
+        raise SimulationInterrupted(
+            _summed(rules, strategy, seed, games_done, time.perf_counter() - start, games)
+            if games_done else None, games) from e
+    return _summed(rules, strategy, seed, finished(), time.perf_counter() - start, games)
+
+
+def _play_chunk_args(args: tuple[int, int, int]) -> tuple[int, list[GameResult]]:
+    """:func:`_play_chunk` with its arguments in one tuple (for ``imap_unordered``)."""
+    return _play_chunk(*args)
 
 
 def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
              progress: Progress | None = None, jobs: int = 1) -> SimulationResult:
     """Play ``games`` solitaire games of ``rules`` with ``strategy`` and sum up the results.
 
-    ``progress(done, games)`` is called after every game (with ``jobs`` > 1: after every batch
-    of games, which then run in that many processes, each building the strategy anew by its
-    name; the result is the same whatever ``jobs`` is). Strategies from outside the package
-    (registered at run time) play in this process.
+    ``progress(done, games)`` is called after every game (with ``jobs`` > 1: after every chunk
+    of at most :data:`CHUNK` games, which then run in that many processes, each building the
+    strategy once by its name; the result is the same whatever ``jobs`` is). Strategies from
+    outside the package (registered at run time) play in this process.
+
+    Ctrl-C (and SIGTERM within :func:`kniffel.interrupt.interruptible`) raises
+    :class:`SimulationInterrupted` with the result of the games 0…N-1 finished so far, after
+    every worker process has ended.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise KniffelError(f"the number of games must be at least 1, got {games!r}",
@@ -219,8 +300,13 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
     start = time.perf_counter()
     results: list[GameResult] = []
-    for i in range(games):
-        results.append(_play_game(rules, strategy, player, seed, i))
-        if progress is not None:
-            progress(i + 1, games)
-    return _summed(rules, strategy, seed, results, time.perf_counter() - start)
+    try:
+        for i in range(games):
+            results.append(_play_game(rules, strategy, player, seed, i))
+            if progress is not None:
+                progress(i + 1, games)
+    except KeyboardInterrupt as e:
+        raise SimulationInterrupted(
+            _summed(rules, strategy, seed, results, time.perf_counter() - start, games)
+            if results else None, games) from e
+    return _summed(rules, strategy, seed, results, time.perf_counter() - start, games)

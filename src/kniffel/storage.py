@@ -1,32 +1,158 @@
-"""Saving and loading games as versioned JSON files.
+"""Saving and loading games as versioned JSON files, and the safety of every file a command
+writes.
 
 Writes are atomic: the save goes to a temporary file beside the target, is flushed to disk and
 then renamed over it, so a crash leaves either the old save or the new one, never half of one.
 Loading only reads: a file that cannot be loaded stays exactly as it was.
+
+A command that writes a file the user named checks it first (:func:`check_target`, before any
+work starts) and writes it with :func:`write_target`: a history database is never overwritten,
+an existing file only when asked (``--force``), a missing folder is not created, and every
+failure is a :class:`~kniffel.errors.TargetError` that names the cause.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
-from kniffel.errors import CorruptSaveError, KniffelError
+from kniffel.errors import CorruptSaveError, KniffelError, TargetError
 from kniffel.game import Game
 
+#: The first 16 bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
 
-def save_game(game: Game, path: str | os.PathLike[str]) -> Path:
-    """Write ``game`` to ``path`` atomically and return the path."""
+PathLike = str | os.PathLike[str]
+
+
+def save_text(game: Game) -> str:
+    """The text of ``game``'s save file."""
+    return json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
+
+
+def save_game(game: Game, path: PathLike) -> Path:
+    """Write ``game`` to ``path`` atomically (creating its folder) and return the path."""
     target = Path(path)
-    text = json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
-    write_atomic(target, text)
+    write_atomic(target, save_text(game))
     return target
 
 
-def write_atomic(target: Path, text: str) -> None:
-    """Replace ``target`` with ``text`` via a flushed temporary file and a rename."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+def is_sqlite_file(path: PathLike) -> bool:
+    """Whether ``path`` is a file that starts with the SQLite header (any SQLite database, a
+    kniffel history or not); False for a missing, empty or unreadable file."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return a.resolve() == b.resolve()
+
+
+def check_target(path: PathLike, *, force: bool = False, keep: Iterable[PathLike] = ()) -> Path:
+    """``path`` as a file a command may write, checked before any work starts; raises
+    :class:`TargetError` (nothing is written) for: one of the files ``keep`` (a command's own
+    history database, also by another name), a folder, a SQLite database (never replaced, even
+    with ``force``), an existing file (unless ``force``), a read-only file, a missing folder (it
+    is not created), a part of the path that is not a folder, or a folder where no file can be
+    written (tried with a temporary file, so it holds for root and read-only mounts too)."""
+    target = Path(path)
+    where = str(target)
+    for kept in keep:
+        if _same_file(target, Path(kept)):
+            raise TargetError(f"{where} is the game history itself; it is not overwritten",
+                              code="target.is_history", params={"where": where})
+    if target.is_dir():
+        raise TargetError(f"{where} is a folder, not a file", code="target.is_folder",
+                          params={"where": where})
+    folder = target.parent
+    if not folder.exists():
+        raise TargetError(f"{where} cannot be written: the folder {folder} does not exist (it "
+                          f"is not created)", code="target.no_folder",
+                          params={"where": where, "folder": str(folder)})
+    if not folder.is_dir():
+        raise TargetError(f"{where} cannot be written: {folder} is not a folder",
+                          code="target.not_a_folder",
+                          params={"where": where, "folder": str(folder)})
+    if target.exists():
+        if is_sqlite_file(target):
+            raise TargetError(f"{where} is a SQLite database; it is never overwritten, not "
+                              f"even with --force", code="target.is_database",
+                              params={"where": where})
+        if not force:
+            raise TargetError(f"{where} exists already; --force replaces it",
+                              code="target.exists", params={"where": where})
+        try:
+            with open(target, "ab"):  # appends nothing: only whether it may be written
+                pass
+        except OSError as e:
+            raise write_error(target, e, file=True) from None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+    except OSError as e:
+        raise write_error(target, e) from None
+    os.close(fd)
+    Path(probe).unlink(missing_ok=True)
+    return target
+
+
+def write_error(target: Path, error: OSError, *, file: bool = False) -> TargetError:
+    """Why writing ``target`` failed with ``error``, as a :class:`TargetError`; ``file``: the
+    error came from opening the file itself (else from writing in its folder)."""
+    where = str(target)
+    folder = str(target.parent)
+    match error.errno:
+        case errno.ENOENT:
+            return TargetError(f"{where} cannot be written: the folder {folder} does not exist",
+                               code="target.no_folder", params={"where": where, "folder": folder})
+        case errno.EACCES | errno.EPERM | errno.EROFS:
+            if file:
+                return TargetError(f"{where} is read-only ({error.strerror})",
+                                   code="target.read_only",
+                                   params={"where": where, "folder": folder})
+            return TargetError(f"{where} cannot be written: the folder {folder} is read-only "
+                               f"({error.strerror})", code="target.folder_read_only",
+                               params={"where": where, "folder": folder})
+        case errno.ENOSPC | errno.EFBIG | errno.EDQUOT:
+            return TargetError(f"{where} cannot be written: no space left ({error.strerror})",
+                               code="target.no_space", params={"where": where, "folder": folder})
+        case errno.EISDIR:
+            return TargetError(f"{where} is a folder, not a file", code="target.is_folder",
+                               params={"where": where, "folder": folder})
+        case errno.ENOTDIR:
+            return TargetError(f"{where} cannot be written: {folder} is not a folder",
+                               code="target.not_a_folder",
+                               params={"where": where, "folder": folder})
+    return TargetError(f"{where} cannot be written ({error.strerror})",
+                       code="target.cannot_write", params={"where": where, "folder": folder})
+
+
+def write_target(path: PathLike, text: str) -> Path:
+    """Write ``text`` to ``path`` (checked with :func:`check_target`) atomically, without
+    creating folders; a failure raises :class:`TargetError` and leaves the old file (if any) as
+    it was, with no temporary file left behind."""
+    target = Path(path)
+    try:
+        write_atomic(target, text, folders=False)
+    except OSError as e:
+        raise write_error(target, e) from None
+    return target
+
+
+def write_atomic(target: Path, text: str, *, folders: bool = True) -> None:
+    """Replace ``target`` with ``text`` via a flushed temporary file and a rename; ``folders``:
+    create the missing folders first."""
+    if folders:
+        target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -39,7 +165,7 @@ def write_atomic(target: Path, text: str) -> None:
         raise
 
 
-def load_game(path: str | os.PathLike[str]) -> Game:
+def load_game(path: PathLike) -> Game:
     """Read the game saved at ``path``.
 
     Raises :class:`CorruptSaveError` for a file that is not valid UTF-8 JSON, is truncated or holds

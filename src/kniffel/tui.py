@@ -18,8 +18,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -27,11 +30,11 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from kniffel.advice import Advice, Position
-from kniffel.dice import Keep, keep_positions
+from kniffel.dice import Keep, Roll
 from kniffel.errors import KniffelError
 from kniffel.expert import expert_for
 from kniffel.game import (
@@ -56,104 +59,15 @@ from kniffel.match import (
     Step,
     validate_players,
 )
-from kniffel.messages import number, render, strategy_name
-from kniffel.rules import PRESETS, Box, Lang, RuleSet, preset
+from kniffel.messages import CATALOG, fields, number, render, render_code, strategy_name
+from kniffel.messages import text as catalog_text
+from kniffel.paths import default_db_path
+from kniffel.rules import PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 from kniffel.storage import save_game
 from kniffel.strategy import strategy_names
 
 __all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "error_text", "tr"]
 
-_TEXTS: dict[str, tuple[str, str]] = {
-    "setup": ("Neues Spiel", "New game"),
-    "rules": ("Regelwerk", "Rule set"),
-    "free_strike": ("Hausregel: jederzeit streichen", "House rule: strike any time"),
-    "player": ("Spieler", "Player"),
-    "human": ("Mensch", "Human"),
-    "computer": ("Computer", "Computer"),
-    "off": ("— spielt nicht —", "— not playing —"),
-    "start_player": ("Wer beginnt", "Who starts"),
-    "roll_off": ("auswürfeln", "roll off"),
-    "not_playing": ("Spieler {n} spielt nicht mit und kann nicht beginnen",
-                    "player {n} is not playing and cannot start"),
-    "start": ("Los geht's", "Start"),
-    "setup_keys": ("[Enter] Los  [Tab] nächstes Feld  [Esc] beenden",
-                   "[Enter] start  [Tab] next field  [Esc] quit"),
-    "box": ("Kästchen", "Box"),
-    "this_roll": ("Wurf", "Roll"),
-    "strike": ("streichen", "strike"),
-    "strike_short": ("str.", "str."),
-    "upper_sum": ("Summe oben", "Upper sum"),
-    "bonus_row": ("Bonus (−: fehlt)", "Bonus (−: to go)"),
-    "lower_sum": ("Summe unten", "Lower sum"),
-    "extra": ("{kniffel}-Bonus", "{kniffel} bonus"),
-    "chips": ("Chips", "Chips"),
-    "total": ("Gesamt", "Total"),
-    "turn": ("{name} ist dran", "{name}'s turn"),
-    "round": ("Runde {n}/{of}", "Round {n}/{of}"),
-    "throws": ("Wurf {used} von {allowed}", "throw {used} of {allowed}"),
-    "chips_left": ("Chips übrig: {n}", "chips left: {n}"),
-    "keys_roll": ("[r] würfeln", "[r] roll"),
-    "keys_keep": ("[1–{n}] halten", "[1–{n}] keep"),
-    "keys_enter": ("[↑↓ Enter] eintragen", "[↑↓ Enter] score"),
-    "keys_strike": ("[s] streichen", "[s] strike"),
-    "keys_undo": ("[u] zurück", "[u] undo"),
-    "keys_quit": ("[q] beenden", "[q] quit"),
-    "keys_speed": ("[+/−] Tempo", "[+/−] speed"),
-    "d10": ("W10", "d10"),
-    "first_throw": ("Würfeln mit [r]", "Roll with [r]"),
-    "no_rolls": ("Keine Würfe mehr – trage ein oder streiche", "No throws left – score or strike"),
-    "not_fit": ("{box} passt nicht zu diesem Wurf", "{box} does not fit this roll"),
-    "cannot_strike": ("{box} darf jetzt nicht gestrichen werden", "{box} may not be struck now"),
-    "no_chip": ("Jetzt kein Chip möglich", "No chip possible now"),
-    "chip_offer": ("[c] Chip abgeben für einen 4. Wurf", "[c] hand in a chip for a 4th throw"),
-    "chip_used": ("{name} gibt einen Chip ab: ein 4. Wurf", "{name} hands in a chip: a 4th throw"),
-    "keeps": ("{name} behält {dice}", "{name} keeps {dice}"),
-    "throws_dice": ("{name} würfelt: {dice}", "{name} throws: {dice}"),
-    "scores": ("{name}: {box} mit {points}", "{name}: {box} for {points}"),
-    "strikes": ("{name} streicht {box}", "{name} strikes {box}"),
-    "nothing": ("nichts", "nothing"),
-    "nothing_to_undo": ("Nichts zurückzunehmen", "Nothing to undo"),
-    "undone": ("Zurückgenommen", "Undone"),
-    "over": ("Spiel vorbei!", "Game over!"),
-    "speed": ("Tempo {s:.1f} s", "speed {s:.1f} s"),
-    "thinking": ("{name} denkt nach …", "{name} is thinking …"),
-    "building": ("{name} denkt nach … (baut beim ersten Zug Tabellen)",
-                 "{name} is thinking … (building tables on the first move)"),
-    "starts": ("{name} beginnt", "{name} starts"),
-    "rolled_off": ("{name} beginnt (ausgewürfelt: {sums})", "{name} starts (rolled off: {sums})"),
-    "log": ("Letzte Züge", "Last moves"),
-    "unsaved": ("⚠ Nicht gespeichert: {n} von {of} Zügen fehlen im Verlauf – neuer Versuch beim "
-                "nächsten Zug. {why}",
-                "⚠ Not saved: {n} of {of} moves are missing from the history – retrying with "
-                "the next move. {why}"),
-    "unsaved_undo": ("⚠ Der Verlauf enthält noch {n} zurückgenommene Züge – neuer Versuch beim "
-                     "nächsten Zug. {why}",
-                     "⚠ The history still holds {n} undone moves – retrying with the next move. "
-                     "{why}"),
-    "quit_unsaved": ("{n} Züge sind nicht gespeichert. [q] nochmal: trotzdem beenden",
-                     "{n} moves are not saved. [q] again: quit anyway"),
-    "written_again": ("Der Verlauf ist wieder vollständig.",
-                      "The history is complete again."),
-    "saved_resume": ("Spiel gespeichert – weiter mit: kniffel play --resume",
-                     "Game saved – continue with: kniffel play --resume"),
-    "not_stored": ("Spiel nicht gespeichert: noch kein Zug gemacht.",
-                   "Game not stored: no move was made yet."),
-    "missing": ("NICHT gespeichert: die Züge {first}–{last} von {of} fehlen im Verlauf {db} "
-                "({why}).",
-                "NOT saved: moves {first}–{last} of {of} are missing from the history {db} "
-                "({why})."),
-    "stale": ("NICHT gespeichert: der Verlauf {db} enthält noch {n} zurückgenommene Züge ({why}).",
-              "NOT saved: the history {db} still holds {n} undone moves ({why})."),
-    "rescued": ("Das ganze Spiel steht in {path} (kniffel show {path}).",
-                "The whole game is in {path} (kniffel show {path})."),
-    # the hint (issue 12)
-    "keys_hint": ("[h] Tipp", "[h] hint"),
-    "hint_after_throw": ("Einen Tipp gibt es nach dem Wurf", "A hint comes after the throw"),
-    "hint_thinking": ("Tipp: der Experte rechnet …", "Hint: the expert is computing …"),
-    "hint_table": ("Tipp (optimal)", "Hint (optimal)"),
-    "hint_model": ("Tipp (Experte)", "Hint (expert)"),
-    "hint_expected": ("erwartet {value}", "expected {value}"),
-}
 
 
 def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
@@ -183,9 +97,19 @@ def _hint_text(advice: Advice, lang: Lang, options: int) -> str:
 
 
 def tr(key: str, lang: Lang, **fields: object) -> str:
-    """The text ``key`` in ``lang`` with ``fields`` filled in."""
-    de, en = _TEXTS[key]
-    return (de if lang == "de" else en).format(**fields)
+    """The terminal game's text ``key`` (catalog code ``tui.KEY``) in ``lang`` with ``fields``
+    filled in: every word the game shows comes from the one message catalog."""
+    return catalog_text(f"tui.{key}", lang, **fields)
+
+
+def _short_why(error: KniffelError, lang: Lang) -> str:
+    """Why a write failed, for the warning line of the screen: without the file's name where
+    the sentence does not need it (the quit report names it)."""
+    params = dict(error.params)
+    pair = CATALOG.get(error.code)
+    if pair is not None and not any("where" in fields(t) for t in pair):
+        params.pop("where", None)
+    return render_code(error.code, params, lang)
 
 
 def error_text(error: BaseException, lang: Lang) -> str:
@@ -201,6 +125,8 @@ WIDE = 110
 LOG_WIDTH = 34
 #: After this long, a computer still deciding is said to be thinking.
 THINK_NOTICE_S = 0.15
+#: How long the note of who begins stands before a computer's first step (when it has a speed).
+NOTE_S = 2.0
 #: How often a failed history write is tried again while nothing else happens.
 RETRY_S = 3.0
 #: Strategies whose first decision in this process builds tables (said while it thinks).
@@ -236,6 +162,43 @@ def abbreviate(names: Iterable[str], width: int) -> list[str]:
 
 def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def arrange(faces: tuple[int, ...], kept: set[int], roll: Roll) -> tuple[int, ...]:
+    """The faces of ``roll`` in their places on the screen after a throw that kept the dice at
+    places ``kept`` of ``faces``: a kept die stays in its place (its key 1–6 still points at
+    it), the thrown dice fill the other places in sorted order, the d10 stays last.
+
+    >>> arrange((2, 3, 5, 5, 6), {2, 3}, Roll((1, 4, 5, 5, 6)))
+    (1, 4, 5, 5, 6)
+    >>> arrange((2, 3, 5, 5, 6), {0, 4}, Roll((2, 3, 4, 5, 6)))
+    (2, 3, 4, 5, 6)
+    >>> arrange((1, 2, 3, 6, 6), {3, 4}, Roll((1, 1, 2, 6, 6)))
+    (1, 1, 2, 6, 6)
+    >>> arrange((1, 2, 3, 6, 6), {0}, Roll((1, 4, 4, 5, 6)))
+    (1, 4, 4, 5, 6)
+    >>> arrange((4, 4, 5, 6, 6), {3, 4}, Roll((1, 2, 3, 6, 6)))
+    (1, 2, 3, 6, 6)
+    >>> arrange((4, 4, 5, 6, 6), {0}, Roll((2, 3, 4, 5, 6)))
+    (4, 2, 3, 5, 6)
+    """
+    n6 = len(roll.d6)
+    placed: list[int | None] = [None] * n6
+    rest = list(roll.d6)
+    for i in sorted(kept):
+        if i < n6 and i < len(faces) and faces[i] in rest:
+            placed[i] = faces[i]
+            rest.remove(faces[i])
+    out = [p if p is not None else rest.pop(0) for p in placed]
+    return (*out, roll.d10) if roll.d10 is not None else tuple(out)
+
+
+def _same_dice(faces: tuple[int, ...], roll: Roll) -> bool:
+    """Whether ``faces`` (in any order, the d10 last) are the dice of ``roll``."""
+    if len(faces) != len(roll.values):
+        return False
+    n6 = len(roll.d6)
+    return sorted(faces[:n6]) == list(roll.d6) and faces[n6:] == roll.values[n6:]
 
 
 def _dice_text(values: Iterable[int], d10: int | None, lang: Lang) -> str:
@@ -288,12 +251,21 @@ class SetupScreen(Screen[None]):
         self.lang = lang
         self.rules = rules
 
-    def compose(self) -> ComposeResult:
+    def kinds(self, rules: RuleSet) -> list[tuple[str, str]]:
+        """Who may play a row on ``rules``: a person, every computer that can play them (the
+        optimal player of a rule set with the d10 only once its value table is built), or
+        nobody."""
         lang = self.lang
         kinds: list[tuple[str, str]] = [(tr("human", lang), "human")]
         kinds += [(f"{tr('computer', lang)} ({strategy_name(n, lang)})", f"computer:{n}")
-                  for n in strategy_names()]
+                  for n in strategy_names() if n != "optimal" or optimal_ready(rules)]
         kinds.append((tr("off", lang), "off"))
+        return kinds
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        kinds = self.kinds(self.rules)
+        names: list[str] = []
         with VerticalScroll(id="setup"):
             with Horizontal(classes="setup-row"):
                 yield Label(tr("rules", lang), classes="setup-label")
@@ -310,21 +282,32 @@ class SetupScreen(Screen[None]):
                     name, kind = f"{tr('computer', lang)} {i}", default_computer
                 else:
                     name, kind = f"{tr('player', lang)} {i + 1}", "off"
+                if kind != "off":
+                    names.append(name)
                 with Horizontal(classes="setup-row"):
                     yield Label(f"{tr('player', lang)} {i + 1}", classes="setup-label")
                     yield Input(name, id=f"name-{i}", max_length=40)
                     yield Select(kinds, value=kind, allow_blank=False, id=f"kind-{i}")
             with Horizontal(classes="setup-row"):
                 yield Label(tr("start_player", lang), classes="setup-label")
-                starts = [(tr("roll_off", lang), -1)]
-                starts += [(f"{tr('player', lang)} {i + 1}", i) for i in range(MAX_PLAYERS)]
-                yield Select(starts, value=-1, allow_blank=False, id="start-player")
+                yield Select(self._starts(), value=-1, allow_blank=False, id="start-player")
         with Horizontal(id="setup-bar"):
             yield Button(tr("start", lang), id="start", variant="primary")
             with Vertical(id="setup-side"):
                 yield Static(Text(tr("setup", lang), style="bold"), id="setup-title")
                 yield Static("", id="setup-error")
                 yield Static(Text(tr("setup_keys", lang), style="dim"), id="setup-keys")
+
+    def _starts(self) -> list[tuple[str, int]]:
+        """The choices of "who starts": a roll-off, or one of the players by the name entered
+        (before the rows exist: the default players)."""
+        starts = [(tr("roll_off", self.lang), -1)]
+        if not self.is_mounted:
+            return starts + [(f"{tr('computer', self.lang)} {i}" if i else
+                              f"{tr('player', self.lang)} 1", i) for i in range(3)]
+        for row, seat in self.seats().items():
+            starts.append((seat.name.strip() or f"{tr('player', self.lang)} {row + 1}", row))
+        return starts
 
     def seats(self) -> dict[int, Seat]:
         """The players set up, by their row (0–7), in seat order."""
@@ -338,8 +321,73 @@ class SetupScreen(Screen[None]):
             out[i] = Seat(name, strategy)
         return out
 
+    def chosen_rules(self) -> RuleSet:
+        """The rule set the form describes."""
+        return preset(str(self.query_one("#rules", Select).value),
+                      free_strike=self.query_one("#free-strike", Checkbox).value)
+
     def action_quit_setup(self) -> None:
         self.app.exit()
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
+        """Keep the form consistent with itself: the computers the rule set allows, the
+        names in "who starts", and an error shown only while it is still true."""
+        if not self.is_mounted:
+            return
+        control = event.control
+        if control is not None and control.id == "rules":
+            rules = self.chosen_rules()
+            self._free_strike_for(preset(rules.name))
+            kinds = self.kinds(rules)
+            allowed = {value for _, value in kinds}
+            for i in range(MAX_PLAYERS):
+                select = self.query_one(f"#kind-{i}", Select)
+                value = select.value
+                select.set_options(kinds)
+                select.value = value if value in allowed else "computer:greedy"
+        if control is None or control.id != "start-player":
+            starts = self._starts()
+            select = self.query_one("#start-player", Select)
+            value = select.value
+            select.set_options(starts)
+            select.value = value if value in {v for _, v in starts} else -1
+        if self._error_shown:
+            problem = self.problem()
+            error = self.query_one("#setup-error", Static)
+            self._error_shown = problem is not None
+            error.update(Text(problem or "", style="bold red"))
+
+    _error_shown = False
+
+    def _free_strike_for(self, rules: RuleSet) -> None:
+        """The house rule's tick box: open on rule sets that strike only when nothing fits,
+        shown as the rule and not to be changed where it means nothing (a box may be struck
+        any time already, or Yahtzee's score 0 anywhere)."""
+        box = self.query_one("#free-strike", Checkbox)
+        moot = rules.strike is not StrikeRule.FORCED
+        if moot:
+            box.value = rules.strike is StrikeRule.FREE
+        elif box.disabled:
+            box.value = False
+        box.disabled = moot
+
+    def on_mount(self) -> None:
+        self._free_strike_for(preset(self.rules.name))
+
+    def problem(self) -> str | None:
+        """What stops the form from starting a game (one sentence), or None."""
+        row = int(str(self.query_one("#start-player", Select).value))
+        seats = self.seats()
+        if row != -1 and row not in seats:
+            return tr("not_playing", self.lang, name=self.query_one(f"#name-{row}", Input).value)
+        try:
+            validate_players(list(seats.values()), self.chosen_rules())
+        except KniffelError as e:
+            return error_text(e, self.lang)
+        return None
 
     @on(Input.Submitted)
     def submitted(self) -> None:
@@ -349,20 +397,29 @@ class SetupScreen(Screen[None]):
     def start(self) -> None:
         app = self.app
         assert isinstance(app, KniffelApp)
-        rules = preset(str(self.query_one("#rules", Select).value),
-                       free_strike=self.query_one("#free-strike", Checkbox).value)
-        row = int(str(self.query_one("#start-player", Select).value))
-        seats = self.seats()
         error = self.query_one("#setup-error", Static)
-        if row != -1 and row not in seats:
-            error.update(Text(tr("not_playing", self.lang, n=row + 1), style="bold red"))
-            return
-        try:
-            validate_players(list(seats.values()), rules)
-            app.new_game(rules, list(seats.values()),
-                         None if row == -1 else list(seats).index(row))
-        except KniffelError as e:
-            error.update(Text(error_text(e, self.lang), style="bold red"))
+        problem = self.problem()
+        if problem is None:
+            row = int(str(self.query_one("#start-player", Select).value))
+            seats = self.seats()
+            try:
+                app.new_game(self.chosen_rules(), list(seats.values()),
+                             None if row == -1 else list(seats).index(row))
+                return
+            except KniffelError as e:
+                problem = error_text(e, self.lang)
+        self._error_shown = True
+        error.update(Text(problem, style="bold red"))
+
+
+def optimal_ready(rules: RuleSet) -> bool:
+    """Whether the optimal player can play ``rules`` now: a rule set without the d10 builds its
+    table on first use; one with the d10 needs its full table built (``kniffel solve``)."""
+    if not rules.d10:
+        return True
+    from kniffel.solver.table import cache_dir, table_name
+
+    return (cache_dir() / table_name(rules, None)).exists()
 
 
 # --- the game ----------------------------------------------------------------------------------
@@ -388,9 +445,15 @@ class GameScreen(Screen[None]):
         self.match = match
         self.lang = lang
         self.speed = speed
+        #: The dice kept, by their place on the screen (0-based, the d10 last).
         self.kept: set[int] = set()
+        #: The faces in their places on the screen: kept dice stay where they are.
+        self.faces: tuple[int, ...] = ()
         self.note = note
-        self.moves: list[str] = []
+        #: The move log (with the roll-off or start note first), and for each entry the number
+        #: of actions before the move it tells (an undo drops the moves it took back).
+        self.moves: list[str] = [note] if note else []
+        self._moved_at: list[int] = [-1] if note else []
         self._timer_running = False
         self._thinking: int | None = None  # the match version a thinking job works for
         self._saving = False
@@ -436,6 +499,8 @@ class GameScreen(Screen[None]):
         self._build_columns()
         self.refresh_view()
         self._cursor_to_open(force=True)
+        if not self.match.save_state.in_sync:
+            self._save_soon()  # a loaded game: its moves the history does not hold yet
         self._schedule()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -546,7 +611,7 @@ class GameScreen(Screen[None]):
             self._draw_sheet(view)
         # dice
         roll = turn.roll if turn else None
-        faces = roll.values if roll else ()
+        faces = self._faces_for(roll)
         for die in self.query(Die):
             die.show(faces[die.index] if die.index < len(faces) else None,
                      die.index in self.kept)
@@ -554,6 +619,43 @@ class GameScreen(Screen[None]):
         self._draw_info()
         self._draw_keys()
         self._draw_save()
+
+    def _faces_for(self, roll: Roll | None) -> tuple[int, ...]:
+        """The faces of ``roll`` in their places on the screen: as they were while they are the
+        same dice (a re-throw places them with :func:`arrange`), else in sorted order."""
+        if roll is None:
+            self.faces = ()
+            self.kept = set()
+        elif not _same_dice(self.faces, roll):
+            self.faces = roll.values
+        return self.faces
+
+    def _keep(self, roll: Roll) -> Keep:
+        """The dice marked kept (by their places) as a keep of ``roll``."""
+        faces = self._faces_for(roll)
+        n6 = len(roll.d6)
+        return Keep([faces[i] for i in sorted(self.kept) if i < n6],
+                    roll.d10 if n6 in self.kept else None)
+
+    def _places(self, roll: Roll, keep: Keep) -> set[int]:
+        """The places on the screen of the dice ``keep`` holds (the first of equal faces)."""
+        faces = self._faces_for(roll)
+        n6 = len(roll.d6)
+        wanted = list(keep.d6)
+        out = set()
+        for i, face in enumerate(faces[:n6]):
+            if face in wanted:
+                wanted.remove(face)
+                out.add(i)
+        if keep.d10 is not None and roll.d10 is not None:
+            out.add(n6)
+        return out
+
+    def _thrown(self, roll: Roll) -> None:
+        """After a throw: the kept dice stay in their places and stay marked, the new dice fill
+        the other places (sorted)."""
+        self.faces = arrange(self.faces, self.kept, roll)
+        self.kept = {i for i in self.kept if i < len(self.faces)}
 
     def _draw_sheet(self, view: SeatView) -> None:
         lang, rules = self.lang, self.game.rules
@@ -626,10 +728,9 @@ class GameScreen(Screen[None]):
         game, lang = self.game, self.lang
         status = self.query_one("#status", Static)
         turn = game.turn
-        if turn is None:
-            status.update(Text(f"{tr('over', lang)}  " + "   ".join(
-                f"{rank}. {game.players[p].name} {total}" for rank, p, total in game.ranking()),
-                style="bold green"))
+        if turn is None:  # the ranking stands beside the dice (once)
+            status.update(Text(f"{game.rules.title(lang)} · {tr('over', lang)}",
+                               style="bold green"))
             return
         name = game.players[turn.player].name
         status.update(Text(f"{game.rules.title(lang)} · "
@@ -661,11 +762,8 @@ class GameScreen(Screen[None]):
         parts = [tr("throws", lang, used=turn.rolls_used, allowed=turn.rolls_allowed)]
         if rules.chips:
             parts.append(tr("chips_left", lang, n=game.sheet(turn.player).chips_left))
-        if self.match.human_to_move() and UseChip() in game.legal_actions():
-            parts.append(tr("chip_offer", lang))
         if self.speed and self.match.has_computers and not self.match.human_to_move():
-            speed = tr("speed", lang, s=self.speed)
-            parts.append(speed.replace(".", ",") if lang == "de" else speed)
+            parts.append(tr("speed", lang, s=number(self.speed, lang)))
         return parts
 
     def _draw_info(self) -> None:
@@ -684,29 +782,56 @@ class GameScreen(Screen[None]):
             log.update(Text("\n").join([Text(tr("log", self.lang), style="bold underline"),
                                         *(Text(e) for e in reversed(self.moves[-12:]))]))
 
-    def _draw_keys(self) -> None:
-        lang, rules = self.lang, self.game.rules
+    def keys(self) -> list[str]:
+        """The keys that do something now, in the order of a turn: throw and keep while
+        throws are left, score, strike where the rules allow a strike, hint and chip after a
+        throw, undo once a person has moved, speed while a computer plays, quit."""
+        lang, rules, game = self.lang, self.game.rules, self.game
         keys: list[str] = []
-        turn = self.game.turn
+        turn = game.turn
         if self.match.human_to_move() and turn is not None:
-            keys.append(tr("keys_roll", lang))
+            legal = game.legal_actions()
+            if turn.roll is None or turn.rolls_left > 0:
+                keys.append(tr("keys_roll", lang))
             if turn.roll is not None:
-                keys += [tr("keys_keep", lang, n=rules.dice_count), tr("keys_enter", lang),
-                         tr("keys_strike", lang), tr("keys_hint", lang)]
-        keys.append(tr("keys_undo", lang))
+                if turn.rolls_left > 0:
+                    keys.append(tr("keys_keep", lang, n=rules.dice_count))
+                if any(isinstance(a, Score) for a in legal):
+                    keys.append(tr("keys_enter", lang))
+                if any(isinstance(a, Strike) for a in legal):
+                    keys.append(tr("keys_strike", lang))
+                keys.append(tr("keys_hint", lang))
+                if UseChip() in legal:
+                    keys.append(tr("keys_chip", lang))
+        if self.match.can_undo():
+            keys.append(tr("keys_undo", lang))
         if self.match.computer_to_move() is not None:
             keys.append(tr("keys_speed", lang))
         keys.append(tr("keys_quit", lang))
-        room = self.size.width - 2
-        if len(" ".join(keys).replace("[↑↓ Enter]", "[↑↓⏎]")) > room and (
-                tr("keys_hint", lang) in keys):
-            keys.remove(tr("keys_hint", lang))  # h works all the same (README)
+        return keys
+
+    def _draw_keys(self) -> None:
+        """The key line: every key that does something now, on one line where it fits (closer
+        together, Enter as ⏎), else on two."""
+        keys = self.keys()
+        room = max(self.size.width - 2, 20)
         text = "  ".join(keys)
         if len(text) > room:
             text = " ".join(keys)
         if len(text) > room:
             text = text.replace("[↑↓ Enter]", "[↑↓⏎]")
-        self.query_one("#keys", Static).update(Text(text))
+        if len(text) > room:  # two lines, broken between keys
+            lines = [""]
+            for key in (k.replace("[↑↓ Enter]", "[↑↓⏎]") for k in keys):
+                if lines[-1] and len(lines[-1]) + 2 + len(key) > room:
+                    lines.append(key)
+                else:
+                    lines[-1] = f"{lines[-1]}  {key}" if lines[-1] else key
+            text = "\n".join(lines)
+        keys_line = self.query_one("#keys", Static)
+        if str(keys_line.render()) != text:
+            keys_line.update(Text(text))
+            self.call_after_refresh(self._fit_height)
 
     def _draw_save(self) -> None:
         state = self.match.save_state
@@ -717,7 +842,7 @@ class GameScreen(Screen[None]):
                 save.display = False
                 self.call_after_refresh(self._fit_height)
             return
-        why = error_text(state.error, self.lang)
+        why = _short_why(state.error, self.lang)
         if state.unsaved:
             text = tr("unsaved", self.lang, n=state.unsaved, of=state.actions, why=why)
         else:
@@ -775,13 +900,15 @@ class GameScreen(Screen[None]):
         if turn.roll is not None and turn.rolls_left <= 0:
             self.say(tr("no_rolls", self.lang))
             return
+        if turn.roll is None:
+            self.kept = set()
         try:
-            keep = Keep() if turn.roll is None else Keep.from_positions(turn.roll, self.kept)
+            keep = Keep() if turn.roll is None else self._keep(turn.roll)
             outcome = self.match.throw(keep)
         except KniffelError as e:
             self.say(error_text(e, self.lang))
             return
-        self.kept = set(keep_positions(outcome.roll, keep))
+        self._thrown(outcome.roll)
         self._changed()
         self.say("")
         self.refresh_view()
@@ -792,7 +919,7 @@ class GameScreen(Screen[None]):
         turn = self.game.turn
         if not self.match.human_to_move() or turn is None or turn.roll is None:
             return
-        if index >= len(turn.roll.values):
+        if index >= len(turn.roll.values) or turn.rolls_left <= 0:
             return
         self.kept ^= {index}
         self.refresh_view()
@@ -829,6 +956,11 @@ class GameScreen(Screen[None]):
             if action in legal:
                 self._finish_turn(action)
                 return
+        entry = self.game.sheet(self.game.turn.player).entries.get(box)
+        if entry is not None:
+            self.say(catalog_text("move.box_filled", self.lang, box=box.value,
+                                  points=entry.points, rules=rules.name))
+            return
         key = "cannot_strike" if strike else "not_fit"
         self.say(tr(key, self.lang, box=rules.box_name(box, self.lang)))
 
@@ -855,11 +987,25 @@ class GameScreen(Screen[None]):
             return
         self.kept = set()
         text = self._entry_text(player, action)
-        self.moves.append(text)
+        self._log(text)
         self.say(text)
         self.refresh_view()
         self._cursor_to_open()
         self._schedule()
+
+    def _log(self, text: str) -> None:
+        """Add a move (a box entered or struck, the last action of the game) to the log."""
+        self.moves.append(text)
+        self._moved_at.append(len(self.game.actions) - 1)
+
+    def moves_taken_back(self, actions: int) -> int:
+        """Drop from the log the moves an undo took back (the game now has ``actions``
+        actions); how many were dropped."""
+        keep = [i for i, at in enumerate(self._moved_at) if at < actions]
+        dropped = len(self.moves) - len(keep)
+        self.moves = [self.moves[i] for i in keep]
+        self._moved_at = [self._moved_at[i] for i in keep]
+        return dropped
 
     def _mover(self) -> str:
         turn = self.game.turn
@@ -870,9 +1016,20 @@ class GameScreen(Screen[None]):
         if not self.match.can_undo():
             self.say(tr("nothing_to_undo", self.lang))
             return
+        before = self.game.actions
         self.match.undo()
-        self.kept = set()
         self._thinking = None
+        after = self.game.actions
+        self.moves_taken_back(len(after))
+        self.kept = set()
+        turn = self.game.turn
+        if turn is not None and turn.roll is not None:
+            # the marks as they were: those of the undone throw, or those of the last throw
+            undone = before[len(after)]
+            last = undone if isinstance(undone, Throw) else next(
+                (a for a in reversed(after) if isinstance(a, Throw)), None)
+            if isinstance(last, Throw):
+                self.kept = self._places(turn.roll, last.keep)
         self._changed()
         self.say(tr("undone", self.lang))
         self.refresh_view()
@@ -886,18 +1043,40 @@ class GameScreen(Screen[None]):
 
     async def action_quit_game(self) -> None:
         """Quit once the history holds the game; with moves it cannot store, say so and quit
-        on a second q."""
+        on a second q, the whole game written to a rescue file first; where not even that can
+        be written, ask before the game is lost."""
         for _ in range(150):  # a write in progress (a locked database waits 2 s at most)
             if not self._saving:
                 break
             await self._sleep(0.02)
         state = self.match.save_state
-        if state.in_sync or self._quit_asked:
-            self.app.exit()
+        app = self.app
+        assert isinstance(app, KniffelApp)
+        if state.in_sync:
+            app.exit()
             return
-        self._quit_asked = True
-        self.say(tr("quit_unsaved", self.lang, n=state.unsaved or state.stale))
-        self._save_soon()
+        if not self._quit_asked:
+            self._quit_asked = True
+            self.say(tr("quit_unsaved", self.lang, n=state.unsaved or state.stale))
+            self._save_soon()
+            return
+        game = self.game.copy()
+        path, tried = await asyncio.to_thread(write_rescue, game, app.history_path)
+        if path is not None:
+            app.rescued = (path, game.actions)
+            app.exit()
+            return
+        why = error_text(state.error, self.lang) if state.error is not None else ""
+        lost = tr("confirm_lost", self.lang, why=why, tried=", ".join(map(str, tried)))
+
+        def answered(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                app.exit()
+            else:
+                self._quit_asked = False
+                self._save_soon()
+
+        app.push_screen(ConfirmQuit(lost, self.lang), answered)
 
     async def _sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -981,7 +1160,9 @@ class GameScreen(Screen[None]):
             return
         self._timer_running = True
         if self.speed > 0:
-            self.set_timer(self.speed, self._computer_step)
+            # the first step waits until the start note (who begins, the roll-off) was readable
+            first = not self.game.actions and bool(self.note)
+            self.set_timer(max(self.speed, NOTE_S) if first else self.speed, self._computer_step)
         else:
             self.call_later(self._computer_step)
 
@@ -1054,43 +1235,112 @@ class GameScreen(Screen[None]):
         lang = self.lang
         name = self.game.players[step.player].name
         action = step.action
+        turn = self.game.turn
         if step.shown and isinstance(action, Throw):
-            self.kept = set(step.keep or ())
+            if turn is not None and turn.roll is not None:
+                self.kept = self._places(turn.roll, action.keep)
             self.say(tr("keeps", lang, name=name,
                         dice=_dice_text(action.keep.d6, action.keep.d10, lang)))
         elif isinstance(action, Throw):
-            self.kept = set(step.keep or ())
             if step.outcome is not None:
                 roll = step.outcome.roll
+                self._thrown(roll)
                 self.say(tr("throws_dice", lang, name=name,
                             dice=_dice_text(roll.d6, roll.d10, lang)))
         elif isinstance(action, UseChip):
             self.say(tr("chip_used", lang, name=name))
         elif isinstance(action, Score | Strike):
             text = self._entry_text(step.player, action)
-            self.moves.append(text)
+            self._log(text)
             self.say(text)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Asked before a game that could be stored nowhere is lost: j (y) quits, n or Esc plays
+    on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,y", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, lost: str, lang: Lang) -> None:
+        super().__init__()
+        self.lost = lost
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Text(self.lost, style="bold"), id="confirm-text")
+            yield Static(Text(tr("confirm_question", self.lang), style="bold reverse"),
+                         id="confirm-question")
+
+    def action_answer(self, quit_anyway: bool) -> None:
+        self.dismiss(quit_anyway)
+
+
+def rescue_places(history_path: Path | None) -> list[Path]:
+    """Where a rescue file is tried, in this order: beside the history database, kniffel's
+    data folder, the home folder, the temporary folder (each once)."""
+    places = [] if history_path is None else [history_path.parent]
+    places += [default_db_path().parent, Path.home(), Path(tempfile.gettempdir())]
+    out: list[Path] = []
+    for place in places:
+        if place not in out:
+            out.append(place)
+    return out
+
+
+def write_rescue(game: Game, history_path: Path | None) -> tuple[Path | None, list[Path]]:
+    """Write the whole ``game`` as a save file (:func:`kniffel.storage.save_game`) to the first
+    of :func:`rescue_places` that takes it: its path (None when none did) and the folders
+    tried."""
+    stem = history_path.stem if history_path is not None else "kniffel"
+    name = f"{stem}.unsaved-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    tried: list[Path] = []
+    for place in rescue_places(history_path):
+        tried.append(place)
+        target = place / name
+        if target.exists():
+            target = place / f"{stem}.unsaved-{random.SystemRandom().randrange(10**6):06d}.json"
+        try:
+            if not place.is_dir():
+                continue
+            return save_game(game, target), tried
+        except OSError:
+            continue
+    return None, tried
 
 
 # --- the app -----------------------------------------------------------------------------------
 
 
 class KniffelApp(App[None]):
-    """The terminal game: setup (unless players or a game to resume are given), then the game."""
+    """The terminal game: setup (unless players or a game to resume are given), then the game.
+
+    ``resume``: a game to play on, with its id in ``history`` (None: a new row, stored with the
+    first write); ``stored``: the actions the history holds of it (by default all of them when
+    it has an id, none when not)."""
 
     TITLE = "kniffel"
+    #: Textual's command palette speaks English only: not offered.
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
+    ConfirmQuit { align: center middle; }
+    #confirm { width: 70; max-width: 100%; height: auto; border: thick $error; padding: 1 2;
+               background: $surface; }
+    #confirm-question { margin-top: 1; }
     SetupScreen { layout: vertical; }
     #setup { height: 1fr; padding: 0 1; }
     .setup-row { height: auto; }
     .setup-label { width: 14; padding: 1 1 0 0; }
     .setup-row Input { width: 1fr; max-width: 34; }
     .setup-row Select { width: 1fr; max-width: 32; }
-    #setup-bar { height: 3; dock: bottom; padding: 0 1; }
+    #setup-bar { height: auto; max-height: 5; dock: bottom; padding: 0 1; }
     #setup-bar Button { margin-right: 2; }
-    #setup-side { height: 3; }
+    #setup-side { height: auto; }
     #status { height: 1; padding: 0 1; }
-    #save { height: auto; max-height: 2; padding: 0 1; color: $error; display: none; }
+    #save { height: auto; max-height: 3; padding: 0 1; color: $error; display: none; }
     #top { height: 3; }
     #dice { width: auto; height: 3; padding: 0 1; }
     .die { width: 5; height: 3; border: round $foreground; content-align: center middle;
@@ -1113,7 +1363,8 @@ class KniffelApp(App[None]):
 
     def __init__(self, *, lang: Lang = "de", rules: RuleSet | None = None,
                  history: History | None = None, seats: Iterable[Seat] = (),
-                 resume: tuple[int, Game] | None = None, speed: float = 0.5,
+                 resume: tuple[int | None, Game] | None = None,
+                 stored: Iterable[Action] | None = None, speed: float = 0.5,
                  seed: int | None = None, start: int | None = None) -> None:
         super().__init__()
         self.lang = lang
@@ -1121,17 +1372,38 @@ class KniffelApp(App[None]):
         self.history = history
         self._seats = list(seats)
         self._resume = resume
+        self._stored = None if stored is None else tuple(stored)
         self.speed = speed
         self._seed = seed
         self._start = start
         self.game_screen: GameScreen | None = None
         self.unsaved_on_exit = False
+        #: The rescue file written at quit, with the actions it holds.
+        self.rescued: tuple[Path, tuple[Action, ...]] | None = None
+
+    @property
+    def history_path(self) -> Path | None:
+        return self.history.path if self.history is not None else None
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how the game quits (instead of Textual's English toast)."""
+        self.notify(tr("quit_toast", self.lang), title=tr("quit_toast_title", self.lang))
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quit as q does (the game is stored or rescued first)."""
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            await screen.action_quit_game()
+        elif not isinstance(screen, ConfirmQuit):
+            self.exit()
 
     def on_mount(self) -> None:
         if self._resume is not None:
             gid, game = self._resume
             storage = HistoryStorage(self.history, gid) if self.history is not None else None
-            self._show(Match(game, storage=storage, stored=game.actions))
+            stored = self._stored if self._stored is not None else (
+                game.actions if gid is not None else ())
+            self._show(Match(game, storage=storage, stored=stored))
         elif self._seats:
             self.new_game(self.rules, self._seats, self._start)
         else:
@@ -1143,6 +1415,8 @@ class KniffelApp(App[None]):
         seed = self._seed if self._seed is not None else random.SystemRandom().randrange(2**31)
         players = validate_players(seats, rules)
         note = ""
+        if start is None and len(players) == 1:
+            start = 0  # nobody to roll off against
         if start is None:
             result = roll_off(rules, len(players), random.Random(f"roll-off:{seed}"))
             start = result.winner
@@ -1161,40 +1435,47 @@ class KniffelApp(App[None]):
             self.push_screen(self.game_screen)
 
     def quit_report(self, rescue: Callable[[Game], str] | None = None) -> str:
-        """After the game closed: write what is still unwritten (now, waiting for the database)
-        and say what happened to the game — saved, not stored, or exactly which moves are
-        missing (then the whole game goes to a save file next to the history)."""
+        """After the game closed, with the history still open: write what is still unwritten
+        (now, waiting for the database) and say what happened to the game — saved, not
+        stored, or exactly which moves are missing and the rescue file that holds the whole
+        game (written at quit, else now: ``rescue`` or :func:`write_rescue`), or that none
+        could be written."""
         screen = self.game_screen
         if screen is None:
             return ""
         match, lang = screen.match, self.lang
         state = match.save()
         if state.in_sync:
+            if self.rescued is not None:  # the history holds it all: the rescue is not needed
+                with contextlib.suppress(OSError):
+                    self.rescued[0].unlink()
+                self.rescued = None
             if not match.game.actions:
                 return tr("not_stored", lang)
             return "" if match.game.is_over() else tr("saved_resume", lang)
         self.unsaved_on_exit = True
-        return _missing(state, match, lang, self.history, rescue)
+        return self._missing(state, match, rescue)
 
-
-def _missing(state: SaveState, match: Match, lang: Lang, history: History | None,
-             rescue: Callable[[Game], str] | None) -> str:
-    why = error_text(state.error, lang) if state.error is not None else "?"
-    db = str(history.path) if history is not None else ""
-    if state.unsaved:
-        text = tr("missing", lang, first=state.actions - state.unsaved + 1, last=state.actions,
-                  of=state.actions, db=db, why=why)
-    else:
-        text = tr("stale", lang, n=state.stale, db=db, why=why)
-    try:
-        if rescue is not None:
-            path = rescue(match.game)
-        elif history is not None:
-            target = history.path.with_name(
-                f"{history.path.stem}.unsaved-{random.SystemRandom().randrange(10**6):06d}.json")
-            path = str(save_game(match.game, target))
+    def _missing(self, state: SaveState, match: Match,
+                 rescue: Callable[[Game], str] | None) -> str:
+        lang = self.lang
+        why = _short_why(state.error, lang) if state.error is not None else ""
+        db = str(self.history_path or "")
+        if state.unsaved:
+            text = tr("missing", lang, first=state.actions - state.unsaved + 1,
+                      last=state.actions, of=state.actions, db=db, why=why)
         else:
-            return text
-    except OSError:
-        return text
-    return f"{text}\n{tr('rescued', lang, path=path)}"
+            text = tr("stale", lang, n=state.stale, db=db, why=why)
+        path: str | None = None
+        tried: list[Path] = []
+        if self.rescued is not None and self.rescued[1] == match.game.actions:
+            path = str(self.rescued[0])
+        elif rescue is not None:
+            with contextlib.suppress(OSError):
+                path = rescue(match.game)
+        else:
+            found, tried = write_rescue(match.game, self.history_path)
+            path = None if found is None else str(found)
+        if path is None:
+            return f"{text}\n{tr('not_rescued', lang, tried=', '.join(map(str, tried)))}"
+        return f"{text}\n{tr('rescued', lang, path=path)}"

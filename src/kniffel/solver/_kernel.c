@@ -73,6 +73,10 @@ typedef struct {
 /* Lanes per chunk (W of either value type): a set's lanes of one upper state must fit one. */
 int kn_lanes_per_chunk(void) { return 8; }
 
+/* How many further-Kniffel rules this build knows (codes 0..n-1 of tables.EXTRA_CODES), so that
+ * a library built from older sources refuses a rule set it would solve wrongly. */
+int kn_extra_rules(void) { return 6; }
+
 static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t *xf) {
     const int64_t *p = t->params;
     int64_t x;

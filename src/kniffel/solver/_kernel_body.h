@@ -200,6 +200,7 @@ static INLINE double SUF(further_kniffel)(const kn_tables *t, int64_t F, int64_t
         return (double)bonus + best;
     }
     if (y == 0) return normal;
+    if (extra == 5) return (double)extra_bonus + normal; /* bonus only: entered as any roll */
     if (extra == 1) { /* any open box at its maximum */
         for (int64_t b = 0; b < nb; b++) {
             if ((F >> b) & 1) continue;

@@ -13,7 +13,10 @@ from typing import Any
 
 from kniffel.advice import Advice, Option, Position
 from kniffel.dice import Keep, sub_keeps
+from kniffel.errors import KniffelError
+from kniffel.expert import Expert, NotJudged, expert_for
 from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
+from kniffel.messages import size
 from kniffel.rules import Box, RuleSet, choices
 from kniffel.solver import kernel
 from kniffel.solver.solve import solve, solve_in_memory
@@ -31,8 +34,8 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 ON_THE_FLY_OPEN = {True: 6, False: 13}
 #: What building the full table costs (README, Benchmarks: 74 min measured on 2 cores for
 #: Kniffel Extreme), for the message that a table is missing: with the d10 / without.
-FULL_TABLE_COST = {True: {"minutes": 75, "size": "2.4 GB"},
-                   False: {"minutes": 1, "size": "2.9 MB"}}
+FULL_TABLE_COST = {True: {"minutes": 75, "size": 2_400_000_000},
+                   False: {"minutes": 1, "size": 2_900_000}}
 
 __all__ = ["FULL_TABLE_COST", "ON_THE_FLY_OPEN", "Advice", "Advisor", "OptimalStrategy", "Option",
            "Position", "advise"]
@@ -42,15 +45,19 @@ class Advisor:
     """Gives advice for one rule set from a value table, solving endgames when none covers them.
 
     ``directory`` is where tables are looked for (the user's cache by default); with ``build``
-    a missing table of a classic rule set is computed and stored there.
+    a missing table of a classic rule set is computed and stored there. ``expert`` estimates
+    what no table covers (:meth:`estimate`): True the packaged expert of the rules
+    (:func:`kniffel.expert.expert_for`), False nobody.
     """
 
     def __init__(self, rules: RuleSet, *, table: ValueTable | None = None,
-                 directory: Path | None = None, build: bool = False) -> None:
+                 directory: Path | None = None, build: bool = False,
+                 expert: Expert | bool = False) -> None:
         self.rules = rules
         self.tables: Tables = build_tables(rules)
         self.directory = directory or cache_dir()
         self.build = build
+        self.expert = expert
         self._table = table
         self._searched = table is not None
         self._endgames: OrderedDict[int, ValueTable] = OrderedDict()
@@ -98,7 +105,8 @@ class Advisor:
             f"no value table of {self.rules.name} covers a sheet with {open_boxes} open boxes "
             f"(on-the-fly solving goes up to {ON_THE_FLY_OPEN[self.rules.d10]}); build the full "
             f"table with `kniffel solve --rules {self.rules.name}` (about {cost['minutes']} "
-            f"minutes, {cost['size']}), or only the endgames up to this one with `kniffel solve "
+            f"minutes, {size(cost['size'], 'en')}), or only the endgames up to this one with "
+            f"`kniffel solve "
             f"--rules {self.rules.name} --max-open {open_boxes}`",
             code=("solver.table_missing_full" if open_boxes == len(self.rules.boxes) else
                   "solver.table_missing"),
@@ -193,6 +201,24 @@ class Advisor:
                          key=lambda o: -o.expected)
         return Advice(pos, tuple(options), so_far, source)
 
+    # --- the expert where no table covers --------------------------------------------------
+
+    def estimate(self, pos: Position, error: Exception) -> Advice | NotJudged:
+        """The expert's advice for ``pos`` (its values an estimate: ``source == "model"`` for
+        Kniffel Extreme) where no table covers it, ``error`` (a :class:`TableMissingError`)
+        saying so; where there is no expert or it cannot judge either, the errors of both.
+        Any other ``error`` is raised."""
+        if not isinstance(error, TableMissingError):
+            raise error
+        if self.expert is False:
+            return (error,)
+        try:
+            if not isinstance(self.expert, Expert):
+                self.expert = expert_for(self.rules)
+            return self.expert.advise(pos)
+        except KniffelError as e:
+            return (error, e)
+
 
 def advise(position: Position, *, table: ValueTable | None = None,
            directory: Path | None = None, build: bool = False) -> Advice:
@@ -214,7 +240,7 @@ class OptimalStrategy:
                 raise TableMissingError(
                     f"the optimal player of {rules.name} needs its full value table; build it "
                     f"with `kniffel solve --rules {rules.name}` (about {cost['minutes']} minutes, "
-                    f"{cost['size']})", code="solver.optimal_needs_table",
+                    f"{size(cost['size'], 'en')})", code="solver.optimal_needs_table",
                     params={"rules": rules.name, "rules_id": rules.name,
                             "minutes": cost["minutes"], "size": cost["size"]})
 

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.solver.tables import P_ROLLS, SolverError, Tables
+from kniffel.solver.tables import P_EXTRA, P_ROLLS, SolverError, Tables
 
 _HERE = Path(__file__).resolve().parent
 _P = ctypes.POINTER
@@ -83,7 +83,16 @@ def _library() -> ctypes.CDLL:
         detail.argtypes = [tab, i64, i64, ptr, ptr, ptr, ptr]
         detail.restype = ctypes.c_int
     lib.kn_lanes_per_chunk.restype = ctypes.c_int
+    if hasattr(lib, "kn_extra_rules"):
+        lib.kn_extra_rules.restype = ctypes.c_int
     return lib
+
+
+def extra_rules() -> int:
+    """How many further-Kniffel rules (codes of ``tables.EXTRA_CODES``) the built kernel knows:
+    0 for a library built before it said so."""
+    lib = _library()
+    return int(lib.kn_extra_rules()) if hasattr(lib, "kn_extra_rules") else 0
 
 
 def lanes_per_chunk() -> int:
@@ -100,6 +109,12 @@ class Prepared:
         if t.xs > lanes_per_chunk():
             raise SolverError(f"{t.rules.name} has {t.xs} extra states per upper state; the "
                               f"kernel takes at most {lanes_per_chunk()}")
+        if int(t.params[P_EXTRA]) >= max(extra_rules(), 5):  # codes 0–4 came first
+            raise SolverError(
+                f"the solver's compiled kernel in {_HERE} is older than its source and does not "
+                f"know the further-Kniffel rule of {t.rules.name}: reinstall kniffel "
+                "(scripts/setup.sh, or pip install -e .) so that it is built anew",
+                code="solver.kernel_stale", params={"path": str(_HERE), "rules": t.rules.name})
         arrays: dict[str, npt.NDArray[Any]] = {
             "params": np.ascontiguousarray(t.params, np.int64),
             "ms_add": np.ascontiguousarray(t.ms_add, np.int32),

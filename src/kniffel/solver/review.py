@@ -6,26 +6,22 @@ choice taken, of the best choice, and the expected points lost. Where no value t
 position (and it is too far from the end to solve on the spot) the expert (:mod:`kniffel.expert`:
 exact within the turn, its fitted model at the turn's end) judges it instead, and the decision
 says so (``source == "model"``); only when the expert cannot either is it listed with the reason.
+The expert steps in through :meth:`Advisor.estimate`, the same path as ``kniffel advise``'s.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from kniffel.advice import Advice, Position
-from kniffel.errors import KniffelError
 from kniffel.expert import (
     Decision,
     Expert,
     Review,
     Uncovered,
-    expert_for,
     review_decisions,
 )
 from kniffel.game import Game
-from kniffel.messages import render
 from kniffel.solver.advise import Advisor
-from kniffel.solver.table import TableMissingError
 
 __all__ = ["Decision", "Review", "Uncovered", "review"]
 
@@ -39,20 +35,5 @@ def review(game: Game, *, directory: Path | None = None, build: bool = False,
     (True: the packaged expert of the game's rules; False: nobody, such decisions are listed as
     not judged).
     """
-    advisor = Advisor(game.rules, directory=directory, build=build)
-    fallback_expert: list[Expert | None] = [expert if isinstance(expert, Expert) else None]
-
-    def fallback(pos: Position, error: Exception) -> Advice | str:
-        if not isinstance(error, TableMissingError):
-            raise error
-        reason = str(error)
-        if expert is False:
-            return reason
-        try:
-            judge = fallback_expert[0] or expert_for(game.rules)
-            fallback_expert[0] = judge
-            return judge.advise(pos)
-        except KniffelError as e:
-            return f"{reason}; {render(e, 'en')}"
-
-    return review_decisions(game, advisor.advise, fallback)
+    advisor = Advisor(game.rules, directory=directory, build=build, expert=expert)
+    return review_decisions(game, advisor.advise, advisor.estimate)

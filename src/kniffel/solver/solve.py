@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kniffel.errors import KniffelError, cause_param
 from kniffel.rules import RuleSet
 from kniffel.solver import kernel
 from kniffel.solver.table import (
@@ -148,6 +149,22 @@ def solve_in_memory(rules: RuleSet, *, max_open: int | None = None, root: int = 
     return ValueTable(layout, values)
 
 
+
+class Notice(str):
+    """What :func:`solve` tells while it works (a table computed anew, a solve resumed): the
+    English sentence, for Python users and logs, with the message catalog's ``code`` and
+    ``params`` so that a front end says it in its user's language
+    (``kniffel.messages.render_code(n.code, n.params, lang)``)."""
+
+    code: str
+    params: dict[str, object]
+
+    def __new__(cls, message: str, code: str, params: dict[str, object]) -> Notice:
+        self = super().__new__(cls, message)
+        self.code = code
+        self.params = params
+        return self
+
 def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None = None,
           progress: ProgressCallback | None = None, force: bool = False,
           notice: Callable[[str], None] | None = None,
@@ -172,7 +189,8 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
             return load_table(rules, max_open=max_open, directory=directory)
         except TableMismatchError as e:
             if notice:
-                notice(f"{e}; computing it anew")
+                notice(Notice(f"{e}; computing it anew", "solve.notice.recompute",
+                              {"cause": cause_param(e)}))
         except TableMissingError:
             pass
     tables = build_tables(rules)
@@ -188,12 +206,18 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
             start_layer = int(header.get("layers_done", 0))
             start_sets = int(header.get("sets_done", 0))
             if notice and (start_layer or start_sets):
-                notice(f"resuming {partial.name} after {start_layer} of "
-                       f"{layout.max_open + 1} layers"
-                       + (f" and {start_sets:,} sets of the next" if start_sets else ""))
+                notice(Notice(f"resuming {partial.name} after {start_layer} of "
+                              f"{layout.max_open + 1} layers"
+                              + (f" and {start_sets:,} sets of the next" if start_sets else ""),
+                              "solve.notice.resuming_sets" if start_sets
+                              else "solve.notice.resuming",
+                              {"where": partial.name, "layers": start_layer,
+                               "total": layout.max_open + 1, "sets": start_sets}))
         except (TableMismatchError, ValueError) as e:
             if notice:
-                notice(f"{e}; starting over")
+                notice(Notice(f"{e}; starting over", "solve.notice.start_over",
+                              {"cause": cause_param(e) if isinstance(e, KniffelError)
+                               else {"code": "error", "params": {}}}))
             start_layer = start_sets = 0
     if start_layer == start_sets == 0:
         with open(partial, "wb") as new:

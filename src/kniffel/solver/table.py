@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import RuleSet
+from kniffel.errors import UnknownRuleSetError
+from kniffel.rules import RuleSet, preset
 from kniffel.solver.tables import SolverError, Tables, build_tables
 
 MAGIC = b"KNIFFEL-TABLE\n"
@@ -60,7 +61,11 @@ def default_dtype(rules: RuleSet) -> np.dtype[Any]:
 
 def table_name(rules: RuleSet, max_open: int | None) -> str:
     """The file name of the table of ``rules`` (``max_open`` None for the full table)."""
-    free = rules.free_strike and rules.name != "kniffel-championship"
+    try:
+        own = preset(rules.name).free_strike
+    except UnknownRuleSetError:
+        own = False
+    free = rules.free_strike and not own  # marked where the house rule differs from the preset
     name = rules.name + ("-free-strike" if free else "")
     return f"{name}.table" if max_open is None else f"{name}-open{max_open}.table"
 

@@ -37,7 +37,7 @@ F64 = npt.NDArray[np.float64]
 STRIKE_CODES = {StrikeRule.FORCED: 0, StrikeRule.FREE: 1, StrikeRule.ANY_BOX: 2}
 EXTRA_CODES = {ExtraKniffel.NONE: 0, ExtraKniffel.ANY_BOX_AT_MAXIMUM: 1,
                ExtraKniffel.CHAMPIONSHIP: 2, ExtraKniffel.FORCED_JOKER: 3,
-               ExtraKniffel.FREE_JOKER: 4}
+               ExtraKniffel.FREE_JOKER: 4, ExtraKniffel.BONUS_ONLY: 5}
 #: Box kinds the kniffel rules of the classic presets name.
 KIND_OTHER, KIND_THREE_OAK, KIND_FOUR_OAK, KIND_CHANCE, KIND_JOKER_FLAT, KIND_KNIFFEL = range(6)
 DEAD = -1

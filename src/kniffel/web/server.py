@@ -32,6 +32,7 @@ from typing import Any
 
 from kniffel.errors import KniffelError
 from kniffel.expert_model import MODEL_FILES, packed_copy
+from kniffel.rules import Lang
 from kniffel.web import advice_view
 from kniffel.web.view import meta
 
@@ -134,13 +135,29 @@ def package_zip() -> bytes:
     return buf.getvalue()
 
 
-def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None) -> dict[str, Any]:
-    """Write the static site to ``target`` (created if missing; our files are replaced, others
-    kept) and return its build facts: build id, Pyodide version, the files."""
+def is_site(folder: Path) -> bool:
+    """Whether ``folder`` holds a site :func:`build_site` wrote (its ``meta.json`` with a build
+    id, and ``kniffel.zip``): the user's own earlier export, which a new one may replace."""
+    try:
+        info = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and "build" in info and (folder / "kniffel.zip").is_file()
+
+
+def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, *,
+               force: bool = False) -> dict[str, Any]:
+    """Write the static site to ``target`` and return its build facts: build id, Pyodide
+    version, the files. ``target`` is created if missing; an existing folder must be empty or
+    hold an earlier site (:func:`is_site`; its files are replaced, others kept), unless
+    ``force``: nothing the user did not ask for is overwritten."""
     out = Path(target)
     if out.exists() and not out.is_dir():
         raise WebSetupError(f"{out} exists and is not a directory", code="web.not_a_folder",
                             params={"where": str(out)})
+    if not force and out.is_dir() and any(out.iterdir()) and not is_site(out):
+        raise WebSetupError(f"{out} is not empty and holds no kniffel site",
+                            code="web.export_not_empty", params={"where": str(out)})
     pyodide = pyodide_dir or find_pyodide()
     missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
     if missing:
@@ -258,13 +275,40 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def _bind(host: str, port: int, directory: str) -> _Server:
+    """The server of ``directory`` listening on ``host``:``port``; a port in use, one this
+    program may not open, or an address that is not this machine's as a :class:`WebSetupError`
+    that names it."""
+    import errno
+
+    try:
+        return _Server((host, port), partial(_Handler, directory=directory))
+    except socket.gaierror:
+        pass  # a host name that does not resolve
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise WebSetupError(f"{host}:{port} is already in use", code="web.port_in_use",
+                                params={"host": host, "port": port}) from None
+        if e.errno in (errno.EACCES, errno.EPERM):
+            raise WebSetupError(f"{host}:{port} may not be opened", code="web.port_denied",
+                                params={"host": host, "port": port}) from None
+        if e.errno != errno.EADDRNOTAVAIL:
+            raise
+    raise WebSetupError(f"{host} is not an address of this machine",
+                        code="web.address_unknown", params={"host": host})
+
+
 @contextmanager
 def running_server(host: str = "127.0.0.1", port: int = 0) -> Iterator[tuple[str, Path]]:
     """Build the site in a temporary directory and serve it in a background thread; yields the
     address and the site directory, and stops the server on exit."""
     with tempfile.TemporaryDirectory(prefix="kniffel-web-") as tmp:
-        build_site(tmp)
-        server = _Server((host, port), partial(_Handler, directory=tmp))
+        server = _bind(host, port, tmp)  # first: a busy port is told before the site is built
+        try:
+            build_site(tmp)
+        except BaseException:
+            server.server_close()
+            raise
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
@@ -286,13 +330,17 @@ def lan_address() -> str:
             return "<this machine's address>"
 
 
-def serve(host: str, port: int, open_browser: bool, echo: Any = print) -> None:
-    """Serve the app until interrupted; print the address and open a browser if asked."""
+def serve(host: str, port: int, open_browser: bool, echo: Any = print,
+          lang: Lang = "de") -> None:
+    """Serve the app until interrupted; print the address (in ``lang``) and open a browser if
+    asked."""
+    from kniffel.messages import text
+
     with running_server(host, port) as (url, _):
-        echo(f"kniffel web: {url}  (Strg+C beendet / Ctrl+C stops)")
+        echo(text("web.serving", lang, url=url))
         if host in ("", "0.0.0.0"):
             port_part = url.rsplit(":", 1)[1]
-            echo(f"Im lokalen Netz / on the local network: http://{lan_address()}:{port_part}")
+            echo(text("web.lan", lang, url=f"http://{lan_address()}:{port_part}"))
         if open_browser:
             with suppress(webbrowser.Error):
                 webbrowser.open(url)
