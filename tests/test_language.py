@@ -306,6 +306,16 @@ def test_free_strike_is_refused_where_it_changes_nothing(name: str) -> None:
     assert preset(name).free_strike or preset(name).strike is StrikeRule.ANY_BOX
 
 
+@pytest.mark.parametrize("command", [["simulate", "--games", "1"], ["solve", "--max-open", "1"],
+                                     ["advise", "1", "2", "3", "4", "5"]])
+def test_every_command_with_free_strike_refuses_it_where_it_changes_nothing(
+        command: list[str]) -> None:
+    title = preset("yahtzee").title("en")
+    assert refusal(invoke([*command, "--rules", "yahtzee", "--free-strike", "--lang", "en"])) == [
+        f"kniffel {command[0]}: --free-strike changes nothing in {title}: there a roll may go "
+        "in any open box at any time anyway, for 0 points too."]
+
+
 @pytest.mark.parametrize("name", [n for n in PRESETS if n not in ALREADY_FREE])
 def test_free_strike_makes_a_forced_strike_free(name: str) -> None:
     assert ruleset_from_options(name, True, "rules", "de") == preset(name, free_strike=True)

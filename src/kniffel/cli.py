@@ -812,7 +812,7 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
     from kniffel.interrupt import EXIT_INTERRUPTED, interruptible, shielded
     from kniffel.simulate import SimulationInterrupted, simulate
 
-    ruleset = preset(rules_name, free_strike=free_strike)
+    ruleset = ruleset_from_options(rules_name, free_strike, "simulate", lang)
     err = _console(err=True)
     try:
         from kniffel.strategy import get_strategy
@@ -1499,7 +1499,7 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
     err = _console(err=True)
     if device == "gpu":
         _fail("solve", words("cli.no_gpu", lang), lang)
-    rules = preset(rules_name, free_strike=free_strike)
+    rules = ruleset_from_options(rules_name, free_strike, "solve", lang)
     try:
         with interruptible():
             n = set_threads(threads)
