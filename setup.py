@@ -2,8 +2,8 @@
 
 ``kniffel.solver._kernel`` is a plain shared library (no Python API), loaded with ctypes by
 :mod:`kniffel.solver.kernel`. Strict IEEE arithmetic (no fused multiply-add, no fast-math), so
-every machine computes the same tables; the hot loops are compiled twice, for AVX2 and for the
-baseline, and the CPU picks at load time (``target_clones``).
+every machine computes the same tables; the hot loops are compiled twice, for AVX2 (with
+``vmaxps``/``vmaxpd``) and for the baseline, and each call runs the one the CPU has.
 """
 
 from setuptools import Extension, setup

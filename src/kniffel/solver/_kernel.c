@@ -38,8 +38,8 @@
 #define ROW_SV50 (6 * MAXC + MAXB)
 #define ROW_Z (ROW_SV50 + 1)
 #define NROWS (ROW_Z + 1)
-/* Every stage is inlined into the entry points, so that each of their target clones (AVX2 and
- * the baseline) compiles the whole turn for its instruction set. */
+/* Every stage is inlined into the entry points, so that each of their builds (AVX2 and the
+ * baseline, below) compiles the whole turn for its instruction set. */
 #ifndef INLINE
 #define INLINE inline __attribute__((always_inline))
 #endif
@@ -93,34 +93,120 @@ static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t 
 /* four lanes of float64, for the first roll's expectation */
 typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 
+/* Each value type's kernel is compiled twice: for AVX2 (x86-64 with GCC: every lane maximum one
+ * vmaxps / vmaxpd) and for the baseline instruction set; kn_solve_* and kn_detail_* run the
+ * first where the CPU has AVX2. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KN_AVX2_BUILD 1
+#include <immintrin.h>
+#else
+#define KN_AVX2_BUILD 0
+#endif
+
+/* float32, baseline */
 #define W 8
 #define NR 1
 #define REAL float
 #define IREAL int32_t
-#define SUF(name) name##_f32
+#define KN_VMAX 0
+#define SUF(name) name##_f32_base
 #include "_kernel_body.h"
-#undef REAL
-#undef IREAL
 #undef SUF
-#undef W
-#undef NR
+#undef KN_VMAX
 #undef RL
 #undef EACH
 #undef SUF_RADD
 #undef SUF_RMUL
 
-#define W 8
-#define NR 2
-#define REAL double
-#define IREAL int64_t
-#define SUF(name) name##_f64
+#if KN_AVX2_BUILD
+/* float32, AVX2 */
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define KN_VMAX 1
+#define KN_MAX256(a, b) _mm256_max_ps((__m256)(a), (__m256)(b))
+#define SUF(name) name##_f32_avx2
 #include "_kernel_body.h"
-#undef REAL
-#undef IREAL
 #undef SUF
-#undef W
-#undef NR
+#undef KN_MAX256
+#undef KN_VMAX
 #undef RL
 #undef EACH
 #undef SUF_RADD
 #undef SUF_RMUL
+#pragma GCC pop_options
+#endif
+#undef REAL
+#undef IREAL
+#undef NR
+
+/* float64, baseline */
+#define NR 2
+#define REAL double
+#define IREAL int64_t
+#define KN_VMAX 0
+#define SUF(name) name##_f64_base
+#include "_kernel_body.h"
+#undef SUF
+#undef KN_VMAX
+#undef RL
+#undef EACH
+#undef SUF_RADD
+#undef SUF_RMUL
+
+#if KN_AVX2_BUILD
+/* float64, AVX2 */
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define KN_VMAX 1
+#define KN_MAX256(a, b) _mm256_max_pd((__m256d)(a), (__m256d)(b))
+#define SUF(name) name##_f64_avx2
+#include "_kernel_body.h"
+#undef SUF
+#undef KN_MAX256
+#undef KN_VMAX
+#undef RL
+#undef EACH
+#undef SUF_RADD
+#undef SUF_RMUL
+#pragma GCC pop_options
+#endif
+#undef REAL
+#undef IREAL
+#undef NR
+#undef W
+
+/* 1 where the AVX2 build may run: the CPU has AVX2 and the system saves its registers (the test
+ * target_clones made; libgcc reads the CPU's features once, when the library is loaded). */
+static int kn_avx2(void) {
+#if KN_AVX2_BUILD
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
+#if KN_AVX2_BUILD
+#define KN_PICK(name, ...) (kn_avx2() ? name##_avx2(__VA_ARGS__) : name##_base(__VA_ARGS__))
+#else
+#define KN_PICK(name, ...) name##_base(__VA_ARGS__)
+#endif
+
+int kn_solve_f32(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first, int64_t step,
+                 float *V) {
+    return KN_PICK(kn_solve_f32, t, masks, n, first, step, V);
+}
+
+int kn_solve_f64(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first, int64_t step,
+                 double *V) {
+    return KN_PICK(kn_solve_f64, t, masks, n, first, step, V);
+}
+
+int kn_detail_f32(const kn_tables *t, int64_t F, int64_t k, const float *V, double *E,
+                  double *rec_K, double *rec_S) {
+    return KN_PICK(kn_detail_f32, t, F, k, V, E, rec_K, rec_S);
+}
+
+int kn_detail_f64(const kn_tables *t, int64_t F, int64_t k, const double *V, double *E,
+                  double *rec_K, double *rec_S) {
+    return KN_PICK(kn_detail_f64, t, F, k, V, E, rec_K, rec_S);
+}

@@ -1,5 +1,6 @@
-/* The kernel for one value type: included by _kernel.c with REAL (float or double) and SUF
- * (the name suffix) defined. See _kernel.c for the equations. */
+/* The kernel for one value type and one instruction set: included by _kernel.c with REAL (float
+ * or double), SUF (the name suffix) and KN_VMAX (1: the AVX2 build, with vmaxps / vmaxpd)
+ * defined. See _kernel.c for the equations. */
 
 _Static_assert(W == 8 && (NR == 1 || NR == 2), "a chunk is 8 lanes in one or two registers");
 
@@ -48,10 +49,16 @@ static inline __attribute__((always_inline)) SUF(vec) SUF(splat)(REAL x) {
     return v;
 }
 
-/* a > b ? a : b, lane by lane */
+/* a > b ? a : b, lane by lane. In the AVX2 build one vmaxps / vmaxpd: x86's max(a, b) is
+ * defined as exactly that, b also where either is NaN or both are zeros, so the same bits for
+ * any input (GCC compiles the masked form below to a compare and a blend, two instructions). */
 static inline __attribute__((always_inline)) SUF(reg) SUF(rmax)(SUF(reg) a, SUF(reg) b) {
+#if KN_VMAX
+    return (SUF(reg))KN_MAX256(a, b);
+#else
     SUF(ireg) m = a > b;
     return (SUF(reg))(((SUF(ireg))a & m) | ((SUF(ireg))b & ~m));
+#endif
 }
 #define SUF_RADD(a, b) ((a) + (b))
 #define SUF_RMUL(a, b) ((a) * (b))
@@ -467,10 +474,7 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
 
 /* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's
  * share of a batch. Returns 0, or -1 when its work arrays cannot be allocated. */
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-int SUF(kn_solve)(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first,
+static int SUF(kn_solve)(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first,
                   int64_t step, REAL *V) {
     SUF(scratch) s;
     if (!SUF(scratch_init)(&s, t)) {
@@ -503,10 +507,7 @@ int SUF(kn_solve)(const kn_tables *t, const int64_t *masks, int64_t n, int64_t f
 
 /* For upper state k of F, all its xf lanes: E (xf,), K (rolls, nms, nch * xf) and S (nh, xf),
  * all float64. Returns 0, or -1 when the work arrays cannot be allocated. */
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-int SUF(kn_detail)(const kn_tables *t, int64_t F, int64_t k, const REAL *V, double *E,
+static int SUF(kn_detail)(const kn_tables *t, int64_t F, int64_t k, const REAL *V, double *E,
                    double *rec_K, double *rec_S) {
     SUF(scratch) s;
     if (!SUF(scratch_init)(&s, t)) {
