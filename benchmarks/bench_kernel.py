@@ -5,14 +5,23 @@ Run: ``.venv/bin/pip install -e '.[bench]' && .venv/bin/python benchmarks/bench_
 Extreme filled-box sets of one layer (float32, successor values zero) with both kernels, on 1 and
 on 2 threads, alternating run by run; the fastest of ``--repeats`` counts, so the ratios hold on
 a busy machine. Also checks that both give the same values to the bit.
+
+Then the distance to this machine's limit: a copy of the C kernel compiled with stage timers
+(``-DKN_PROFILE``, the time-stamp counter; the shipped library has none) gives each stage's share
+of a widget on one thread, and the lane operations of each stage (adds, multiplications and
+maxima of single lanes, counted from the tables) per second of the shipped kernel are set against
+the add/max rate that ``lane_rate.c`` measures here, compiled with the kernel's flags. Both need
+GCC and an x86-64 CPU with AVX2; ``--no-profile`` leaves them out.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib.util
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -25,11 +34,23 @@ import numpy.typing as npt
 from kniffel.rules import preset
 from kniffel.solver import kernel
 from kniffel.solver.table import cache_dir, make_layout
-from kniffel.solver.tables import Tables, build_tables
+from kniffel.solver.tables import P_CHIPS, P_NSMALL, P_ROLLS, P_STRIKE, Tables, build_tables
 
 #: The last numba kernel (before the C kernel of issue 11).
 BASE = "f713103"
 REPO = Path(__file__).resolve().parent.parent
+#: The kernel's compile flags (setup.py's extra_compile_args), for the copies built here.
+CFLAGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-Wno-psabi", "-fPIC",
+          "-shared"]
+#: Lanes of a widget (``kn_lanes_per_chunk``).
+W = 8
+#: The stages of ``_kernel.c``'s stage timers (KN_ST_*), in their order; keep layer 0 is the
+#: chip's, layer r the keep before roll r + 1.
+STAGES = (["entry plan (per set)", "successor gathering", "best entry per hand",
+           "chip shift copy"]
+          + [f"{what} layer {r}" for r in range(4)
+             for what in ("keep expectations", "sub-keep maxima", "best keep per hand")]
+          + ["first roll"])
 
 
 def base_kernel(commit: str) -> ModuleType:
@@ -61,12 +82,114 @@ def box_major(t: Tables) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
     return box_ptr, pair_h[order], t.hand_v[order].astype(np.int32)
 
 
+def build(source: Path, out: Path, *flags: str) -> ctypes.CDLL:
+    """``source`` compiled with the kernel's flags (and ``flags``) into ``out``, loaded."""
+    subprocess.run(["gcc", *CFLAGS, *flags, "-o", str(out), str(source)], check=True)
+    return ctypes.CDLL(str(out))
+
+
+def add_max_rate(lib: ctypes.CDLL, repeats: int) -> dict[str, float]:
+    """Lane operations per second of one core, fastest of ``repeats``: float32 adds, maxima,
+    and both in turn, on AVX2 registers (``lane_rate.c``)."""
+    lib.lane_ops.restype = ctypes.c_double
+    lib.lane_ops.argtypes = [ctypes.c_int, ctypes.c_long]
+    rounds = 20_000_000
+    rates = {}
+    for kind, name in enumerate(("add", "max", "add+max")):
+        best = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            lib.lane_ops(kind, rounds)
+            best = min(best, time.perf_counter() - t0)
+        rates[name] = rounds * 12 * 8 / best
+    return rates
+
+
+def stage_ops(t: Tables, layout_lanes: Callable[[int], int], chosen: npt.NDArray[np.int64]
+              ) -> tuple[npt.NDArray[np.float64], int]:
+    """Lane operations (adds, multiplications, maxima; padding lanes count) of each stage of
+    STAGES over all widgets of the sets ``chosen``, and the number of widgets."""
+    p = t.params
+    nd, nh, nms, n5 = t.nd, t.nh, t.ms_add.shape[0], t.hand_ms.shape[0]
+    nch = nd + 1 if nd > 1 else 1
+    n_small, rolls, chips = int(p[P_NSMALL]), int(p[P_ROLLS]), int(p[P_CHIPS])
+    faces = int(np.sum(t.ms_sub != np.arange(nms)[:, None]))  # K[m - f] that exist
+    expect = n_small * nd * 6 + (nms * (nd + 1) if nd > 1 else 0)
+    maxima = nms * 6 if nch == 1 else faces * nch
+    hand = n5 * nd * 3
+    ops = np.zeros(len(STAGES))
+    widgets = 0
+    hand_of_entry = np.repeat(np.arange(nh), np.diff(t.hand_ptr))
+    for mask in chosen:
+        xf = t.x_of(int(mask))
+        chunk = W // xf * xf
+        n = -(-layout_lanes(int(mask)) // chunk)
+        widgets += n
+        open_entry = ((int(mask) >> t.hand_box.astype(np.int64)) & 1) == 0
+        entries = np.bincount(hand_of_entry[open_entry], minlength=nh)
+        strikes = np.ones(nh) if int(p[P_STRIKE]) != 0 else (entries == 0)
+        ops[2] += n * W * 2 * float(np.sum(entries + strikes))
+        for r in ([0] if chips > 0 else []) + list(range(1, rolls)):
+            ops[4 + 3 * min(r, 3):7 + 3 * min(r, 3)] += n * W * np.array([expect, maxima, hand])
+        ops[-1] += n * W * 2 * nh
+    return ops, widgets
+
+
+def profile(t: Tables, prepared: kernel.Prepared, chosen: npt.NDArray[np.int64],
+            values: npt.NDArray[np.float32], shipped: Callable[[int], None],
+            layout_lanes: Callable[[int], int], repeats: int) -> None:
+    """Print each stage's share of a widget and its lane operations per second against the
+    machine's add/max rate (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prof = build(REPO / "src/kniffel/solver/_kernel.c", Path(tmp) / "prof.so", "-DKN_PROFILE")
+        rate_lib = build(REPO / "benchmarks/lane_rate.c", Path(tmp) / "rate.so")
+        rates = add_max_rate(rate_lib, repeats)
+        prof.kn_profile.argtypes = [ctypes.c_void_p]
+        solve = prof.kn_solve_f32
+        solve.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                          ctypes.c_int64, ctypes.c_void_p]
+        ticks = np.zeros(len(STAGES), np.uint64)
+        best = None
+        for _ in range(repeats):
+            prof.kn_profile(ticks.ctypes.data)  # reset
+            solve(ctypes.addressof(prepared.struct), chosen.ctypes.data, len(chosen), 0, 1,
+                  values.ctypes.data)
+            prof.kn_profile(ticks.ctypes.data)
+            if best is None or ticks.sum() < best.sum():
+                best = ticks.copy()
+    assert best is not None
+    fastest = float("inf")  # the shipped kernel, one thread
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        shipped(1)
+        fastest = min(fastest, time.perf_counter() - t0)
+    ops, widgets = stage_ops(t, layout_lanes, chosen)
+    share = best.astype(np.float64) / float(best.sum())
+    limit = rates["add+max"]
+    print(f"\nadd/max rate of one core (lane_rate.c, float32 AVX2): add {rates['add'] / 1e9:.1f}, "
+          f"max {rates['max'] / 1e9:.1f}, both {limit / 1e9:.1f} G lane-ops/s")
+    print(f"stages of a widget ({fastest / widgets * 1e6:.1f} µs each, shipped kernel, 1 thread; "
+          f"shares from the -DKN_PROFILE copy):")
+    print(f"  {'stage':<34} {'share':>6} {'G lane-ops/s':>13} {'of limit':>9}")
+    for i, name in enumerate(STAGES):
+        if best[i] == 0:
+            continue
+        seconds = share[i] * fastest
+        rate = ops[i] / seconds
+        print(f"  {name:<34} {share[i]:6.1%} {rate / 1e9:13.1f} {rate / limit:9.0%}"
+              if ops[i] else f"  {name:<34} {share[i]:6.1%} {'':>13} {'':>9}")
+    total = float(ops.sum()) / fastest
+    print(f"  {'whole widget':<34} {1:6.0%} {total / 1e9:13.1f} {total / limit:9.0%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default=BASE, help="the commit of the numba kernel")
     parser.add_argument("--layer", type=int, default=12, help="open boxes of the sets solved")
     parser.add_argument("--sets", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-profile", action="store_true",
+                        help="leave out the stage shares and the add/max limit")
     args = parser.parse_args()
     old = base_kernel(args.base)
     t = build_tables(preset("extreme"))
@@ -112,6 +235,8 @@ def main() -> None:
               f"C {states / b:9,.0f} states/s ({b * threads * 1e6 / states:5.2f} µs per state "
               f"and thread): {a / b:.2f}×")
     print("same values to the bit" if same else "VALUES DIFFER")
+    if not args.no_profile:
+        profile(t, prepared, chosen, values, run_new, layout.lanes, args.repeats)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,35 @@ static inline void lanes_of(const kn_tables *t, int64_t F, int64_t *nl, int64_t 
     *nl = (int64_t)t->n_u[F & 63] * x;
 }
 
+/* Stage timers, only in a build with -DKN_PROFILE (benchmarks/bench_kernel.py compiles such a
+ * copy for itself; in the shipped library KN_START and KN_TICK are nothing): KN_TICK(s) adds
+ * the time-stamp counter's ticks since the last KN_START or KN_TICK to stage s. One thread. */
+enum { KN_ST_PLAN, KN_ST_SUCC, KN_ST_SCORE, KN_ST_SHIFT, KN_ST_LAYERS };
+#define KN_MAX_LAYERS 4 /* keep layers timed apart: the chip's (0) and rolls 1..3 */
+#define KN_LAYER(r) ((r) < KN_MAX_LAYERS ? (r) : KN_MAX_LAYERS - 1)
+#define KN_ST_EXPECT(r) (KN_ST_LAYERS + 3 * KN_LAYER(r))
+#define KN_ST_MAX(r) (KN_ST_LAYERS + 3 * KN_LAYER(r) + 1)
+#define KN_ST_HAND(r) (KN_ST_LAYERS + 3 * KN_LAYER(r) + 2)
+#define KN_ST_FIRST (KN_ST_LAYERS + 3 * KN_MAX_LAYERS)
+#define KN_NSTAGES (KN_ST_FIRST + 1)
+#ifdef KN_PROFILE
+#include <x86intrin.h>
+static uint64_t kn_ticks[KN_NSTAGES], kn_last;
+#define KN_START() (kn_last = __rdtsc())
+#define KN_TICK(s) do { uint64_t now_ = __rdtsc(); kn_ticks[s] += now_ - kn_last; kn_last = now_; } while (0)
+/* The ticks of every stage since the last call (KN_NSTAGES of them into out); returns how many. */
+int kn_profile(uint64_t *out) {
+    for (int i = 0; i < KN_NSTAGES; i++) {
+        out[i] = kn_ticks[i];
+        kn_ticks[i] = 0;
+    }
+    return KN_NSTAGES;
+}
+#else
+#define KN_START() ((void)0)
+#define KN_TICK(s) ((void)0)
+#endif
+
 /* four lanes of float64, for the first roll's expectation */
 typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 

@@ -418,8 +418,11 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
     int64_t nch = nd > 1 ? nd + 1 : 1;
     REAL zero[W], off[W];
     for (int lane = 0; lane < W; lane++) zero[lane] = 0;
+    KN_START();
     SUF(successors)(t, F, l0, w, xf, V, s);
+    KN_TICK(KN_ST_SUCC);
     SUF(score)(t, F, l0, xf, s);
+    KN_TICK(KN_ST_SCORE);
     if (rec_S)
         for (int64_t h = 0; h < nh; h++)
             for (int64_t lane = 0; lane < w; lane++) rec_S[h * w + lane] = s->S[h * W + lane];
@@ -444,17 +447,24 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         for (int64_t h = 0; h < nh; h++)
             for (int lane = 0; lane < W; lane++) s->T[h * W + lane] = s->S[h * W + gather[lane]];
 #endif
+        KN_TICK(KN_ST_SHIFT);
         SUF(keep_expect)(t, s->T, s->K, nd);
+        KN_TICK(KN_ST_EXPECT(0));
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
         SUF(keep_max)(t, s->K, nd);
+        KN_TICK(KN_ST_MAX(0));
         SUF(hand_best)(t, s->K, s->S, off, s->H, nd);
+        KN_TICK(KN_ST_HAND(0));
         src = s->H;
     }
     for (int64_t r = rolls - 1; r >= 1; r--) {
         SUF(keep_expect)(t, src, s->K, nd);
+        KN_TICK(KN_ST_EXPECT(r));
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K + r * t->nms * nch * w);
         SUF(keep_max)(t, s->K, nd);
+        KN_TICK(KN_ST_MAX(r));
         SUF(hand_best)(t, s->K, s->S, zero, s->H, nd);
+        KN_TICK(KN_ST_HAND(r));
         src = s->H;
     }
     /* in float64, four lanes per register (an 8-double vector would live on the stack) */
@@ -470,6 +480,7 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
     }
     memcpy(out, &lo, sizeof lo);
     memcpy(out + 4, &hi, sizeof hi);
+    KN_TICK(KN_ST_FIRST);
 }
 
 /* V[base[F] + l] = E[l] for the sets masks[first], masks[first + step], ...: one thread's
@@ -488,7 +499,9 @@ static int SUF(kn_solve)(const kn_tables *t, const int64_t *masks, int64_t n, in
         lanes_of(t, F, &nl, &xf);
         int64_t chunk = W / xf * xf;
         int64_t b0 = t->base[F];
+        KN_START();
         SUF(plan)(t, F, &s);
+        KN_TICK(KN_ST_PLAN);
         for (int64_t l0 = 0; l0 < nl; l0 += chunk) {
             int64_t w = nl - l0 < chunk ? nl - l0 : chunk;
             /* the d10's channels as a compile-time constant for the two dice sets there are */
