@@ -12,6 +12,12 @@ of a widget on one thread, and the lane operations of each stage (adds, multipli
 maxima of single lanes, counted from the tables) per second of the shipped kernel are set against
 the add/max rate that ``lane_rate.c`` measures here, compiled with the kernel's flags. Both need
 GCC and an x86-64 CPU with AVX2; ``--no-profile`` leaves them out.
+
+``--project N`` instead projects the full Kniffel Extreme solve: for every layer a random sample
+of up to N of its sets is solved on 2 threads (successor values zero: the kernel's time does not
+depend on them), fastest of ``--repeats``; the layer takes its states over the sample's states
+per second, the solve the sum of the layers (the kernel only: no start-up, checkpoints or final
+checksum).
 """
 
 from __future__ import annotations
@@ -182,6 +188,31 @@ def profile(t: Tables, prepared: kernel.Prepared, chosen: npt.NDArray[np.int64],
     print(f"  {'whole widget':<34} {1:6.0%} {total / 1e9:13.1f} {total / limit:9.0%}")
 
 
+def project(sample: int, repeats: int) -> None:
+    """Print each layer's states per second on a sample of its sets and the full Kniffel
+    Extreme solve projected from them (see the module docstring)."""
+    t = build_tables(preset("extreme"))
+    layout = make_layout(t)
+    values = np.zeros(layout.states, np.float32)
+    prepared = kernel.Prepared(t, layout.base)
+    rng = np.random.default_rng(1)
+    total = 0.0
+    print(f"{'open':>4} {'states':>12} {'states/s':>10} {'projected s':>12}")
+    for open_boxes, masks in layout.layers():
+        chosen = np.sort(rng.choice(masks, min(sample, len(masks)), replace=False))
+        fastest = float("inf")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            kernel.solve_masks(chosen, values, prepared, 2)
+            fastest = min(fastest, time.perf_counter() - t0)
+        rate = layout.layer_states(chosen) / fastest
+        seconds = layout.layer_states(masks) / rate
+        total += seconds
+        print(f"{open_boxes:4d} {layout.layer_states(masks):12,d} {rate:10,.0f} {seconds:12.1f}")
+    print(f"full Kniffel Extreme solve, projected: {total:,.0f} s = {total / 60:.1f} min "
+          f"({layout.states:,} states, {layout.states / total:,.0f} states/s on 2 threads)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default=BASE, help="the commit of the numba kernel")
@@ -190,7 +221,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-profile", action="store_true",
                         help="leave out the stage shares and the add/max limit")
+    parser.add_argument("--project", type=int, metavar="N", default=0,
+                        help="only project the full Extreme solve from N sets of each layer")
     args = parser.parse_args()
+    if args.project:
+        project(args.project, args.repeats)
+        return
     old = base_kernel(args.base)
     t = build_tables(preset("extreme"))
     layout = make_layout(t)
