@@ -19,6 +19,7 @@
  * (462 keeps x 11 channels x 8 lanes) and its hand arrays stay in a core's L2 cache. Keep
  * expectations are built one die at a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep
  * in place, K[m] = max(K[m], max_f K[m - f]) (sub-multisets come first in the multiset order).
+ * H_r is kept in K's rows of the five-dice multisets, where the next layer's K starts from.
  *
  * The arithmetic is that of the reference (numba) kernel this replaced, operation for operation:
  * float32 (Kniffel Extreme) or float64 values, sums left to right, no fused multiply-add, so the

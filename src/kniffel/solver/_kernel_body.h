@@ -92,7 +92,6 @@ typedef struct {
     REAL *add;            /* row[hptr[h]..hptr[h + 1]] (+ add points), see plan()  */
     int32_t *hptr;
     REAL *S;              /* (nh, W) best entry of each hand */
-    REAL *H;              /* (nh, W) value of each hand before the next decision */
     REAL *T;              /* (nh, W) S of one chip fewer (chip layer) */
     REAL *K;              /* (nms, nch, W) keep expectations, then best sub-keeps */
 } SUF(scratch);
@@ -110,19 +109,17 @@ static int SUF(scratch_init)(SUF(scratch) *s, const kn_tables *t) {
     int64_t nh = p[P_NH], nd = p[P_ND];
     int64_t nch = nd > 1 ? nd + 1 : 1;
     s->S = SUF(lanes_alloc)(nh);
-    s->H = SUF(lanes_alloc)(nh);
     s->T = SUF(lanes_alloc)(nh);
     s->K = SUF(lanes_alloc)(t->nms * nch);
     int64_t pairs = t->hand_ptr[nh] + nh;
     s->row = (int32_t *)malloc((size_t)pairs * sizeof(int32_t));
     s->add = (REAL *)malloc((size_t)pairs * sizeof(REAL));
     s->hptr = (int32_t *)malloc((size_t)(nh + 1) * sizeof(int32_t));
-    return s->S && s->H && s->T && s->K && s->row && s->add && s->hptr;
+    return s->S && s->T && s->K && s->row && s->add && s->hptr;
 }
 
 static void SUF(scratch_free)(SUF(scratch) *s) {
     free(s->S);
-    free(s->H);
     free(s->T);
     free(s->K);
     free(s->row);
@@ -293,14 +290,15 @@ static INLINE void SUF(score)(const kn_tables *t, int64_t F, int64_t l0, int64_t
 }
 
 /* K[m, c]: the expectation over the hands H of keeping multiset m with d10 channel c (c < nd:
- * the d10 kept showing c; c = nd: re-rolled). */
+ * the d10 kept showing c; c = nd: re-rolled). H NULL: the hands' values are in K's rows of the
+ * five-dice multisets already (hand_best_into). */
 static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
                                     REAL *restrict K, const int64_t nd) {
     const int64_t *p = t->params;
     int64_t n_small = p[P_NSMALL];
     int64_t nch = nd > 1 ? nd + 1 : 1;
     int64_t row = nch * W;
-    for (int64_t i5 = 0; i5 < t->n5; i5++) {
+    for (int64_t i5 = 0; H && i5 < t->n5; i5++) {
         int64_t m = t->hand_ms[i5];
         const REAL *src = H + i5 * nd * W;
         REAL *dst = K + m * row;
@@ -381,20 +379,22 @@ static INLINE void SUF(keep_max)(const kn_tables *t, REAL *restrict K, const int
     }
 }
 
-/* out[h] = max(S[h], best keep of hand h + off): the value of a hand before a throw. */
-static INLINE void SUF(hand_best)(const kn_tables *t, const REAL *restrict K,
-                                  const REAL *restrict S, const REAL *off, REAL *restrict out,
-                                  const int64_t nd) {
+/* The value of each hand before a throw, max(S[h], best keep of hand h + off), written into K
+ * itself: hand h = i5 * nd + d goes to K[hand_ms[i5], d], the row keep_expect takes the hands'
+ * values from (each row read before it is written; the re-roll channel nd is left as it is,
+ * keep_expect makes it anew). */
+static INLINE void SUF(hand_best_into)(const kn_tables *t, REAL *K, const REAL *restrict S,
+                                       const REAL *off, const int64_t nd) {
     int64_t row = (nd > 1 ? nd + 1 : 1) * W;
     int64_t r = nd > 1 ? nd : 0;
     const SUF(vec) offv = SUF(ld)(off);
     for (int64_t i5 = 0; i5 < t->n5; i5++) {
-        const REAL *Km = K + (int64_t)t->hand_ms[i5] * row;
+        REAL *Km = K + (int64_t)t->hand_ms[i5] * row;
         const SUF(vec) reroll = SUF(ld)(Km + r * W);
         for (int64_t d = 0; d < nd; d++) {
             int64_t h = i5 * nd + d;
             SUF(vec) best = SUF(vadd)(SUF(vmax)(reroll, SUF(ld)(Km + d * W)), offv);
-            SUF(st)(out + h * W, SUF(vmax)(best, SUF(ld)(S + h * W)));
+            SUF(st)(Km + d * W, SUF(vmax)(best, SUF(ld)(S + h * W)));
         }
     }
 }
@@ -453,9 +453,9 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
         SUF(keep_max)(t, s->K, nd);
         KN_TICK(KN_ST_MAX(0));
-        SUF(hand_best)(t, s->K, s->S, off, s->H, nd);
+        SUF(hand_best_into)(t, s->K, s->S, off, nd);
         KN_TICK(KN_ST_HAND(0));
-        src = s->H;
+        src = NULL; /* the hands' values are in K's five-dice rows */
     }
     for (int64_t r = rolls - 1; r >= 1; r--) {
         SUF(keep_expect)(t, src, s->K, nd);
@@ -463,20 +463,25 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K + r * t->nms * nch * w);
         SUF(keep_max)(t, s->K, nd);
         KN_TICK(KN_ST_MAX(r));
-        SUF(hand_best)(t, s->K, s->S, zero, s->H, nd);
+        SUF(hand_best_into)(t, s->K, s->S, zero, nd);
         KN_TICK(KN_ST_HAND(r));
-        src = s->H;
+        src = NULL;
     }
-    /* in float64, four lanes per register (an 8-double vector would live on the stack) */
+    /* in float64, four lanes per register (an 8-double vector would live on the stack); the
+     * hands in order h = i5 * nd + d, from S or from K's five-dice rows */
     dvec4 lo = (dvec4){0}, hi = (dvec4){0};
-    for (int64_t h = 0; h < nh; h++) {
-        const REAL *row = src + h * W;
-        SUF(vec4) a;
-        double q = t->p0[h];
-        memcpy(&a, row, sizeof a);
-        lo += q * __builtin_convertvector(a, dvec4);
-        memcpy(&a, row + 4, sizeof a);
-        hi += q * __builtin_convertvector(a, dvec4);
+    const int64_t krow = nch * W;
+    for (int64_t i5 = 0; i5 < t->n5; i5++) {
+        const REAL *hrow = src ? src + i5 * nd * W : s->K + (int64_t)t->hand_ms[i5] * krow;
+        for (int64_t d = 0; d < nd; d++) {
+            const REAL *row = hrow + d * W;
+            SUF(vec4) a;
+            double q = t->p0[i5 * nd + d];
+            memcpy(&a, row, sizeof a);
+            lo += q * __builtin_convertvector(a, dvec4);
+            memcpy(&a, row + 4, sizeof a);
+            hi += q * __builtin_convertvector(a, dvec4);
+        }
     }
     memcpy(out, &lo, sizeof lo);
     memcpy(out + 4, &hi, sizeof hi);
