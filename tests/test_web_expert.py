@@ -352,7 +352,7 @@ def test_meta_says_where_the_expert_plays_and_carries_its_words() -> None:
     assert words["web.hint.button"] == {"de": "Tipp", "en": "Hint"}
     assert words["web.expert.kind"]["de"] == "Computer (Experte)"
     for code, (de, _) in CATALOG.items():
-        if code.startswith(("web.hint.", "web.review.", "web.expert.")) and not fields(de):
+        if code.startswith(advice_view.PAGE_WORDS) and not fields(de):
             assert code in words
 
 

@@ -10,7 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    FilePayload,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
 
 from kniffel import Game
 from kniffel.web.server import running_server
@@ -416,3 +423,264 @@ def test_handoff_link_opens_the_same_game_on_another_device_when_asked(
         assert [e["summary"]["players"] for e in history["entries"]] == [["Carla"]]
     finally:
         other.close()
+
+
+# --- every screen: nothing cut, covered, overflowing or drawn from a missing value ----------
+
+
+AUDIT = """(width) => {
+  const bad = [];
+  const open = document.querySelector('dialog[open]');
+  const scope = open || document;
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
+  };
+  // the part of an element its scrolling ancestors show
+  const visible = (e) => {
+    let r = e.getBoundingClientRect();
+    let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      box = { l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
+              r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom) };
+    }
+    return box;
+  };
+  const buttons = [...scope.querySelectorAll('button')].filter(shown);
+  for (const b of buttons) {
+    if (b.classList.contains('die')) continue;  // a picture; the kept mark lies below it
+    if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1) {
+      bad.push(`text overflows ${b.id || b.className}: "${b.textContent}" ` +
+               `${b.scrollWidth}x${b.scrollHeight} in ${b.clientWidth}x${b.clientHeight}`);
+    }
+  }
+  const boxes = buttons.map((b) => [b, visible(b)])
+    .filter(([, v]) => v.r - v.l > 1 && v.b - v.t > 1);
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const w = Math.min(p.r, q.r) - Math.max(p.l, q.l);
+      const h = Math.min(p.b, q.b) - Math.max(p.t, q.t);
+      if (w > 1 && h > 1) bad.push(`"${a.textContent}" overlaps "${b.textContent}"`);
+    }
+  }
+  const text = document.body.innerText;
+  for (const word of ['null', 'undefined', 'NaN', '[object']) {
+    if (text.includes(word)) bad.push(`the text shows ${word}`);
+  }
+  // a phone widens its layout viewport (innerWidth) to a page that is too wide and zooms out:
+  // the page must fit the device's width
+  const wide = Math.max(document.documentElement.scrollWidth, window.innerWidth);
+  if (wide > width) bad.push(`the page is ${wide} px wide`);
+  if (open) {
+    const r = open.getBoundingClientRect();
+    if (r.left < 0 || r.right > width + 0.5) bad.push('the dialog runs past the window');
+    if (open.scrollWidth > open.clientWidth + 1) bad.push('the dialog scrolls sideways');
+  }
+  return bad;
+}"""
+
+
+def audit(page: Page, name: str) -> None:
+    """Every visible button shows all its text and no two overlap, no missing value is drawn as
+    text, the page and an open dialog do not run past the window; a screenshot for reading."""
+    vp = page.viewport_size or DESKTOP
+    page.screenshot(path=f"/tmp/shots/{name}-{vp['width']}.png")
+    assert page.evaluate(AUDIT, vp["width"]) == [], name
+
+
+def dice_shown(page: Page) -> list[tuple[int, bool]]:
+    """The dice in the order they lie: value and whether kept."""
+    shown: list[tuple[int, bool]] = page.eval_on_selector_all(
+        ".die", "els => els.map(e => [Number(e.querySelector('.sr').textContent),"
+        " e.getAttribute('aria-pressed') === 'true'])")
+    return [tuple(d) for d in shown]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_dice_screens_after_every_throw_the_chip_and_a_computers_turn_fit(
+    device: Device,
+) -> None:
+    page = device.open()
+    start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:greedy"})
+    audit(page, "dice-start")
+    assert "Würfle zuerst." in (page.text_content("#screen") or "")
+    page.click("#roll")
+    wait_actions(page, 2)
+    audit(page, "dice-throw1")
+    # keep the first two dice: they stay kept (and where they lie) over the next throws
+    first = dice_shown(page)
+    page.click(".die >> nth=0")
+    page.click(".die >> nth=1")
+    page.click("#roll")
+    wait_actions(page, 4)
+    second = dice_shown(page)
+    assert second[:2] == [(first[0][0], True), (first[1][0], True)]
+    assert [kept for _, kept in second[2:]] == [False] * 4
+    audit(page, "dice-throw2")
+    page.click(".die >> nth=0")  # released by a tap; the other stays kept
+    page.click("#roll")
+    wait_actions(page, 6)
+    third = dice_shown(page)
+    assert not third[0][1]
+    assert third[1] == (second[1][0], True)
+    assert page.locator("#chip").is_visible()
+    audit(page, "dice-throw3-chip")
+    page.click("#lang")
+    audit(page, "dice-throw3-chip-en")
+    page.click("#lang")
+    page.click("#chip")
+    wait_actions(page, 7)
+    assert dice_shown(page)[1] == (second[1][0], True)  # still kept for the 4th throw
+    page.click("#choices button")
+    page.wait_for_selector("section.game[data-computer='1']", state="attached")
+    seen = 0
+    while page.locator("section.game[data-computer='1']").count():
+        said = page.text_content("#screen") or ""
+        assert "Würfle zuerst." not in said
+        assert "Wähle ein Feld." not in said
+        audit(page, f"dice-computer{seen}")
+        seen += 1
+        page.wait_for_timeout(150)
+    assert seen
+
+
+def all_strikes_with_throws_left() -> dict[str, Any]:
+    """A Kniffel Extreme dice game of one player whose first throw of the last round fits no
+    open box, with two throws left, as a save."""
+    from kniffel import Mode, preset
+    from kniffel.game import Player, PlayerKind
+    from kniffel.match import Match
+    from kniffel.web.view import game_view
+
+    game = Game(preset("extreme"), [Player("Anna", PlayerKind.COMPUTER, "random")],
+                mode=Mode.DICE, seed=0)
+    match = Match(game)
+    while True:
+        v = game_view(game)
+        if (v["turn"] and v["turn"]["dice"] and v["turn"]["can_throw"] and v["options"]
+                and all(o["strike"] for o in v["options"])):
+            break
+        match.move()
+    data = game.to_json()
+    data["players"][0]["kind"], data["players"][0]["strategy"] = "human", None
+    return data
+
+
+def load_save(page: Page, save: dict[str, Any]) -> None:
+    page.click("#nav-history")
+    page.set_input_files("#import-file", files=[FilePayload(
+        name="save.json", mimeType="application/json", buffer=json.dumps(save).encode())])
+    wait_actions(page, len(save["actions"]))
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_a_strike_is_not_the_prompt_while_throws_are_left(device: Device) -> None:
+    page = device.open()
+    save = all_strikes_with_throws_left()
+    load_save(page, save)
+    said = page.text_content("#choices") or ""
+    assert "streiche eines" not in said
+    first = page.locator("#choices button").first
+    assert first.get_attribute("data-strike") != "1"
+    assert page.locator("#choices button[data-strike='1']:visible").count() == 0
+    audit(page, "strike-hidden")
+    page.click("#strike-open")  # a deliberate choice
+    assert page.locator("#choices button[data-strike='1']").count() > 0
+    audit(page, "strike-open")
+    page.click("#lang")
+    audit(page, "strike-open-en")
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_the_bonus_row_says_missed_on_one_line(device: Device) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"])
+    for box in ["ones", "twos", "threes", "fours"]:  # 5·6 + 6·6 < 73: the bonus is missed
+        enter(page, 0, box, None)
+        enter(page, 1, box, None)
+    for lang in ["de", "en"]:
+        fits = page.eval_on_selector("#sheet tr.bonus td", """td => {
+          const span = td.querySelector('.hint') || td;
+          const lines = span.getClientRects().length;
+          return [td.scrollWidth <= td.clientWidth, td.scrollHeight <= td.clientHeight, lines,
+                  td.innerText];
+        }""")
+        assert fits[:3] == [True, True, 1], (lang, fits)
+        audit(page, f"bonus-missed-{lang}")
+        page.click("#lang")
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_the_handoff_prompt_on_a_phone_without_a_game_shows_no_missing_value(
+    device: Device, browser: Browser, site: str
+) -> None:
+    page = device.open()
+    start(page, ["Anna", "Ben"], mode="dice")
+    page.click("#menu summary")
+    page.click("#handoff")
+    page.wait_for_selector("#qr path")
+    audit(page, "handoff-qr")
+    link = page.input_value("#handoff-link")
+    other = Device(browser, site, PHONE, True)
+    try:
+        phone = other.open()
+        phone.goto(link)
+        phone.wait_for_selector(READY, state="attached", timeout=120_000)
+        phone.wait_for_selector("#panel[open] #link-load")
+        audit(phone, "handoff-prompt")
+        phone.click("#link-skip")
+        phone.click("#lang")
+        phone.goto(link)
+        phone.wait_for_selector("#panel[open] #link-load")
+        assert phone.text_content("#link-load") == "Load"
+        audit(phone, "handoff-prompt-en")
+    finally:
+        other.close()
+
+
+def classic_at_the_last_move() -> dict[str, Any]:
+    """A classic dice game of four people (moves made by the random player) with only the last
+    box of the fourth left to fill, as a save."""
+    from kniffel import Mode, preset
+    from kniffel.game import Player, PlayerKind
+    from kniffel.match import Match
+
+    game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random")
+                                    for n in ["Großmutter", "Maximilian", "Alexandra", "Ben"]],
+                mode=Mode.DICE, seed=5)
+    match = Match(game)
+    while True:
+        turn = game.turn
+        if (turn is not None and turn.player == 3 and turn.roll is not None
+                and len(game.sheet(3).entries) == len(game.rules.boxes) - 1):
+            break
+        match.move()
+    data = game.to_json()
+    for p in data["players"]:
+        p["kind"], p["strategy"] = "human", None
+    return data
+
+
+@pytest.mark.parametrize("device", SIZES, indirect=True)
+def test_the_review_and_its_sheet_stay_inside_the_window(device: Device) -> None:
+    page = device.open()
+    load_save(page, classic_at_the_last_move())
+    if page.locator("#strike-open").count():
+        page.click("#strike-open")
+    page.click("#choices button[data-box]")  # the last box: the game is over
+    page.wait_for_selector("#review")
+    audit(page, "end")
+    page.click("#review")
+    page.wait_for_selector("#review-summary", timeout=120_000)
+    audit(page, "review")
+    page.click("#review-costliest [data-moment]")
+    page.wait_for_selector("#moment-sheet")
+    audit(page, "review-sheet")
+    page.click("#panel-close")
+    page.click("#lang")
+    audit(page, "review-en")

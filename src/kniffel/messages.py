@@ -589,6 +589,10 @@ CATALOG: dict[str, tuple[str, str]] = {
                            "Wertemodell fehlt noch.",
                            "The expert is not available for {rules} in this version yet: its "
                            "value model is still missing."),
+    # the dice game: a strike while throws are left is a deliberate choice, not the prompt
+    "web.play.strike_open": ("Streichen …", "Strike …"),
+    "web.play.no_fit_roll": ("Kein offenes Feld passt – würfle weiter.",
+                             "No open box fits – roll again."),
     "web.hint.button": ("Tipp", "Hint"),
     "web.hint.button_label": ("Tipp: was bringt am meisten?", "Hint: what pays best?"),
     "web.hint.thinking": ("Der Experte rechnet …", "The expert is thinking …"),

@@ -98,12 +98,16 @@ def expert_status(rules: RuleSet, *, build: bool = False) -> dict[str, Any]:
     return {"ready": True, "code": None, "note": None}
 
 
+PAGE_WORDS = ("web.expert.", "web.hint.", "web.review.", "web.play.")
+
+
 def page_words() -> dict[str, dict[str, str]]:
-    """The page's own words of hints, reviews and the expert (the catalog's ``web.expert``,
-    ``web.hint`` and ``web.review`` entries without parameters), in German and English: the
+    """The page's own words of hints, reviews, the expert and the dice game (the catalog's
+    ``web.expert``, ``web.hint``, ``web.review`` and ``web.play`` entries without parameters),
+    in German and English: the
     site's ``meta.json`` carries them, so the page has them before the engine runs."""
     return {code: {"de": de, "en": en} for code, (de, en) in CATALOG.items()
-            if code.startswith(("web.expert.", "web.hint.", "web.review.")) and not fields(de)}
+            if code.startswith(PAGE_WORDS) and not fields(de)}
 
 
 def status_key(rules: RuleSet) -> str:

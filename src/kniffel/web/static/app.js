@@ -26,7 +26,7 @@ const TEXT = {
     up: (n) => `${n} nach oben`, down: (n) => `${n} nach unten`, remove: (n) => `${n} entfernen`,
     name_of: (n) => `Name von Spieler ${n}`, human: "Mensch", start: "Spiel starten",
     box: "Feld", upper_sum: "Summe oben", bonus: "Bonus", bonus_missing: (n) => `noch ${n}`,
-    bonus_lost: "nicht mehr erreichbar", lower_sum: "Summe unten", extra: "Extra-Kniffel",
+    bonus_lost: "verfehlt", lower_sum: "Summe unten", extra: "Extra-Kniffel",
     total: "Gesamt", turn_of: (n) => `${n} ist dran`, round: (r, m) => `Runde ${r} von ${m}`,
     chips: "Chips", chips_left: (n, c) => `${n}: ${c} Chips übrig`, use_chip: "Chip abgeben",
     chip_4th: "Chip für einen 4. Wurf", roll: "Würfeln", rolls_left: (n) => `noch ${n}`,
@@ -64,7 +64,7 @@ const TEXT = {
     up: (n) => `Move ${n} up`, down: (n) => `Move ${n} down`, remove: (n) => `Remove ${n}`,
     name_of: (n) => `Name of player ${n}`, human: "Human", start: "Start game",
     box: "Box", upper_sum: "Upper sum", bonus: "Bonus", bonus_missing: (n) => `${n} to go`,
-    bonus_lost: "out of reach", lower_sum: "Lower sum", extra: "Extra Kniffel",
+    bonus_lost: "missed", lower_sum: "Lower sum", extra: "Extra Kniffel",
     total: "Total", turn_of: (n) => `${n}'s turn`, round: (r, m) => `Round ${r} of ${m}`,
     chips: "Chips", chips_left: (n, c) => `${n}: ${c} chips left`, use_chip: "Hand in a chip",
     chip_4th: "Chip for a 4th throw", roll: "Roll", rolls_left: (n) => `${n} left`,
@@ -520,6 +520,10 @@ async function act(request) {
   state.busy = true;
   if (request.op !== "computer_move") state.computerSay = null;
   if (request.op === "roll" || request.op === "computer_move") noteKeep(state.current && state.current.view);
+  const carried = request.op === "roll" ? play.pendingKeep : null;
+  const chip = request.op === "act" && request.action.type === "chip";
+  const kept = new Set(state.keep);
+  const order = play.order;
   const started = performance.now();
   const reply = await ask(request);
   state.busy = false;
@@ -529,7 +533,7 @@ async function act(request) {
   }
   if (reply.view) {
     state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
-    state.keep.clear();
+    state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
     state.padDice = null;
     state.hint = null;
     if (request.op !== "act" || request.action.type !== "correct") { play.padTyped = []; play.padOpen = false; }
@@ -555,6 +559,7 @@ const play = {
   pendingKeep: null, // {from: actions, kept: [[slot, value, d10], …]} while a throw is on its way
   rolled: null, // {actions, slots: Set} the dice that were just thrown (animated once)
   scroll: null,
+  strikeOpen: null, // the actions count at which the person asked to see the strikes
   lastCurrent: null,
   linkChecked: false,
 };
@@ -819,6 +824,23 @@ function diceOrder(view) {
   return slots;
 }
 
+// Kept dice stay kept until tapped: after a throw the dice that were kept (in the places they
+// lie), after a chip the same dice as before; after anything else none.
+function keptAfter(view, carried, keptBefore, orderBefore) {
+  const dice = view.turn && view.turn.dice;
+  if (!dice) return new Set();
+  if (keptBefore) {
+    if (orderBefore && validSlots(orderBefore.slots, dice.length)) play.order = { actions: view.actions, slots: orderBefore.slots };
+    return new Set([...keptBefore].filter((i) => i < dice.length));
+  }
+  if (!carried || !carried.kept.length) return new Set();
+  const slots = diceOrder(view);
+  return new Set(carried.kept.flatMap(([slot, value, d10]) => {
+    const pos = slots[slot];
+    return pos !== undefined && dice[pos].value === value && dice[pos].d10 === d10 ? [pos] : [];
+  }));
+}
+
 // Before a throw: which dice stay, and where they lie.
 function noteKeep(view) {
   if (!view || !view.turn) return;
@@ -842,15 +864,24 @@ function drawDice(view, live) {
   if (turn.dice && view.options.length) {
     const best = ranked(view.options);
     const fits = best.some((o) => !o.strike);
+    // while throws are left a strike is a deliberate choice behind its own button, never the prompt
+    const strikesHidden = turn.can_throw && play.strikeOpen !== view.actions;
+    const shown = strikesHidden ? best.filter((o) => !o.strike) : best;
+    const tipStrike = Boolean(tip && tip.kind === "strike");
     panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("choices") },
-      fits ? null : h("span", { class: "hint" }, tr("no_choice")),
-      best.map((o) => {
+      fits ? null : h("span", { class: "hint" }, turn.can_throw ? w("web.play.no_fit_roll") : tr("no_choice")),
+      shown.map((o) => {
         const b = optionButton(view, o, live, true);
-        if (tip && tip.box === o.box && (tip.kind === "strike") === o.strike) b.classList.add("suggested");
+        if (tip && tip.box === o.box && tipStrike === o.strike) b.classList.add("suggested");
         return b;
-      })));
+      }),
+      strikesHidden && best.some((o) => o.strike) ? h("button", { type: "button", id: "strike-open",
+        class: `small strike-open${tipStrike ? " suggested" : ""}`, disabled: !live,
+        onclick: () => { play.strikeOpen = view.actions; draw(); focusSel("#choices button[data-strike='1']"); } },
+      w("web.play.strike_open")) : null));
   } else {
-    panel.append(h("p", { class: "hint choices-hint" }, turn.dice ? tr("pick_box") : tr("roll_first")));
+    // nothing to tell the person while a computer plays (its moves are said above the sheet)
+    panel.append(h("p", { class: "hint choices-hint" }, computerTurn(view) ? "" : turn.dice ? tr("pick_box") : tr("roll_first")));
   }
   const row = h("div", { class: "dice" });
   if (turn.dice) {
@@ -1093,7 +1124,7 @@ function focusSel(sel) {
 function showPanel(title, ...body) {
   $("panel").classList.remove("wide");
   $("panel-title").textContent = title;
-  $("panel-body").replaceChildren(...body);
+  $("panel-body").replaceChildren(...body.flat().filter((c) => c !== null && c !== undefined && c !== false));
   $("panel-close").textContent = tr("close");
   if (!$("panel").open) $("panel").showModal();
 }
