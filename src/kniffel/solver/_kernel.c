@@ -143,10 +143,6 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #include "_kernel_body.h"
 #undef SUF
 #undef KN_VMAX
-#undef RL
-#undef EACH
-#undef SUF_RADD
-#undef SUF_RMUL
 
 #if KN_AVX2_BUILD
 /* float32, AVX2 */
@@ -159,10 +155,6 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef SUF
 #undef KN_MAX256
 #undef KN_VMAX
-#undef RL
-#undef EACH
-#undef SUF_RADD
-#undef SUF_RMUL
 #pragma GCC pop_options
 #endif
 #undef REAL
@@ -178,10 +170,6 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #include "_kernel_body.h"
 #undef SUF
 #undef KN_VMAX
-#undef RL
-#undef EACH
-#undef SUF_RADD
-#undef SUF_RMUL
 
 #if KN_AVX2_BUILD
 /* float64, AVX2 */
@@ -194,10 +182,6 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #undef SUF
 #undef KN_MAX256
 #undef KN_VMAX
-#undef RL
-#undef EACH
-#undef SUF_RADD
-#undef SUF_RMUL
 #pragma GCC pop_options
 #endif
 #undef REAL

@@ -541,3 +541,9 @@ static int SUF(kn_detail)(const kn_tables *t, int64_t F, int64_t k, const REAL *
     SUF(scratch_free)(&s);
     return 0;
 }
+
+/* The helper macros this body defined for its value type (the includer undefines its own). */
+#undef RL
+#undef EACH
+#undef SUF_RADD
+#undef SUF_RMUL
