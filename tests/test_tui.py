@@ -701,12 +701,23 @@ def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
 # --- honest history writes --------------------------------------------------------------------
 
 
-def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
-        tmp_path: Path) -> None:
+@pytest.fixture
+def locked(tmp_path: Path) -> Iterator[tuple[History, sqlite3.Connection]]:
+    """A history (waiting at most 0.1 s for a lock) and another program's connection that holds
+    its database locked (``BEGIN EXCLUSIVE``) until the test lets go (``ROLLBACK`` or close);
+    both are closed when the test ends."""
     path = tmp_path / "h.sqlite3"
     db = History(path, timeout=0.1)
     locker = sqlite3.connect(path, isolation_level=None)
     locker.execute("BEGIN EXCLUSIVE")
+    yield db, locker
+    locker.close()
+    db.close()
+
+
+def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
+        locked: tuple[History, sqlite3.Connection]) -> None:
+    db, locker = locked
     played: list[Game] = []
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
@@ -730,22 +741,16 @@ def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
         assert not screen.query_one("#save").display
         played.append(screen.game.copy())
 
-    try:
-        run(KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3), script)
-    finally:
-        locker.close()
+    run(KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3), script)
+    locker.close()
     [record] = db.games()
     assert db.load(record.id).actions == played[0].actions
     assert record.actions == 7
-    db.close()
 
 
 def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_missing(
-        tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite3"
-    db = History(path, timeout=0.1)
-    locker = sqlite3.connect(path, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
+        locked: tuple[History, sqlite3.Connection]) -> None:
+    db, locker = locked
     app = KniffelApp(lang="en", history=db, seats=[Seat("Anna")], seed=3)
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
@@ -758,17 +763,15 @@ def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_mis
         assert app.is_running
         await pilot.press("q")
 
-    try:
-        run(app, script)
-        report = app.quit_report()
-        assert app.unsaved_on_exit
-        assert "NOT saved: moves 1–4 of 4 are missing" in report
-        assert "Game saved" not in report
-        rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
-        assert f"kniffel play --load {rescued}" in report
-        assert load_game(rescued).actions == screen_of_game(app).actions
-    finally:
-        locker.close()
+    run(app, script)
+    report = app.quit_report()
+    assert app.unsaved_on_exit
+    assert "NOT saved: moves 1–4 of 4 are missing" in report
+    assert "Game saved" not in report
+    rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
+    assert f"kniffel play --load {rescued}" in report
+    assert load_game(rescued).actions == screen_of_game(app).actions
+    locker.close()
     # once the database is free again, the same report writes everything
     assert app.quit_report() == "Game saved – continue with: kniffel play --resume"
     [record] = db.games()
@@ -1076,11 +1079,8 @@ def test_the_roll_off_stays_readable_before_the_first_computer_moves() -> None:
 
 
 def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_does(
-        tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite3"
-    db = History(path, timeout=0.1)
-    locker = sqlite3.connect(path, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
+        locked: tuple[History, sqlite3.Connection]) -> None:
+    db, _ = locked
     app = KniffelApp(lang="de", history=db, seats=[Seat("Anna")], seed=3)
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
@@ -1100,28 +1100,22 @@ def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_d
         await pilot.press("ctrl+q")
         await pilot.pause()
 
-    try:
-        run(app, script)
-        assert app.rescued is not None
-        report = app.quit_report()
-        assert f"Das ganze Spiel steht in {app.rescued[0]}" in report
-    finally:
-        locker.close()
-        db.close()
+    run(app, script)
+    assert app.rescued is not None
+    report = app.quit_report()
+    assert f"Das ganze Spiel steht in {app.rescued[0]}" in report
 
 
 def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, locked: tuple[History, sqlite3.Connection],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from kniffel import tui
     from kniffel.tui import ConfirmQuit
 
     nowhere = tmp_path / "not-a-folder"
     nowhere.write_text("")
     monkeypatch.setattr(tui, "rescue_places", lambda history_path: [nowhere])
-    path = tmp_path / "h.sqlite3"
-    db = History(path, timeout=0.1)
-    locker = sqlite3.connect(path, isolation_level=None)
-    locker.execute("BEGIN EXCLUSIVE")
+    db, _ = locked
     app = KniffelApp(lang="de", history=db, seats=[Seat("Anna")], seed=3)
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
@@ -1143,16 +1137,12 @@ def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so
         await pilot.press("j")
         await pilot.pause()
 
-    try:
-        run(app, script)
-        assert app.return_code == 0
-        report = app.quit_report()
-        assert app.unsaved_on_exit
-        assert "NICHT gespeichert: die Züge 1–2 von 2 fehlen" in report
-        assert f"Auch eine Rettungsdatei ließ sich nicht schreiben (versucht: {nowhere})" in report
-    finally:
-        locker.close()
-        db.close()
+    run(app, script)
+    assert app.return_code == 0
+    report = app.quit_report()
+    assert app.unsaved_on_exit
+    assert "NICHT gespeichert: die Züge 1–2 von 2 fehlen" in report
+    assert f"Auch eine Rettungsdatei ließ sich nicht schreiben (versucht: {nowhere})" in report
 
 
 def test_rescue_files_go_to_the_first_folder_that_takes_them(tmp_path: Path,
