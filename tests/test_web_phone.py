@@ -539,8 +539,14 @@ def test_dice_screens_after_every_throw_the_chip_and_a_computers_turn_fit(
     page.click("#choices button")
     page.wait_for_selector("section.game[data-computer='1']", state="attached")
     seen = 0
-    while page.locator("section.game[data-computer='1']").count():
-        said = page.text_content("#screen") or ""
+    while True:
+        # the screen's text and whose turn it shows, read at one instant: the computer's turn can
+        # end between two separate reads, and then "Würfle zuerst." rightly speaks to the person
+        computer, said = page.evaluate(
+            "() => [!!document.querySelector(\"section.game[data-computer='1']\"),"
+            " document.querySelector('#screen').textContent]")
+        if not computer:
+            break
         assert "Würfle zuerst." not in said
         assert "Wähle ein Feld." not in said
         audit(page, f"dice-computer{seen}")
