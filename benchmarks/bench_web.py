@@ -14,7 +14,10 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
 * hint (issue 12): tap "Tipp" after a throw until the expert's best choice is drawn, in dice
   games of each rule set asked for (``--hint-rules``), the first hint after a warm reload
   included; a rule set the expert cannot play here (Kniffel Extreme without its model) is
-  reported and skipped.
+  reported and skipped;
+* transfer (issue 20): the bytes of a first visit in a new profile as they went over the wire
+  (response bodies as sent, compressed or not, until the service worker has stored the site),
+  served with the site's compressed copies (``.br``/``.gz``) and without them.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Request, sync_playwright
 
 from kniffel.expert_model import packed_copy
 from kniffel.web.server import running_server
@@ -242,6 +245,56 @@ def hints(browser: Browser, url: str, rules: str, turns: int, reloads: int) -> N
           "started and its tables built)")
 
 
+def first_visit_bytes(browser: Browser, url: str) -> dict[str, int]:
+    """A first visit to ``url`` in a new profile, until the service worker controls the page
+    (it has stored every file): the bytes of the response bodies as sent (encoded; Chromium's
+    ``encodedDataLength``, 0 for what its memory cache answered) of the page's own requests
+    (``page``: until interactive) and the service worker's (``worker``: its install), the
+    headers' bytes, the requests, and the bodies' bytes by Content-Encoding."""
+    out = {"page": 0, "worker": 0, "headers": 0, "requests": 0}
+    pending: list[Request] = []
+    ctx = browser.new_context()
+
+    def finished(request: Request) -> None:
+        pending.append(request)
+
+    ctx.on("requestfinished", finished)
+    page = ctx.new_page()
+    page.goto(url)
+    _timing(page)
+    while not page.evaluate("navigator.serviceWorker.controller !== null"):
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)  # the last finished requests' events
+    for request in pending:
+        sizes = request.sizes()
+        response = request.response()
+        encoding = (response.headers.get("content-encoding") if response else None) or "none"
+        body = sizes["responseBodySize"]
+        out["worker" if request.service_worker else "page"] += body
+        out[f"body {encoding}"] = out.get(f"body {encoding}", 0) + body
+        out["headers"] += sizes["responseHeadersSize"]
+        out["requests"] += 1
+    ctx.close()
+    return out
+
+
+def transfer(browser: Browser, url: str, plain_url: str) -> None:
+    """Print a first visit's bytes over the wire with the compressed copies (``url``) and
+    without them (``plain_url``: the same site served with ``compress=False``)."""
+    sent = {"compressed": first_visit_bytes(browser, url),
+            "plain": first_visit_bytes(browser, plain_url)}
+    for name, got in sent.items():
+        total = got["page"] + got["worker"]
+        kinds = ", ".join(f"{k[5:]} {v / 1e6:.2f} MB" for k, v in sorted(got.items())
+                          if k.startswith("body "))
+        print(f"first visit, {name:>10}: {total / 1e6:6.2f} MB of bodies ({got['page'] / 1e6:.2f} "
+              f"MB page until interactive + {got['worker'] / 1e6:.2f} MB service worker install; "
+              f"{kinds}), {got['headers'] / 1e3:.1f} kB headers, {got['requests']} requests")
+    saved = 1 - (sent["compressed"]["page"] + sent["compressed"]["worker"]) / (
+        sent["plain"]["page"] + sent["plain"]["worker"])
+    print(f"first visit: the compressed copies save {saved:.0%} of the bytes")
+
+
 def with_model(site: Path, model: Path) -> None:
     """Put the Kniffel Extreme model file ``model`` into the served site's kniffel.zip, packed
     as the package's own is there (an entry added later is the one unpacked), and mark the
@@ -268,8 +321,9 @@ def main() -> None:
     parser.add_argument("--hint-rules", default="kniffel,yahtzee,extreme",
                         help="rule sets whose hint latency is measured (comma-separated)")
     parser.add_argument("--hint-turns", type=int, default=4, help="turns with hints per set")
-    parser.add_argument("--only", choices=("all", "hints"), default="all",
-                        help="hints: measure the hint latency only")
+    parser.add_argument("--only", choices=("all", "hints", "transfer"), default="all",
+                        help="hints: measure the hint latency only; transfer: the first visit's "
+                             "bytes only")
     parser.add_argument("--model", type=Path, default=None,
                         help="a Kniffel Extreme model file to serve in place of the package's "
                              "(made by scripts/fit_expert_model.py; for timing only)")
@@ -281,11 +335,17 @@ def main() -> None:
             print(f"Kniffel Extreme with the model file {args.model} (not the package's)")
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
         print(f"{browser.version=}  site {url}")
+        if args.only in ("all", "transfer"):
+            with running_server(compress=False) as (plain_url, plain_site):
+                if args.model is not None:
+                    with_model(plain_site, args.model)
+                transfer(browser, url, plain_url)
         if args.only == "all":
             for sw in (True, False):
                 run(browser, url, args.runs, args.reloads, args.turns, sw)
-        for rules in filter(None, args.hint_rules.split(",")):
-            hints(browser, url, rules, args.hint_turns, args.reloads)
+        if args.only in ("all", "hints"):
+            for rules in filter(None, args.hint_rules.split(",")):
+                hints(browser, url, rules, args.hint_turns, args.reloads)
         browser.close()
     print(f"({time.perf_counter() - started:.0f} s in all)")
 

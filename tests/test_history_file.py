@@ -192,7 +192,8 @@ def test_bridge_import_error_carries_code_params_and_text_in_the_pages_language(
 def test_bridge_import_of_a_bad_game_file_names_it_in_the_pages_language() -> None:
     s = Session()
     named = s.handle({"op": "import", "text": "[]", "name": "liste.json"})["error"]
-    assert named["text"] == "liste.json: Das ist kein Kniffel-Spielstand."
+    assert named["text"] == ("„liste.json“ ist weder ein Kniffel-Spielstand noch ein "
+                             "Kniffel-Verlauf; es wurde nichts geändert.")
     de = s.handle({"op": "import", "text": "[]"})["error"]["text"]
     en = s.handle({"op": "import", "text": "[]", "lang": "en"})["error"]["text"]
     assert de == "Datei: Das ist kein Kniffel-Spielstand."

@@ -300,3 +300,28 @@ def test_a_choice_of_a_hint_reads_as_a_phrase_in_both_languages() -> None:
     assert both(Throw(Keep((5, 5), 3))) == ("Behalten: 5 5, W10=3", "Keep: 5 5, d10=3")
     assert both(Throw(Keep())) == ("Alle Würfel werfen", "Throw all dice")
     assert both(UseChip()) == ("Chip abgeben (4. Wurf)", "Hand in a chip (4th throw)")
+
+
+@pytest.mark.parametrize("key", ["rules", "name", "mode", "players", "actions", "seed",
+                                 "start_player"])
+def test_a_missing_part_of_a_save_is_named_in_words_never_by_its_key(key: str) -> None:
+    data = Game(preset("kniffel"), ["Anna"], seed=1).to_json()
+    if key == "name":
+        data["rules"].pop("name")
+    else:
+        data.pop(key)
+    error = _raised(lambda: Game.from_json(data))
+    assert error.code == "save.missing_field"
+    for lang in ("de", "en"):
+        said = render(error, lang)
+        words = CATALOG[f"part.{key}"][0 if lang == "de" else 1]
+        assert said.endswith(f": {words}."), said
+        assert key not in said.replace(words, ""), said
+
+
+def test_a_part_the_catalog_does_not_know_is_still_said_in_words() -> None:
+    error = CorruptSaveError("the save lacks 'dice_rule'", code="save.missing_field",
+                             params={"field": "dice_rule"})
+    assert render(error, "de") == ("Der Spielstand ist unvollständig; es fehlt ein Teil: eine "
+                                   "Angabe.")
+    assert "dice_rule" not in render(error, "en")

@@ -436,8 +436,12 @@ def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> N
         page.click(".notice button")  # one notice at a time: close it for the next
         page.wait_for_selector(".notice", state="detached")
     text = " ".join(said)
-    assert "Import abgelehnt" in text
-    assert "illegal.json: Der Spielstand ist kein gültiges Spiel" in text  # the file, in German
+    # each refusal names its file once, in German, and says that nothing was changed
+    for name, _ in bad_files:
+        assert f"„{name}“ wurde nicht importiert, es wurde nichts geändert: " in text or (
+            f"„{name}“ ist weder ein Kniffel-Spielstand noch ein Kniffel-Verlauf" in text), name
+    assert ("„illegal.json“ wurde nicht importiert, es wurde nichts geändert: Der Spielstand ist "
+            "kein gültiges Spiel") in text
     assert "Fünfer kann nicht 17 Punkte haben" in text
     assert "cannot hold" not in text  # no developer text
     assert "the file" not in text
@@ -479,7 +483,7 @@ def test_english_switch_and_keyboard_operation(page: Page) -> None:
     wait_actions(page, 1)
     assert page.text_content("td[data-player='0'][data-box='ones']") == "1"
     label = page.get_attribute("td[data-box='twos'] button.open", "aria-label")
-    assert label == "Twos: Anna"
+    assert label == "Twos, Anna: count 2s"  # the name holds the words shown
 
 
 def test_default_player_names_follow_the_language_switch_typed_names_stay(page: Page) -> None:
@@ -546,7 +550,7 @@ def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Pa
     page.click("#nav-history")
     page.wait_for_selector("#history-list li")
     assert "Anna 24 · Ben 17" in (page.text_content("#history-list") or "")
-    page.click("#history-list button.link")
+    page.click("#history-list button[data-resume]")  # "Fortsetzen"
     wait_actions(page, 2)
     assert total(page, "Anna") == 24
     # The exported file, imported into an empty browser, continues the same game.
@@ -734,7 +738,8 @@ def test_a_hint_after_a_roll_shows_the_experts_best_choice_and_every_option(page
     best = hint["options"][0]
     assert page.text_content("#hint-best strong") == best["text"]["de"]
     assert (page.text_content("#hint-box .tip-expected")
-            == f"erwartet {messages.number(best['expected'], 'de')}")
+            == messages.text("web.hint.expected", "de",
+                             points=messages.number(best["expected"], "de")))
     assert suggested_dice(page) == sorted(best["keep"] or [])
     if best["kind"] in ("score", "strike"):
         assert page.locator(f"#choices button.suggested[data-box='{best['box']}']").count() == 1
@@ -747,6 +752,11 @@ def test_a_hint_after_a_roll_shows_the_experts_best_choice_and_every_option(page
     for row, option in zip(cells, hint["options"], strict=True):
         assert row[0] == option["text"]["de"]
         assert row[1] == messages.number(option["expected"], "de")
+        # what a choice costs, without a minus before it ("kostet 0,68", not "Verlust −0,68")
+        if option is hint["options"][0]:
+            assert row[2] == ""
+        else:
+            assert float(row[2].replace(",", ".")) == pytest.approx(option["loss"], abs=0.006)
     assert "Wertetabelle" in (page.text_content("#hint-source") or "")
     page.click("#panel-close")
     # the hint's dice are kept with one tap; after the throw the old hint is gone

@@ -240,7 +240,7 @@ def test_the_review_names_each_players_costliest_decisions_and_its_words() -> No
         assert d["loss"] == pytest.approx(max(0.0, d["best"]["expected"]
                                               - d["taken"]["expected"]), abs=2e-3)
         assert d["when"]["en"].startswith(f"Round {d['round']}")
-        assert expected.startswith("Erwartete Endpunktzahl: ")
+        assert expected.startswith("Im Schnitt am Ende: ")
     assert json.loads(json.dumps(review)) == review
 
 

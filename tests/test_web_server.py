@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import subprocess
@@ -10,6 +11,7 @@ import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -18,8 +20,11 @@ from kniffel import expert_model
 from kniffel.cli import main
 from kniffel.rules import preset
 from kniffel.web.server import (
+    ENCODINGS,
     WebSetupError,
+    brotli_module,
     build_site,
+    chosen_encoding,
     icon_png,
     package_zip,
     running_server,
@@ -39,6 +44,8 @@ def test_export_writes_a_complete_static_site(tmp_path: Path) -> None:
     assert meta["presets"][0]["name"] == "extreme"
     assert meta["build"] in (out / "worker.js").read_text(encoding="utf-8")
     assert "__BUILD__" not in (out / "index.html").read_text(encoding="utf-8")
+    for name in ("index.html", "app.js", "pyodide/pyodide.asm.wasm"):  # for static hosts
+        assert (out / f"{name}.gz").is_file(), name
 
 
 def test_service_worker_lists_every_file_of_the_site(tmp_path: Path) -> None:
@@ -49,7 +56,119 @@ def test_service_worker_lists_every_file_of_the_site(tmp_path: Path) -> None:
     for name in listed:
         assert name == "./" or (tmp_path / name).is_file(), name
     on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
-    assert on_disk <= {*listed}
+    copies = {f"{name}{suffix}" for name in info["compressed"] for suffix in ENCODINGS.values()}
+    assert on_disk - copies <= {*listed}  # the compressed copies go as their files' encodings
+    assert {name for name in on_disk if name.endswith((".gz", ".br"))} <= copies
+
+
+def test_build_writes_compressed_copies_that_unpack_to_the_same_bytes(tmp_path: Path) -> None:
+    info = build_site(tmp_path)
+    brotli = brotli_module()
+    assert {"index.html", "app.js", "style.css", "sw.js", "pyodide/pyodide.asm.wasm",
+            "pyodide/pyodide.asm.mjs"} <= set(info["compressed"])
+    for name, sizes in info["compressed"].items():
+        plain = (tmp_path / name).read_bytes()
+        packed = (tmp_path / f"{name}.gz").read_bytes()
+        assert packed[4:8] == b"\0\0\0\0", "gzip time 0: the same build, the same bytes"
+        assert gzip.decompress(packed) == plain, name
+        assert sizes["gzip"] == len(packed) <= 0.95 * len(plain), name
+        if brotli is not None:
+            assert brotli.decompress((tmp_path / f"{name}.br").read_bytes()) == plain, name
+            assert sizes["br"] < sizes["gzip"], name
+    for name in ("kniffel.zip", "pyodide/python_stdlib.zip", "icon-192.png"):
+        # already compressed (zip, PNG) or too small: gzip would save under 5 %
+        assert name not in info["compressed"]
+        assert not (tmp_path / f"{name}.gz").exists(), name
+
+
+def test_a_new_export_replaces_the_compressed_copies_of_the_earlier_one(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build_site(out)
+    stale = out / "kniffel.zip.gz"  # a copy of contents the new build does not compress
+    stale.write_bytes(gzip.compress(b"an earlier build"))
+    (out / "app.js.gz").write_bytes(gzip.compress(b"an earlier app.js"))
+    result = CliRunner().invoke(main, ["web", "--export", str(out)])
+    assert result.exit_code == 0, result.output  # still recognised as an earlier export
+    assert not stale.exists()
+    assert gzip.decompress((out / "app.js.gz").read_bytes()) == (out / "app.js").read_bytes()
+
+
+def test_encoding_follows_the_request_accept_encoding_by_weight_brotli_first() -> None:
+    both = ["br", "gzip"]
+    assert chosen_encoding("gzip, deflate, br, zstd", both) == "br"
+    assert chosen_encoding("gzip, deflate", both) == "gzip"
+    assert chosen_encoding("x-gzip", both) == "gzip"
+    assert chosen_encoding("br;q=0, gzip", both) == "gzip"
+    assert chosen_encoding("br;q=0.5, GZIP;q=0.8", both) == "gzip"
+    assert chosen_encoding("*", both) == "br"
+    assert chosen_encoding("*;q=0, gzip", both) == "gzip"
+    assert chosen_encoding("identity", both) is None
+    assert chosen_encoding(None, both) is None
+    assert chosen_encoding("", both) is None
+    assert chosen_encoding("br, gzip", []) is None
+    assert chosen_encoding("br, gzip", ["gzip"]) == "gzip"
+    assert chosen_encoding("br;q=nonsense, gzip", both) == "gzip"
+
+
+def _fetch(url: str, method: str = "GET", accept: str | None = None) -> tuple[Any, bytes]:
+    headers = {"Accept-Encoding": accept} if accept else {}
+    request = urllib.request.Request(url, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return r.headers, r.read()
+
+
+def test_server_sends_the_compressed_copy_the_browser_accepts_with_the_file_type() -> None:
+    brotli = brotli_module()
+    with running_server() as (url, site):
+        wasm = (site / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        wasm_url = url + "pyodide/pyodide.asm.wasm"
+        headers, body = _fetch(wasm_url)
+        assert body == wasm
+        assert headers["Content-Encoding"] is None
+        assert headers["Vary"] == "Accept-Encoding"
+        assert headers["Cache-Control"] == "no-cache"
+        headers, body = _fetch(wasm_url, accept="gzip, deflate")
+        assert headers["Content-Encoding"] == "gzip"
+        assert headers["Content-Type"] == "application/wasm"
+        assert headers["Vary"] == "Accept-Encoding"
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert int(headers["Content-Length"]) == len(body) < len(wasm) / 2
+        assert gzip.decompress(body) == wasm
+        again = urllib.request.Request(wasm_url, headers={
+            "Accept-Encoding": "gzip", "If-Modified-Since": headers["Last-Modified"]})
+        with pytest.raises(urllib.error.HTTPError) as unchanged:
+            urllib.request.urlopen(again, timeout=30)
+        assert unchanged.value.code == 304  # the browser's cached copy is still good
+        assert unchanged.value.headers["Vary"] == "Accept-Encoding"
+        headers, body = _fetch(url + "app.js", accept="gzip")
+        assert headers["Content-Type"] == "text/javascript"
+        assert gzip.decompress(body) == (site / "app.js").read_bytes()
+        headers, body = _fetch(url, accept="gzip")  # the page itself: index.html
+        assert headers["Content-Type"].startswith("text/html")
+        assert gzip.decompress(body) == (site / "index.html").read_bytes()
+        headers, body = _fetch(url + "kniffel.zip", accept="gzip")  # no copy: as it is
+        assert headers["Content-Encoding"] is None
+        assert headers["Vary"] is None
+        assert body == (site / "kniffel.zip").read_bytes()
+        if brotli is not None:
+            headers, body = _fetch(wasm_url, accept="gzip, deflate, br")
+            assert headers["Content-Encoding"] == "br"
+            assert headers["Content-Type"] == "application/wasm"
+            assert int(headers["Content-Length"]) == len(body)
+            assert brotli.decompress(body) == wasm
+            headers, body = _fetch(wasm_url, method="HEAD", accept="br")
+            assert body == b""
+            assert headers["Content-Encoding"] == "br"
+            assert int(headers["Content-Length"]) == (site / "pyodide/pyodide.asm.wasm.br"
+                                                      ).stat().st_size
+
+
+def test_server_with_compression_off_sends_every_file_as_it_is() -> None:
+    with running_server(compress=False) as (url, site):
+        headers, body = _fetch(url + "pyodide/pyodide.asm.wasm", accept="br, gzip")
+        assert headers["Content-Encoding"] is None
+        assert headers["Content-Type"] == "application/wasm"
+        assert body == (site / "pyodide" / "pyodide.asm.wasm").read_bytes()
 
 
 def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Path) -> None:

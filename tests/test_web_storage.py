@@ -4,6 +4,7 @@ dates kept from the file (CONTRACTS.md: history entries), a stable uid for games
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -94,3 +95,81 @@ def test_a_date_or_uid_that_is_not_text_refuses_the_file(field: str) -> None:
     assert not reply["ok"]
     assert field in reply["error"]["message"]
     assert "game #1" in reply["error"]["message"]
+
+
+# --- an import's refusal as the player reads it (issue 20) ------------------------------------
+
+#: The names of the save format's and the history file's parts: never shown to a player.
+FORMAT_NAMES = re.compile(r"[„\"](rules|name|mode|players|actions|seed|start_player|uid|started|"
+                          r"finished_at|format|version|games)[“\"]|\b(start_player|finished_at|"
+                          r"uid)\b")
+
+
+def _without(key: str) -> str:
+    data = finished_game().to_json()
+    data.pop(key)
+    return json.dumps(data)
+
+
+def _player_without_name() -> str:
+    data = finished_game().to_json()
+    data["players"][0].pop("name")
+    return json.dumps(data)
+
+
+REFUSED_FILES = {
+    **{f"save-without-{key}": _without(key)
+       for key in ("rules", "mode", "players", "actions", "seed", "start_player")},
+    "player-without-name": _player_without_name(),
+    "history-uid-number": history_file({"uid": 5, "started": "2026-01-01T12:00:00Z",
+                                        "game": finished_game().to_json()}),
+    "history-without-start": history_file({"uid": "u", "game": finished_game().to_json()}),
+    "history-finished-at-number": history_file({"uid": "u", "started": "2026-01-01T12:00:00Z",
+                                                "finished_at": 5,
+                                                "game": finished_game().to_json()}),
+    "cut-off": (lambda t: t[:t.index('"players"')])(json.dumps(finished_game().to_json())),
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("case", sorted(REFUSED_FILES))
+def test_an_import_refusal_names_the_file_once_and_no_part_by_its_name_in_the_format(
+        case: str, lang: str) -> None:
+    reply = Session().handle({"op": "import", "text": REFUSED_FILES[case], "name": "spiele.json",
+                              "lang": lang})
+    assert not reply["ok"]
+    said = reply["error"]["text"]
+    lead = "„spiele.json“ wurde nicht importiert" if lang == "de" else (
+        '"spiele.json" was not imported')
+    assert said.startswith(lead), said
+    assert said.count("spiele.json") == 1, said
+    assert not FORMAT_NAMES.search(said), said
+
+
+@pytest.mark.parametrize("text", ["Hallo", "\x89PNG", "[1, 2]", '{"a": 1}',
+                                  '{"format": "other", "version": 1}'])
+def test_a_file_that_is_no_kniffel_data_is_named_and_called_so(text: str) -> None:
+    reply = Session().handle({"op": "import", "text": text, "name": "foto.jpg", "lang": "de"})
+    assert not reply["ok"]
+    assert reply["error"]["code"] == "web.import_not_kniffel"
+    assert reply["error"]["text"] == ("„foto.jpg“ ist weder ein Kniffel-Spielstand noch ein "
+                                      "Kniffel-Verlauf; es wurde nichts geändert.")
+
+
+def test_a_save_without_its_rules_says_so_in_words_in_both_languages() -> None:
+    def said(lang: str) -> str:
+        reply = Session().handle({"op": "import", "text": _without("rules"),
+                                  "name": "spiele.json", "lang": lang})
+        return str(reply["error"]["text"])
+    assert said("de") == ("„spiele.json“ wurde nicht importiert, es wurde nichts geändert: Der "
+                          "Spielstand ist unvollständig; es fehlt ein Teil: die Regeln.")
+    assert said("en") == ('"spiele.json" was not imported, nothing was changed: The saved game '
+                          "is incomplete; a part is missing: its rules.")
+
+
+def test_a_stored_game_opened_without_a_file_name_keeps_the_engines_own_sentence() -> None:
+    # the history page opens its own entries through the same request, with no file name
+    reply = Session().handle({"op": "import", "text": _without("seed"), "lang": "de"})
+    assert reply["error"]["code"] == "save.missing_field"
+    assert reply["error"]["text"] == ("Datei: Der Spielstand ist unvollständig; es fehlt ein "
+                                      "Teil: der Startwert der Würfel.")

@@ -12,6 +12,7 @@ import copy
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -516,3 +517,221 @@ def test_one_game_makes_a_sensible_plot(page: Page) -> None:
     cx = float(page.get_attribute("#plot circle", "cx") or "0")
     width = float((page.get_attribute("#plot", "viewBox") or "0 0 0 0").split()[2])
     assert width / 3 < cx < 2 * width / 3  # in the middle, not on the axis
+
+
+# --- unfinished games, opening an entry, the plot, import refusals (issue 20) ----------------
+
+
+def days_ago(days: float, at: datetime | None = None) -> str:
+    when = (at or datetime.now(UTC)) - timedelta(days=days)
+    return when.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def unfinished(name: str, seed: int) -> Game:
+    game = Game(preset("kniffel"), [name], mode=Mode.PAD, seed=seed)
+    game.apply(Enter(game.rules.boxes[0], 3))
+    return game
+
+
+def cluttered_history() -> str:
+    """Two finished games and six unfinished ones: four of the last days, two of long ago."""
+    entries = [entry("f-1", finished(["Anna", "Ben"], [20, 25]), days_ago(30), days_ago(30)),
+               entry("f-2", finished(["Anna", "Ben"], [30, 6], seed=2), days_ago(0.5),
+                     days_ago(0.4))]
+    entries += [entry(f"u-{d}", unfinished(f"Neu{d}", d), days_ago(d), None) for d in (1, 2, 3, 4)]
+    entries += [entry(f"o-{d}", unfinished(f"Alt{d}", 10 + d), days_ago(40 + d), None)
+                for d in (1, 2)]
+    return json.dumps({"version": 1, "entries": entries})
+
+
+def uids(page: Page, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(f"{selector} > li", "els => els.map(e => "
+                                                 "e.dataset.uid)")
+    return found
+
+
+def stored_uids(page: Page) -> list[str]:
+    return sorted(e["uid"] for e in json.loads(stored(page)[HISTORY])["entries"])
+
+
+def test_older_unfinished_games_wait_in_a_closed_group_to_be_resumed_or_deleted(
+        page: Page) -> None:
+    restart(page, {HISTORY: cluttered_history()})
+    page.click("#nav-history")
+    page.wait_for_selector("#history-list")
+    # the three newest unfinished games of the last days stay in the list, newest first
+    assert uids(page, "#history-list") == ["f-2", "u-1", "u-2", "u-3", "f-1"]
+    assert page.text_content("#unfinished-summary") == "3 ältere nicht beendete Spiele"
+    assert page.get_attribute("#unfinished-group", "open") is None
+    assert not page.is_visible("#unfinished-list")
+    page.click("#unfinished-summary")
+    assert uids(page, "#unfinished-list") == ["u-4", "o-1", "o-2"]
+    # "Fortsetzen" is a button like "Ansehen" and "Löschen", not an underlined link
+    look = page.eval_on_selector_all(
+        "[data-uid='o-1'] .entry-tools button",
+        "els => els.map(e => { const s = getComputedStyle(e); return [e.textContent, "
+        "s.textDecorationLine, s.borderTopStyle, s.borderTopWidth, s.minHeight, "
+        "s.backgroundColor, s.fontSize]; })")
+    assert [x[0] for x in look] == ["Fortsetzen", "Ansehen", "Löschen"]
+    assert all(x[1:] == look[1][1:] for x in look), look
+    assert look[0][1] == "none"
+    # all of them deleted at once, with undo; nothing else goes
+    page.click("#delete-unfinished")
+    page.wait_for_selector("#undo-delete")
+    assert "3 nicht beendete Spiele gelöscht." in (page.text_content("#deleted") or "")
+    assert stored_uids(page) == ["f-1", "f-2", "u-1", "u-2", "u-3"]
+    assert page.locator("#unfinished-group").count() == 0
+    page.click("#undo-delete")
+    page.wait_for_selector("#unfinished-group")
+    assert stored_uids(page) == ["f-1", "f-2", "o-1", "o-2", "u-1", "u-2", "u-3", "u-4"]
+    # one of them resumed: it is the game in play and leaves the history
+    page.click("[data-resume='o-1']")
+    page.wait_for_selector("section.game[data-live='1'][data-actions='1']", state="attached")
+    assert json.loads(stored(page)[CURRENT])["id"] == "o-1"
+    assert "o-1" not in stored_uids(page)
+    page.click("#nav-history")
+    page.wait_for_selector("#history-list")
+    assert uids(page, "#unfinished-list") == ["u-4", "o-2"]
+
+
+def test_an_opened_entry_shows_its_sheet_from_the_top_and_back_returns_to_the_list(
+        page: Page) -> None:
+    restart(page, {HISTORY: many_games()})
+    page.click("#nav-history")
+    page.wait_for_selector("#history-list")
+    button = page.locator("[data-open='m-0']")  # the oldest game: last in the list
+    button.scroll_into_view_if_needed()
+    below = page.evaluate("window.scrollY")
+    assert below > 300
+    button.click()
+    page.wait_for_selector("#opened-sheet table")
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("document.activeElement.id") == "history-title"
+    top = page.eval_on_selector("#history-title", "e => e.getBoundingClientRect().top")
+    bar = page.eval_on_selector(".bar", "e => e.getBoundingClientRect().bottom")
+    assert top >= bar  # the heading is not under the sticky bar
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.screenshot(path="/tmp/shots/history-opened-390.png")
+    page.click("#history-back")
+    page.wait_for_selector("#history-list")
+    assert abs(page.evaluate("window.scrollY") - below) < 2
+    assert page.evaluate("document.activeElement.dataset.open") == "m-0"
+
+
+def one_days_games(day: str = "2026-06-01") -> str:
+    """Five games of Anna and Ben on one day; in the third both have the same total."""
+    entries = []
+    for i, (clock, a, b) in enumerate([("10:05", 12, 30), ("11:10", 25, 18), ("12:20", 22, 22),
+                                       ("13:30", 30, 5), ("14:45", 8, 30)]):
+        at = f"{day}T{clock}:00.000Z"
+        entries.append(entry(f"d-{i}", finished(["Anna", "Ben"], [a, b], seed=i), at, at))
+    return json.dumps({"version": 1, "entries": entries})
+
+
+MARKS_INSIDE = """svg => {
+  const [, , w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+  return [...svg.querySelectorAll('.dot')].map(d => {
+    const b = d.getBBox();
+    const s = 1;  // half the outline
+    return [b.x - s >= 0 && b.y - s >= 0 && b.x + b.width + s <= w && b.y + b.height + s <= h,
+            b.x + b.width / 2, b.y + b.height / 2, d.tagName, getComputedStyle(d).fill];
+  });
+}"""
+
+
+def test_a_plot_of_one_days_games_labels_distinct_times_and_every_mark_is_whole(
+        page: Page) -> None:
+    restart(page, {HISTORY: one_days_games()})
+    page.click("#nav-history")
+    page.wait_for_selector("#plot")
+    ticks = page.locator("#plot text.tick").all_text_contents()
+    times = [t for t in ticks if ":" in t]
+    assert len(times) >= 2
+    assert len(set(times)) == len(times)  # no two alike
+    first, last = page.evaluate("""() => ['2026-06-01T10:05:00.000Z', '2026-06-01T14:45:00.000Z']
+        .map(t => new Date(t).toLocaleTimeString('de', {hour: '2-digit', minute: '2-digit'}))""")
+    assert times[0] == first
+    assert times[-1] == last
+    title = page.locator("#plot text.axis-title").all_text_contents()[0]
+    assert title.startswith("Spiele am ")
+    assert title.endswith(" nach Uhrzeit")
+    marks = page.eval_on_selector("#plot", MARKS_INSIDE)
+    assert len(marks) == 10
+    assert all(m[0] for m in marks), marks  # inside the viewBox, outline and all
+    # two players: two shapes and two clearly different colours
+    assert {m[3] for m in marks} == {"circle", "path"}
+    assert len({m[4] for m in marks}) == 2
+    # the same total in the same game: the two marks lie side by side, not on each other
+    centres = sorted((round(m[1]), round(m[2])) for m in marks)
+    assert len(set(centres)) == 10
+    # a text alternative names what it shows
+    alt = page.text_content("#plot-title") or ""
+    assert "5 Spielen" in alt
+    assert "Anna, Ben" in alt
+    assert page.locator("#plot-legend li").all_text_contents() == ["Anna", "Ben"]
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.locator("#plot").screenshot(path="/tmp/shots/plot-one-day.png")
+
+
+def test_a_plot_over_months_labels_dates_never_twice(page: Page) -> None:
+    entries = json.loads(many_games())["entries"]
+    # a second game on the day of the first one
+    game = finished(["Anna", "Ben", "Carla Sophie"], [9, 9, 9], seed=42)
+    entries.insert(1, entry("m-x", game, "2026-01-01T20:00:00.000Z", "2026-01-01T20:30:00.000Z"))
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": entries})})
+    page.click("#nav-history")
+    page.wait_for_selector("#plot")
+    ticks = [t for t in page.locator("#plot text.tick").all_text_contents() if "." in t]
+    assert len(set(ticks)) == len(ticks)
+    assert ticks[0] == "1.1."
+    assert ticks[-1] == "9.9."
+    assert all(m[0] for m in page.eval_on_selector("#plot", MARKS_INSIDE))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_history_page_with_its_plot_and_group_fits_light_and_dark(
+        page: Page, width: int, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    try:
+        page.set_viewport_size({"width": width, "height": 800})
+        data = json.loads(cluttered_history())
+        data["entries"] += json.loads(many_games())["entries"]
+        restart(page, {HISTORY: json.dumps(data)})
+        page.click("#nav-history")
+        page.wait_for_selector("#plot")
+        page.click("#unfinished-summary")
+        assert page.evaluate("document.documentElement.scrollWidth - "
+                             "document.documentElement.clientWidth") <= 0
+        assert all(m[0] for m in page.eval_on_selector("#plot", MARKS_INSIDE))
+        colours = page.eval_on_selector_all(
+            "#plot-legend .dot", "els => els.map(e => getComputedStyle(e).fill)")
+        assert len(set(colours)) == len(colours) >= 3
+        Path("/tmp/shots").mkdir(exist_ok=True)
+        page.screenshot(path=f"/tmp/shots/history-{width}-{scheme}.png", full_page=True)
+        page.locator("#plot").screenshot(path=f"/tmp/shots/plot-{width}-{scheme}.png")
+    finally:
+        page.emulate_media(color_scheme="light")
+
+
+def import_named(page: Page, name: str, data: bytes) -> str:
+    payload: FilePayload = {"name": name, "mimeType": "application/json", "buffer": data}
+    page.set_input_files("#import-file", files=[payload])
+    page.wait_for_selector(f".notice.warn:has-text('{name}')")
+    return " ".join(warnings(page))
+
+
+def test_an_import_refusal_names_the_file_and_no_field_of_the_format(page: Page) -> None:
+    restart(page, {})
+    page.click("#nav-history")
+    save = finished(["Anna"], [17]).to_json()
+    del save["rules"]
+    said = import_named(page, "spiele.json", json.dumps(save).encode())
+    assert said.startswith("„spiele.json“ wurde nicht importiert, es wurde nichts geändert: ")
+    assert "die Regeln" in said
+    assert "rules" not in said
+    page.click(".notice button")
+    said = import_named(page, "foto.jpg", b"\xff\xd8\xff\xe0 not json")
+    assert said == ("„foto.jpg“ ist weder ein Kniffel-Spielstand noch ein Kniffel-Verlauf; es "
+                    "wurde nichts geändert. ✕")
+    assert stored(page).get(HISTORY) is None  # nothing was changed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -35,6 +36,16 @@ def new(session: Session, mode: str = "pad", **extra: Any) -> dict[str, Any]:
 
 
 # --- view ------------------------------------------------------------------------------------
+
+
+def test_a_box_is_flat_when_it_scores_one_amount_or_nothing() -> None:
+    boxes = {b["id"]: b for b in game_view(pad_game())["rules"]["boxes"]}
+    flat = {i for i, b in boxes.items() if b["flat"]}
+    assert flat == {"three_pairs", "two_triples", "full_house", "large_full_house",
+                    "small_straight", "large_straight", "highway", "kniffel", "kniffel_extreme",
+                    "ten_or_less", "thirty_three_or_more"}
+    assert boxes["two_triples"]["max"] == 45
+    assert not boxes["three_of_a_kind"]["flat"]
 
 
 def test_view_lists_the_22_extreme_boxes_in_sheet_order_with_german_and_english_names() -> None:
@@ -512,13 +523,31 @@ def test_leader_is_only_a_player_ahead_of_everybody() -> None:
     assert not game_view(solo)["columns"][0]["leader"]
 
 
-def test_every_box_has_a_short_name_and_a_hint_in_both_languages() -> None:
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` broken at spaces and after hyphens into lines of at most ``width`` characters
+    (a word longer than that stays one line)."""
+    words = re.findall(r"[^ -]+-?", text)
+    lines: list[str] = []
+    for word in words:
+        joint = "" if not lines or lines[-1].endswith("-") else " "
+        if lines and len(lines[-1] + joint + word) <= width:
+            lines[-1] += joint + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def test_every_box_has_a_short_name_of_two_short_lines_and_a_hint_in_both_languages() -> None:
     for rules in meta()["presets"]:
         for b in rules["boxes"]:
             for key in ("short", "hint"):
                 assert b[key]["de"], (b["id"], key)
                 assert b[key]["en"], (b["id"], key)
-                assert len(b[key]["de"]) <= 12, b[key]
+            for lang in ("de", "en"):
+                lines = wrapped(b["short"][lang], 10)
+                assert len(lines) <= 2, b["short"]
+                assert max(map(len, lines)) <= 10, b["short"]
+            assert len(b["hint"]["de"]) <= 12, b["hint"]
 
 
 def test_corrections_request_offers_the_other_values_and_a_strike() -> None:

@@ -171,7 +171,8 @@ CATALOG: dict[str, tuple[str, str]] = {
                         "The saved game holds a damaged move."),
     "save.bad_value": ("Der Spielstand enthält einen beschädigten Eintrag.",
                        "The saved game holds a damaged entry."),
-    "save.missing_field": ("Dem Spielstand fehlt „{field}“.", "The saved game lacks \"{field}\"."),
+    "save.missing_field": ("Der Spielstand ist unvollständig; es fehlt ein Teil: {field}.",
+                           "The saved game is incomplete; a part is missing: {field}."),
     "save.invalid_game": ("Der Spielstand ist kein gültiges Spiel: {cause}",
                           "The saved game is not a valid game: {cause}"),
     "file.not_text": ("Die Datei ist kein Text.", "The file is not text."),
@@ -264,8 +265,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     "import.finished_not_over": ("Spiel {number} der Datei ist als beendet markiert, ist aber "
                                  "nicht zu Ende.",
                                  "Game {number} of the file is marked finished but is not over."),
-    "import.field_not_text": ("Bei Spiel {number} der Datei fehlt „{field}“ oder ist kein Text.",
-                              "Game {number} of the file lacks \"{field}\" or it is not text."),
+    "import.field_not_text": ("Bei Spiel {number} der Datei fehlt ein Teil oder ist beschädigt: "
+                              "{field}.",
+                              "Game {number} of the file lacks a part or it is damaged: {field}."),
     # the advisor and the solver
     "advise.box_twice": ("Das Kästchen {box} ist zweimal angegeben.",
                          "The box {box} is given twice."),
@@ -596,15 +598,22 @@ CATALOG: dict[str, tuple[str, str]] = {
     "web.hint.button": ("Tipp", "Hint"),
     "web.hint.button_label": ("Tipp: was bringt am meisten?", "Hint: what pays best?"),
     "web.hint.thinking": ("Der Experte rechnet …", "The expert is thinking …"),
-    "web.hint.expected": ("erwartet {points}", "expected {points}"),
+    "web.hint.expected": ("im Schnitt {points} Punkte am Ende",
+                          "on average {points} points at the end"),
     "web.hint.all": ("Alle Möglichkeiten", "All choices"),
     "web.hint.keep_these": ("Diese Würfel halten", "Keep these dice"),
     "web.hint.suggested": ("Tipp", "hint"),
-    "web.hint.title": ("Tipp für {player}: jede Möglichkeit mit der erwarteten Endpunktzahl",
-                       "Hint for {player}: every choice with its expected final score"),
+    "web.hint.title": ("Tipp für {player}: jede Möglichkeit, die beste zuerst",
+                       "Hint for {player}: every choice, the best first"),
+    "web.hint.explain": ("„Im Schnitt“ sind die Punkte, die man am Spielende im Mittel hat, "
+                         "wenn man von hier an bestens spielt; „kostet“ ist, wie viel weniger "
+                         "als mit dem besten Zug.",
+                         "“On average” is the final score one has on average when playing as "
+                         "well as possible from here; “costs” is how much less than with the "
+                         "best move."),
     "web.hint.col_choice": ("Möglichkeit", "Choice"),
-    "web.hint.col_expected": ("Erwartet", "Expected"),
-    "web.hint.col_loss": ("Verlust", "Loss"),
+    "web.hint.col_expected": ("Im Schnitt", "On average"),
+    "web.hint.col_loss": ("Kostet", "Costs"),
     "web.hint.source.table": ("Exakt: aus der Wertetabelle des Regelwerks.",
                               "Exact: from the rule set's value table."),
     "web.hint.source.endgame": ("Exakt: das Endspiel wurde eben durchgerechnet.",
@@ -627,11 +636,11 @@ CATALOG: dict[str, tuple[str, str]] = {
     "web.review.was_best": ("Das war der beste Zug.", "That was the best move."),
     "web.review.moment": ("Runde {round}, {throw}. Wurf", "Round {round}, throw {throw}"),
     "web.review.moment_chip": ("Runde {round}, nach dem Chip", "Round {round}, after the chip"),
-    "web.review.expected": ("Erwartete Endpunktzahl: {taken} statt {best}",
-                            "Expected final score: {taken} instead of {best}"),
+    "web.review.expected": ("Im Schnitt am Ende: {taken} statt {best} Punkte",
+                            "On average at the end: {taken} instead of {best} points"),
     "web.review.back": ("Zurück", "Back"),
     "web.review.show": ("Block zeigen", "Show the sheet"),
-    "web.review.col_loss": ("Verlust", "Loss"),
+    "web.review.col_loss": ("Kostet", "Costs"),
     "web.review.source.table": ("Bewertet mit der exakten Wertetabelle des Regelwerks.",
                                 "Judged with the rule set's exact value table."),
     "web.review.source.model": ("Bewertet vom Experten: jeder Zug exakt, der Rest des Spiels "
@@ -894,6 +903,28 @@ CATALOG: dict[str, tuple[str, str]] = {
                              "the site's files into it."),
     "web.serving": ("kniffel web: {url}  (Strg+C beendet)", "kniffel web: {url}  (Ctrl+C stops)"),
     "web.lan": ("Im lokalen Netz: {url}", "On the local network: {url}"),
+    # --- browser import refusals (issue 20): the file named, no field name of the format
+    "web.import_refused": ("„{where}“ wurde nicht importiert, es wurde nichts geändert: {cause}",
+                           "\"{where}\" was not imported, nothing was changed: {cause}"),
+    "web.import_not_kniffel": ("„{where}“ ist weder ein Kniffel-Spielstand noch ein "
+                               "Kniffel-Verlauf; es wurde nichts geändert.",
+                               "\"{where}\" is neither a kniffel game nor a kniffel history; "
+                               "nothing was changed."),
+    # the parts of a saved game or a history file ({field} of save.missing_field and
+    # import.field_not_text) as a player reads them
+    "part.rules": ("die Regeln", "its rules"),
+    "part.name": ("ein Name", "a name"),
+    "part.mode": ("die Spielart", "its mode"),
+    "part.players": ("die Spieler", "its players"),
+    "part.actions": ("die Züge", "its moves"),
+    "part.seed": ("der Startwert der Würfel", "the dice's seed"),
+    "part.start_player": ("der Startspieler", "the start player"),
+    "part.uid": ("die Kennung des Spiels", "the game's id"),
+    "part.started": ("die Anfangszeit", "its start time"),
+    "part.started_at": ("die Anfangszeit", "its start time"),
+    "part.finished_at": ("die Endzeit", "its end time"),
+    "part.finished": ("die Endzeit", "its end time"),
+    "part.unknown": ("eine Angabe", "a detail"),
     # --- seed 004 preset (issue 19)
     "solver.kernel_stale": ("Der übersetzte Rechenkern des Lösers in {path} ist älter als sein "
                             "Quelltext und kennt die Kniffel-Regel von {rules} nicht: kniffel "
@@ -988,6 +1019,8 @@ def _shown(key: str, value: object, params: Mapping[str, object], lang: Lang) ->
         d10 = value.get("d10")
         return dice_text(list(d6) if isinstance(d6, list) else [],
                          d10 if isinstance(d10, int) else None, lang)
+    if key == "field":  # a part of the save format: in words, never its name in the format
+        return _pick(CATALOG.get(f"part.{value}") or CATALOG["part.unknown"], lang)
     if key == "cause" and isinstance(value, dict):
         inner = value.get("params")
         return render_code(str(value.get("code")), inner if isinstance(inner, dict) else {}, lang)

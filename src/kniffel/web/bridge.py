@@ -320,20 +320,40 @@ class Session:
 
         A history answers ``{"kind": "history", "entries": [{"uid", "started", "finished_at",
         "finished", "game", "summary"}, ...]}`` (``finished_at`` null: unfinished; ``finished``
-        is the entry's time as the page stored it so far: ``finished_at``, else ``started``)."""
-        text = req.get("text")
+        is the entry's time as the page stored it so far: ``finished_at``, else ``started``).
+
+        A file the page names (``name``, the file the player picked) is refused in one sentence
+        that names it: ``web.import_not_kniffel`` for a file that is no kniffel game or history
+        at all, else ``web.import_refused`` with the fault as its ``cause``."""
+        name = req.get("name")
+        if not isinstance(name, str) or not name.strip():
+            return self._parse_import(req.get("text"), _file_name(name, _lang(req)))
+        where = _file_name(name, _lang(req))
+        try:
+            return self._parse_import(req.get("text"), where)
+        except KniffelError as e:
+            if e.code in _NOT_KNIFFEL:
+                raise CorruptSaveError(f"{where}: not a kniffel game or history ({e})",
+                                       code="web.import_not_kniffel",
+                                       params={"where": where}) from None
+            inner = {k: v for k, v in e.params.items() if k != "where"}  # named once, in front
+            raise CorruptSaveError(f"{where} was not imported: {e}", code="web.import_refused",
+                                   params={"where": where,
+                                           "cause": {"code": e.code, "params": inner}}) from None
+
+    def _parse_import(self, text: object, name: str) -> Reply:
+        """:meth:`parse_import` of the file ``text``; a single game's errors name ``name``."""
         if not isinstance(text, str):
             raise CorruptSaveError("the file is not text", code="file.not_text")
         try:
             data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise CorruptSaveError(f"the file is not valid JSON ({e})", code="file.not_json",
-                                   params={"line": None, "column": None}) from None
+        except (ValueError, RecursionError):
+            data = None  # loads_game tells a cut-off file from one that is no JSON at all
         if is_history(data):
             return {"kind": "history", "entries": [
                 {**e.to_json(), "finished": e.finished_at or e.started,
                  "summary": summary(e.game)} for e in decode_history(data)]}
-        game = loads_game(text, name=_file_name(req.get("name"), _lang(req)))
+        game = loads_game(text, name=name)
         return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
                 "view": game_view(game), "summary": summary(game)}
 
@@ -417,6 +437,10 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "import": Session.parse_import,
     "export_history": Session.export_history,
 }
+
+
+#: The codes of a file that is no kniffel game or history at all (a photo, a text, other JSON).
+_NOT_KNIFFEL = frozenset({"file.not_text", "file.not_json", "save.not_a_save"})
 
 
 def _error(e: KniffelError, lang: Lang = "de") -> Reply:

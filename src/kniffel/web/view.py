@@ -32,30 +32,33 @@ VIEW_VERSION = 1
 LANGS: tuple[Lang, ...] = ("de", "en")
 
 
-#: Short box names for a narrow column (German, English).
+#: Box names for a narrow column (German, English): at most two short lines each. German keeps
+#: the block's own words ("1er", "3-Pasch"); English spells them out, since its abbreviations
+#: ("3 alike", "Lg. f. h.") read as code to a family.
 SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
-    Box.ONES: ("1er", "1s"), Box.TWOS: ("2er", "2s"), Box.THREES: ("3er", "3s"),
-    Box.FOURS: ("4er", "4s"), Box.FIVES: ("5er", "5s"), Box.SIXES: ("6er", "6s"),
-    Box.THREE_OF_A_KIND: ("3-Pasch", "3 alike"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
-    Box.FOUR_OF_A_KIND: ("4-Pasch", "4 alike"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
-    Box.TWO_TRIPLES: ("2 Dreier", "2 triples"), Box.FULL_HOUSE: ("Full H.", "Full h."),
-    Box.LARGE_FULL_HOUSE: ("Gr. F. H.", "Lg. f. h."),
-    Box.SMALL_STRAIGHT: ("Kl. Str.", "Sm. str."),
-    Box.LARGE_STRAIGHT: ("Gr. Str.", "Lg. str."), Box.HIGHWAY: ("Highway", "Highway"),
-    Box.KNIFFEL: ("Kniffel", "Kniffel"), Box.KNIFFEL_EXTREME: ("K. Extr.", "K. extr."),
+    Box.ONES: ("1er", "Ones"), Box.TWOS: ("2er", "Twos"), Box.THREES: ("3er", "Threes"),
+    Box.FOURS: ("4er", "Fours"), Box.FIVES: ("5er", "Fives"), Box.SIXES: ("6er", "Sixes"),
+    Box.THREE_OF_A_KIND: ("3-Pasch", "3 of a kind"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
+    Box.FOUR_OF_A_KIND: ("4-Pasch", "4 of a kind"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
+    Box.TWO_TRIPLES: ("2 Dreier", "2 triples"), Box.FULL_HOUSE: ("Full House", "Full house"),
+    Box.LARGE_FULL_HOUSE: ("Gr. Full House", "Big full house"),
+    Box.SMALL_STRAIGHT: ("Kl. Straße", "Small straight"),
+    Box.LARGE_STRAIGHT: ("Gr. Straße", "Large straight"), Box.HIGHWAY: ("Highway", "Highway"),
+    Box.KNIFFEL: ("Kniffel", "Kniffel"),
+    Box.KNIFFEL_EXTREME: ("Kniffel Extreme", "Kniffel Extreme"),
     Box.TEN_OR_LESS: ("≤ 10", "≤ 10"), Box.THIRTY_THREE_OR_MORE: ("≥ 33", "≥ 33"),
-    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("S-Chance", "S-chance"),
+    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("Super-Chance", "Super chance"),
 }
 
 #: What an open box needs, in a few words for its cell (German, English).
 HINTS: Mapping[Box, tuple[str, str]] = {
     **{b: (f"{b.face}er zählen", f"count {b.face}s") for b in Box if b.is_upper},
-    Box.THREE_OF_A_KIND: ("3 gleiche", "3 alike"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
-    Box.FOUR_OF_A_KIND: ("4 gleiche", "4 alike"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
-    Box.TWO_TRIPLES: ("2× 3 gleiche", "2× 3 alike"), Box.FULL_HOUSE: ("3 + 2", "3 + 2"),
+    Box.THREE_OF_A_KIND: ("3 gleiche", "3 of a kind"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
+    Box.FOUR_OF_A_KIND: ("4 gleiche", "4 of a kind"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
+    Box.TWO_TRIPLES: ("2× 3 gleiche", "2× 3 of a kind"), Box.FULL_HOUSE: ("3 + 2", "3 + 2"),
     Box.LARGE_FULL_HOUSE: ("4 + 2", "4 + 2"), Box.SMALL_STRAIGHT: ("4 in Folge", "4 in a row"),
     Box.LARGE_STRAIGHT: ("5 in Folge", "5 in a row"), Box.HIGHWAY: ("6 in Folge", "6 in a row"),
-    Box.KNIFFEL: ("5 gleiche", "5 alike"), Box.KNIFFEL_EXTREME: ("6 gleiche", "6 alike"),
+    Box.KNIFFEL: ("5 gleiche", "5 of a kind"), Box.KNIFFEL_EXTREME: ("6 gleiche", "6 of a kind"),
     Box.TEN_OR_LESS: ("Summe ≤ 10", "sum ≤ 10"),
     Box.THIRTY_THREE_OR_MORE: ("Summe ≥ 33", "sum ≥ 33"),
     Box.CHANCE: ("Summe", "sum"), Box.SUPER_CHANCE: ("Summe", "sum"),
@@ -86,7 +89,9 @@ def rules_view(rules: RuleSet) -> dict[str, Any]:
              "name": _both(partial(rules.box_name, b)), "rule": _both(BOX_TEXTS[b].rule),
              "short": {"de": SHORT_NAMES[b][0], "en": SHORT_NAMES[b][1]},
              "hint": {"de": HINTS[b][0], "en": HINTS[b][1]},
-             "max": rules.max_points(b)}
+             "max": rules.max_points(b),
+             # the box scores one amount or nothing (a straight: always 40)
+             "flat": len(rules.possible_points(b) - {0}) == 1}
             for b in rules.boxes
         ],
     }

@@ -53,6 +53,8 @@ const TEXT = {
     c_thinking: (n) => `${n} überlegt …`, c_roll: (n) => `${n} würfelt.`,
     c_keep: (n, d) => `${n} hält ${d || "nichts"} und würfelt nochmal …`, c_chip: (n) => `${n} gibt einen Chip ab.`,
     c_score: (n, b, p) => `${n} trägt ${p} Punkte bei ${b} ein.`, c_strike: (n, b) => `${n} streicht ${b}.`,
+    // the screen kept on during a game, a new version of the app (the wake lock and update section)
+    keep_awake: "Bildschirm anlassen während eines Spiels", update_ready: "Neue Version – neu laden",
   },
   en: {
     nav_game: "Game", nav_history: "History", booting: "The game engine is starting …",
@@ -91,6 +93,8 @@ const TEXT = {
     c_thinking: (n) => `${n} is thinking …`, c_roll: (n) => `${n} rolls.`,
     c_keep: (n, d) => `${n} keeps ${d || "nothing"} and rolls again …`, c_chip: (n) => `${n} hands in a chip.`,
     c_score: (n, b, p) => `${n} enters ${p} points in ${b}.`, c_strike: (n, b) => `${n} strikes ${b}.`,
+    // the screen kept on during a game, a new version of the app (the wake lock and update section)
+    keep_awake: "Keep the screen on during a game", update_ready: "New version – reload",
   },
 };
 
@@ -112,7 +116,20 @@ const TEXT_PLAY = {
     link_bad: "Der Link enthält kein lesbares Spiel.", win_badge: "Sieg",
     err_IllegalMoveError: "Das ist so nicht möglich.", err_InvalidGameError: "Diese Angaben passen nicht (zum Beispiel zwei gleiche Namen).",
     err_CorruptSaveError: "Die Daten sind beschädigt.", err_generic: "Das hat nicht geklappt.",
-    d10_label: "W10", die_d10: (v) => `Zehner-Würfel (W10): ${v}`,
+    d10_label: "W10", die_d10: (v) => `${v} W10 (Zehner-Würfel)`,
+    // a hand-off link of this device only, and typed dice the die cannot show (issue 20)
+    handoff_local: (host) => `Diese Adresse (${host}) erreicht nur dieses Gerät, ein anderes Handy kann sie nicht öffnen: starte die App mit „kniffel web --host 0.0.0.0“ und öffne hier die Adresse, die sie unter „Im lokalen Netz“ nennt.`,
+    pad_bad: (die, typed, lo, hi) => `${die}: „${typed}“ gibt es nicht, nur ${num(lo)} bis ${num(hi)}.`,
+    pad_missing: (die) => `${die} fehlt noch.`, d10_name: "Zehner-Würfel (W10)",
+    // what an entry, a chip or an undo just did (the line above the bar, with undo in it)
+    did_score: (n, b, p) => `${n}: ${p === 1 ? "1 Punkt" : `${p} Punkte`} bei ${b}`,
+    did_strike: (n, b) => `${n}: ${b} gestrichen`,
+    did_change: (n, b, now, was) => `${n}: ${b} jetzt ${now} statt ${was}`,
+    did_chip: (n, c) => `${n} gibt einen Chip ab (noch ${c})`,
+    undone: (what) => `Zurückgenommen – ${what}`, undone_throw: "Zurückgenommen – der letzte Wurf",
+    undone_move: "Der letzte Zug ist zurückgenommen", tip_correct: "Tipp: Ein ausgefülltes Feld antippen, um es zu ändern.",
+    always_points: (m) => `immer ${m} Punkte`, shared_running: "Stand in die Zwischenablage kopiert.",
+    ranking: "Endstand", rank: (r) => `${r}.`,
   },
   en: {
     turn_of: (n) => `${n}'s turn`, points: (p) => (p === 1 ? "1 point" : `${p} points`),
@@ -130,7 +147,19 @@ const TEXT_PLAY = {
     link_bad: "The link holds no readable game.", win_badge: "won",
     err_IllegalMoveError: "That is not possible.", err_InvalidGameError: "These entries do not fit (two equal names, for example).",
     err_CorruptSaveError: "The data is damaged.", err_generic: "That did not work.",
-    d10_label: "d10", die_d10: (v) => `d10: ${v}`,
+    d10_label: "d10", die_d10: (v) => `${v} d10`,
+    // a hand-off link of this device only, and typed dice the die cannot show (issue 20)
+    handoff_local: (host) => `This address (${host}) reaches only this device, another phone cannot open it: start the app with "kniffel web --host 0.0.0.0" and open here the address it names under "On the local network".`,
+    pad_bad: (die, typed, lo, hi) => `${die}: there is no "${typed}", only ${num(lo)} to ${num(hi)}.`,
+    pad_missing: (die) => `${die} is still missing.`, d10_name: "The d10",
+    did_score: (n, b, p) => `${n}: ${p === 1 ? "1 point" : `${p} points`} in ${b}`,
+    did_strike: (n, b) => `${n}: ${b} struck`,
+    did_change: (n, b, now, was) => `${n}: ${b} now ${now} instead of ${was}`,
+    did_chip: (n, c) => `${n} hands in a chip (${c} left)`,
+    undone: (what) => `Taken back – ${what}`, undone_throw: "Taken back – the last throw",
+    undone_move: "The last move is taken back", tip_correct: "Tip: tap a filled box to change it.",
+    always_points: (m) => `always ${m} points`, shared_running: "Standings copied to the clipboard.",
+    ranking: "Final standings", rank: (r) => `${r}.`,
   },
 };
 Object.assign(TEXT.de, TEXT_PLAY.de);
@@ -147,6 +176,7 @@ const state = {
   meta: null,
   setup: null, // {rules, free_strike, mode, players: [{name, kind, strategy}]}
   computerSay: null, // what the computer to move just did, shown in the status line
+  confirm: null, // what the person's last move did: {say, id, actions, player, box, undo, tip, fresh}
   epoch: 0, // counts games started, loaded and undone: a computer's turn stops when it changes
   keep: new Set(), // dice positions the player wants to keep
   padDice: null, // {dice, options} after "enter dice"
@@ -214,6 +244,14 @@ const DATA_TEXT = {
     plot_title: "Gesamtpunkte je Spiel", axis_points: "Punkte", axis_games: "Spiele nach Datum",
     stat_player: "Name", stat_bonus: "Bonus", opened_title: (t, d) => `${t} · ${d}`,
     history_empty: "Noch keine Spiele im Verlauf. Beendete Spiele landen hier von selbst.",
+    // the list's older unfinished games and the plot (issue 20)
+    unfinished_group: (n) => (n === 1 ? "1 älteres nicht beendetes Spiel" : `${num(n)} ältere nicht beendete Spiele`),
+    unfinished_group_hint: (days, keep) => `Nicht beendete Spiele, die älter als ${num(days)} Tage sind oder nach den ${num(keep)} neuesten kommen, warten hier. Jedes lässt sich fortsetzen, ansehen oder löschen.`,
+    delete_unfinished: (n) => (n === 1 ? "Dieses Spiel löschen" : `Alle ${num(n)} löschen`),
+    deleted_many: (n) => `${num(n)} nicht beendete Spiele gelöscht.`,
+    axis_times: (d) => `Spiele am ${d} nach Uhrzeit`,
+    plot_alt: (n, from, to, names) => (n === 1 ? `Gesamtpunkte eines Spiels (${from}): ${names}`
+      : `Gesamtpunkte von ${num(n)} Spielen, ${from} bis ${to}: ${names}`),
   },
   en: {
     copy_kept: "A copy of the data is kept in the browser.",
@@ -233,6 +271,14 @@ const DATA_TEXT = {
     plot_title: "Total per game", axis_points: "Points", axis_games: "Games by date",
     stat_player: "Name", stat_bonus: "Bonus", opened_title: (t, d) => `${t} · ${d}`,
     history_empty: "No games in the history yet. Finished games come here by themselves.",
+    // the list's older unfinished games and the plot (issue 20)
+    unfinished_group: (n) => (n === 1 ? "1 older unfinished game" : `${num(n)} older unfinished games`),
+    unfinished_group_hint: (days, keep) => `Unfinished games older than ${num(days)} days or beyond the ${num(keep)} newest wait here. Each can be resumed, opened or deleted.`,
+    delete_unfinished: (n) => (n === 1 ? "Delete this game" : `Delete all ${num(n)}`),
+    deleted_many: (n) => `${num(n)} unfinished games deleted.`,
+    axis_times: (d) => `Games on ${d} by time`,
+    plot_alt: (n, from, to, names) => (n === 1 ? `Totals of one game (${from}): ${names}`
+      : `Totals of ${num(n)} games, ${from} to ${to}: ${names}`),
   },
 };
 for (const lang of LANGS) Object.assign(TEXT[lang], DATA_TEXT[lang]);
@@ -273,12 +319,14 @@ function forget(key) {
   }
 }
 
-// Settings: language and the start screen. The language survives damage elsewhere.
+// Settings: language, the start screen and whether the screen stays on during a game. The
+// language and the screen setting survive damage elsewhere.
 function loadSettings() {
   const raw = readRaw(KEY.settings);
   if (raw === null) return;
   const data = parse(raw);
   if (isObj(data) && LANGS.includes(data.lang)) state.lang = data.lang;
+  if (isObj(data) && typeof data.keep_awake === "boolean") awake.on = data.keep_awake; // else on
   const bad = checkSettings(data, "");
   if (!bad) {
     state.setup = data.setup;
@@ -399,7 +447,7 @@ function saveHistory() {
   write(KEY.history, { version: STORE_VERSION, entries: state.history });
 }
 function saveSettings() {
-  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup });
+  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup, keep_awake: awake.on });
 }
 
 function newId() {
@@ -524,6 +572,7 @@ async function act(request) {
   const chip = request.op === "act" && request.action.type === "chip";
   const kept = new Set(state.keep);
   const order = play.order;
+  const before = state.current && state.current.view;
   const started = performance.now();
   const reply = await ask(request);
   state.busy = false;
@@ -532,6 +581,7 @@ async function act(request) {
     return reply;
   }
   if (reply.view) {
+    if (request.op === "undo" || request.op === "act") tell(before, reply.view, request.op === "undo");
     state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
     state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
     state.padDice = null;
@@ -544,6 +594,64 @@ async function act(request) {
     timing.lastActionMs = performance.now() - started;
   }
   return reply;
+}
+
+// What an entry, a chip, a correction or an undo changed, in words (say(), in the page's language
+// at the time it is read), and the cell it changed (so that the sheet can bring it into view);
+// null where nothing a player reads changed.
+function whatChanged(before, after, undo) {
+  const said = (c, who, box) => (c.struck ? tr("did_strike", who, box) : tr("did_score", who, box, c.points));
+  const shown = (c) => (c.struck ? tr("struck") : String(c.points));
+  for (let i = 0; i < after.columns.length; i++) {
+    const was = before.columns[i];
+    const now = after.columns[i];
+    if (!was || !now) continue;
+    for (const b of after.rules.boxes) {
+      const a = was.cells[b.id];
+      const z = now.cells[b.id];
+      const box = () => boxName(after, b.id);
+      const at = { player: i, box: b.id };
+      if (!undo && !a && z) return { ...at, say: () => said(z, now.name, box()) };
+      if (undo && a && !z) return { ...at, say: () => tr("undone", said(a, now.name, box())) };
+      if (a && z && (a.struck !== z.struck || a.points !== z.points)) {
+        const line = () => tr("did_change", now.name, box(), shown(z), shown(a));
+        return { ...at, say: () => (undo ? tr("undone", line()) : line()) };
+      }
+    }
+    if (!undo && now.chips_left < was.chips_left) return { say: () => tr("did_chip", now.name, now.chips_left) };
+    if (undo && now.chips_left > was.chips_left) return { say: () => tr("undone", tr("did_chip", now.name, was.chips_left)) };
+  }
+  if (!undo) return null;
+  const throwBack = before.turn && after.turn && after.current === before.current
+    && after.turn.rolls_left > before.turn.rolls_left;
+  return { say: () => (throwBack ? tr("undone_throw") : tr("undone_move")) };
+}
+
+// The line above the bar after a person's move: what it did, with undo in it; on the score pad
+// the first entry ever also tells that a filled box can be tapped to change it.
+const TIPS_KEY = "kniffel.v1.tips";
+function tell(before, after, undo) {
+  const told = before && after ? whatChanged(before, after, undo) : null;
+  state.confirm = told ? { ...told, undo, id: state.current && state.current.id, actions: after.actions, fresh: true } : null;
+  if (!told || undo || after.mode !== "pad" || told.box === undefined) return;
+  try {
+    const tips = JSON.parse(localStorage.getItem(TIPS_KEY) ?? "{}");
+    if (isObj(tips) && tips.correct === true) return;
+    localStorage.setItem(TIPS_KEY, JSON.stringify({ ...(isObj(tips) ? tips : {}), correct: true }));
+    state.confirm.tip = true;
+  } catch {
+    // no storage: the tip is left out rather than shown on every entry
+  }
+}
+
+function confirmLine(view, live) {
+  const c = state.confirm;
+  if (!c || !state.current || c.id !== state.current.id || !(c.actions === view.actions || computerTurn(view))) return null;
+  return h("div", { class: "confirm", id: "confirm", role: "status" },
+    h("span", { class: "confirm-text" }, c.say()),
+    c.undo ? null : h("button", { type: "button", id: "confirm-undo", class: "small", disabled: !live || !view.can_undo,
+      onclick: () => act({ op: "undo" }) }, tr("undo")),
+    c.tip ? h("span", { class: "confirm-tip" }, tr("tip_correct")) : null);
 }
 
 // ---------------------------------------------------------------------------------- drawing
@@ -629,7 +737,7 @@ function draw() {
   document.documentElement.lang = state.lang;
   $("lang").textContent = state.lang === "de" ? "EN" : "DE";
   $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
-  $("lang").setAttribute("aria-label", state.lang === "de" ? "English" : "Deutsch");
+  $("lang").setAttribute("aria-label", state.lang === "de" ? "EN – English" : "DE – Deutsch");
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
   const onHistory = state.screen === "history" || (state.screen === "review" && state.review && state.review.from === "history");
   $("nav-game").setAttribute("aria-current", !onHistory ? "page" : "false");
@@ -652,6 +760,8 @@ function draw() {
   if (refocus) restoreFocus(refocus);
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
+  keepAwake(); // the wake lock and update section
+  drawUpdate();
   if (state.ready && !play.linkChecked) checkLink();
   if (state.ready && playing) warmExpert(state.current);
   if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
@@ -665,6 +775,21 @@ function placeSheet(view) {
   if (play.scroll) {
     wrap.scrollTop = play.scroll.top;
     wrap.scrollLeft = play.scroll.left;
+  }
+  const c = state.confirm;
+  if (c && c.fresh && c.box !== undefined) {
+    c.fresh = false;
+    const td = wrap.querySelector(`td[data-player="${c.player}"][data-box="${c.box}"]`);
+    const headH = wrap.querySelector("thead") ? wrap.querySelector("thead").offsetHeight : 0;
+    const footH = wrap.querySelector("tfoot") ? wrap.querySelector("tfoot").offsetHeight : 0;
+    if (td) {
+      const top = td.offsetTop;
+      if (top - headH < wrap.scrollTop) wrap.scrollTop = Math.max(0, top - headH);
+      else if (top + td.offsetHeight > wrap.scrollTop + wrap.clientHeight - footH) {
+        wrap.scrollTop = top + td.offsetHeight - wrap.clientHeight + footH;
+      }
+      td.classList.add("just");
+    }
   }
   if (view.current !== play.lastCurrent) {
     play.lastCurrent = view.current;
@@ -732,7 +857,8 @@ function drawGame(view) {
     status));
   head.append(drawMenu(view));
   wrap.append(head);
-  wrap.append(h("p", { id: "computer-say", class: "hint", "aria-live": "polite" }, state.computerSay ?? ""));
+  const say = typeof state.computerSay === "function" ? state.computerSay() : state.computerSay;
+  wrap.append(h("p", { id: "computer-say", class: "hint", "aria-live": "polite" }, say ?? ""));
   wrap.append(drawSheet(view, live));
   if (view.over) wrap.append(drawResultBar(view, live));
   else if (view.mode === "dice") wrap.append(drawDice(view, live));
@@ -757,8 +883,20 @@ function undoButton(view, live) {
     "aria-label": tr("undo"), title: tr("undo"), onclick: () => act({ op: "undo" }) }, "↶");
 }
 
+// Every player by final total, the best first; equal totals share a place.
+function ranking(view) {
+  if (view.columns.length < 2) return null;
+  const order = view.columns.map((c, i) => ({ ...c, i })).sort((a, b) => b.total - a.total || a.i - b.i);
+  return h("ol", { class: "ranking", id: "ranking", "aria-label": tr("ranking") }, order.map((c) => {
+    const place = 1 + view.columns.filter((x) => x.total > c.total).length;
+    return h("li", { class: place === 1 ? "first" : "", "data-place": place },
+      h("span", { class: "place" }, tr("rank", place)), " ", h("span", { class: "rname" }, c.name), " ",
+      h("strong", {}, num(c.total)));
+  }));
+}
+
 function drawResultBar(view, live) {
-  return h("div", { class: "bottom-bar result-bar" }, h("div", { class: "controls" },
+  return h("div", { class: "bottom-bar result-bar" }, confirmLine(view, live), ranking(view), h("div", { class: "controls" },
     h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("rematch")),
     h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("share")),
     view.mode === "dice" ? h("button", { type: "button", id: "review", disabled: !state.ready,
@@ -783,8 +921,9 @@ function dieFace(value, d10) {
   if (d10) {
     return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
       svgEl("polygon", { points: "20,1 38,15 20,39 2,15", class: "body" }),
-      svgEl("text", { x: 20, y: 24, class: "num" }, String(value)),
-      svgEl("text", { x: 20, y: 33, class: "lbl" }, tr("d10_label")));
+      // one text, "5 W10" (the die's name holds it): the number and the label on two lines
+      svgEl("text", {}, svgEl("tspan", { x: 20, y: 24, class: "num" }, String(value)), " ",
+        svgEl("tspan", { x: 20, y: 33, class: "lbl" }, tr("d10_label"))));
   }
   return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
     svgEl("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "body" }),
@@ -858,6 +997,7 @@ function ranked(options) {
 function drawDice(view, live) {
   const turn = view.turn;
   const panel = h("div", { class: "bottom-bar dice-panel", role: "group", "aria-label": tr("dice_bar") });
+  panel.append(confirmLine(view, live) ?? "");
   const hint = currentHint(view);
   const tip = hint && hint.data ? hint.data.options[0] : null;
   if (hint) panel.append(drawHintBox(view, hint, live));
@@ -868,8 +1008,9 @@ function drawDice(view, live) {
     const strikesHidden = turn.can_throw && play.strikeOpen !== view.actions;
     const shown = strikesHidden ? best.filter((o) => !o.strike) : best;
     const tipStrike = Boolean(tip && tip.kind === "strike");
-    panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("choices") },
-      fits ? null : h("span", { class: "hint" }, turn.can_throw ? w("web.play.no_fit_roll") : tr("no_choice")),
+    // "nothing fits" is a line of its own above the choices, not squeezed in beside them
+    if (!fits) panel.append(h("p", { class: "hint no-fit" }, turn.can_throw ? w("web.play.no_fit_roll") : tr("no_choice")));
+    panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("choices"), tabindex: live ? null : "0" },
       shown.map((o) => {
         const b = optionButton(view, o, live, true);
         if (tip && tip.box === o.box && tipStrike === o.strike) b.classList.add("suggested");
@@ -920,8 +1061,41 @@ function drawDice(view, live) {
 }
 
 // --- score pad ----------------------------------------------------------------------------
+// Typed dice are checked by the page before the engine sees them: a value the die cannot show
+// (7 on a d6, 10 on the d10, a letter) or a missing one is told next to the fields in the page's
+// language (not by the browser's own bubble), the field keeps the focus, and nothing is entered.
+let padProblem = null; // {die, text}: what the fields say is wrong, kept over a redraw
+
+function padFault(input) {
+  const raw = input.value.trim();
+  const isD10 = input.classList.contains("d10");
+  const [lo, hi] = isD10 ? [0, 9] : [1, 6];
+  const die = isD10 ? tr("d10_name") : tr("d6", Number(input.dataset.die) + 1);
+  if (raw === "") return tr("pad_missing", die);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < lo || Number(raw) > hi) return tr("pad_bad", die, raw, lo, hi);
+  return null;
+}
+
+function showPadFault(form, input, text) {
+  padProblem = text ? { die: Number(input.dataset.die), text } : null;
+  for (const i of form.querySelectorAll("input")) i.removeAttribute("aria-invalid");
+  const said = form.querySelector("#pad-error");
+  said.textContent = text ?? "";
+  said.hidden = !text;
+  if (text) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  }
+}
+
 function askPadChoices(form) {
-  const dice = [...form.querySelectorAll("input")].map((i) => Number(i.value));
+  const fields = [...form.querySelectorAll("input")];
+  for (const input of fields) {
+    const fault = padFault(input);
+    if (fault) { showPadFault(form, input, fault); return; }
+  }
+  showPadFault(form, fields[0], null);
+  const dice = fields.map((i) => Number(i.value));
   if (!state.ready || state.busy) return;
   state.busy = true;
   ask({ op: "pad_choices", dice }).then((reply) => {
@@ -936,24 +1110,30 @@ function askPadChoices(form) {
 function drawPadTools(view, live) {
   const turn = view.turn;
   const panel = h("div", { class: "bottom-bar pad-bar", id: "pad-bar" });
+  panel.append(confirmLine(view, live) ?? "");
   const n = view.rules.dice;
   if (play.padOpen) {
-    const form = h("form", { id: "pad-dice", class: "pad-dice", onsubmit: (e) => { e.preventDefault(); askPadChoices(form); } });
+    const form = h("form", { id: "pad-dice", class: "pad-dice", novalidate: true,
+      onsubmit: (e) => { e.preventDefault(); askPadChoices(form); } });
     const fs = h("fieldset", {}, h("legend", { class: "sr" }, tr("enter_dice")));
     for (let i = 0; i < n; i++) {
       const isD10 = view.rules.d10 && i === n - 1;
-      fs.append(h("input", { type: "number", inputmode: "numeric", min: isD10 ? 0 : 1, max: isD10 ? 9 : 6,
-        required: true, class: isD10 ? "d10" : "", "data-die": i, value: play.padTyped[i] ?? "",
-        "aria-label": isD10 ? tr("d10") : tr("d6", i + 1),
+      fs.append(h("input", { type: "text", inputmode: "numeric", autocomplete: "off", maxlength: 2,
+        class: isD10 ? "d10" : "", "data-die": i, value: play.padTyped[i] ?? "",
+        "aria-label": isD10 ? tr("d10") : tr("d6", i + 1), "aria-describedby": "pad-error",
+        "aria-invalid": padProblem && padProblem.die === i ? "true" : null,
         oninput: (e) => {
           play.padTyped[i] = e.target.value.slice(0, 2);
           saveUi();
-          // one digit per die: on to the next field
-          if (e.target.value.length === 1 && i < n - 1) form.querySelector(`input[data-die="${i + 1}"]`).focus();
+          const fault = e.target.value.trim() === "" ? null : padFault(e.target);
+          showPadFault(form, e.target, fault);
+          // one digit per die: on to the next field, unless the die cannot show it
+          if (!fault && e.target.value.length === 1 && i < n - 1) form.querySelector(`input[data-die="${i + 1}"]`).focus();
         } }));
     }
     fs.append(h("button", { type: "submit", id: "show-boxes", class: "primary", disabled: !live }, tr("show_boxes")));
-    form.append(fs);
+    form.append(fs, h("p", { id: "pad-error", class: "pad-error", role: "alert", hidden: !padProblem },
+      padProblem ? padProblem.text : ""));
     panel.append(form);
   }
   if (state.padDice) {
@@ -965,7 +1145,7 @@ function drawPadTools(view, live) {
   }
   const buttons = h("div", { class: "controls" });
   buttons.append(h("button", { type: "button", id: "enter-dice", "aria-expanded": play.padOpen ? "true" : "false",
-    onclick: () => { play.padOpen = !play.padOpen; saveUi(); draw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
+    onclick: () => { play.padOpen = !play.padOpen; padProblem = null; saveUi(); draw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
   play.padOpen ? tr("close_dice") : tr("enter_dice")));
   if (view.rules.chips) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,
@@ -991,13 +1171,22 @@ function shortName(view, id) {
   return b ? label(b.short ?? b.name) : id;
 }
 
+// Whether the words ``shown`` are in ``name`` (case, spaces and signs aside): a control's name
+// holds the words it shows, so one who says what they see (speech input) reaches it.
+function holds(name, shown) {
+  const words = (x) => x.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return words(name).includes(words(shown));
+}
+
 function optionButton(view, o, live, withName) {
   const name = boxName(view, o.box);
   const text = o.strike ? tr("strike") : (o.bonus ? `${o.points} +${o.bonus}` : String(o.points));
+  const said = o.strike ? `${name}: ${tr("strike")}` : tr("enter_for", name, tr("points", o.points));
+  const shown = withName ? `${shortName(view, o.box)} ${text}` : text;
   return h("button", {
     type: "button", class: `option${o.strike ? " strike" : ""}`, disabled: !live,
     "data-box": o.box, "data-points": o.points, "data-strike": o.strike ? "1" : "0",
-    "aria-label": o.strike ? `${name}: ${tr("strike")}` : tr("enter_for", name, tr("points", o.points)),
+    "aria-label": holds(said, shown) ? said : `${shown} – ${said}`,
     onclick: () => { $("picker").open && $("picker").close(); act({ op: "act", action: o.action }); },
   }, withName ? h("span", { class: "oname" }, shortName(view, o.box)) : null, withName ? " " : null,
   withName ? h("strong", {}, text) : text);
@@ -1015,7 +1204,7 @@ function openPicker(view, boxId) {
   const b = boxOf(view, boxId);
   const opts = view.options.filter((o) => o.box === boxId);
   showPicker(`${boxName(view, boxId)} · ${view.columns[view.current].name}`,
-    `${label(b.rule)} · ${tr("max_points", b.max)}`,
+    `${label(b.rule)} · ${tr(b.flat ? "always_points" : "max_points", b.max)}`,
     opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
 }
 
@@ -1036,7 +1225,7 @@ async function openCorrection(view, player, boxId) {
 
 function openInfo(view, boxId) {
   const b = boxOf(view, boxId);
-  showPicker(label(b.name), `${label(b.rule)} · ${tr("max_points", b.max)}`, []);
+  showPicker(label(b.name), `${label(b.rule)} · ${tr(b.flat ? "always_points" : "max_points", b.max)}`, []);
 }
 
 function drawSheet(view, live) {
@@ -1060,7 +1249,10 @@ function drawSheet(view, live) {
   table.append(h("thead", {}, head));
   const body = h("tbody");
   const byBox = new Map();
-  const shown = pad && state.padDice ? state.padDice.options : view.options;
+  // while throws are left a strike hides in the sheet as in the bar, until "Streichen …"
+  const strikesHidden = !pad && view.turn && view.turn.can_throw && play.strikeOpen !== view.actions;
+  const shown = pad && state.padDice ? state.padDice.options
+    : view.options.filter((o) => !(strikesHidden && o.strike));
   for (const o of shown) {
     if (!byBox.has(o.box)) byBox.set(o.box, []);
     byBox.get(o.box).push(o);
@@ -1069,7 +1261,9 @@ function drawSheet(view, live) {
     view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c))));
   const boxRow = (b) => {
     const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
-      h("button", { type: "button", class: "box-info", "data-info": b.id, "aria-label": tr("info", label(b.name)),
+      h("button", { type: "button", class: "box-info", "data-info": b.id,
+        "aria-label": label(b.short ?? b.name) === label(b.name) ? tr("info", label(b.name))
+          : `${label(b.short)} – ${tr("info", label(b.name))}`,
         onclick: () => openInfo(view, b.id) },
       h("span", { class: "bfull" }, label(b.name)), h("span", { class: "bshort" }, label(b.short ?? b.name)),
       h("span", { class: "q", "aria-hidden": "true" }, "?"))));
@@ -1084,14 +1278,14 @@ function drawSheet(view, live) {
             "aria-label": `${label(b.name)}, ${c.name}: ${cell.struck ? tr("struck") : tr("points", cell.points)}. ${tr("tap_to_change")}`,
             onclick: () => openCorrection(view, i, b.id) }, shownCell));
         } else {
-          td.append(cell.struck ? h("span", { class: "struck", "aria-label": tr("struck") }, shownCell)
+          td.append(cell.struck ? h("span", { class: "struck", role: "img", "aria-label": tr("struck") }, shownCell)
             : h("span", { class: "points" }, shownCell));
         }
       } else if (i === cur && byBox.has(b.id)) {
         const opts = byBox.get(b.id);
         if (pad && !state.padDice) {
           td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
-            "aria-label": `${label(b.name)}: ${c.name}`, onclick: () => openPicker(view, b.id) },
+            "aria-label": `${label(b.name)}, ${c.name}: ${label(b.hint ?? b.rule)}`, onclick: () => openPicker(view, b.id) },
           h("span", { class: "need" }, label(b.hint ?? b.rule))));
         } else {
           if (opts.length > 1) td.classList.add("many");
@@ -1127,6 +1321,10 @@ function showPanel(title, ...body) {
   $("panel-body").replaceChildren(...body.flat().filter((c) => c !== null && c !== undefined && c !== false));
   $("panel-close").textContent = tr("close");
   if (!$("panel").open) $("panel").showModal();
+  // a dialog opens at its top with its title focused, not scrolled down to its first field
+  $("panel-title").setAttribute("tabindex", "-1");
+  $("panel-title").focus({ preventScroll: true });
+  $("panel").scrollTop = 0;
 }
 
 // The sheet as text: the system's share sheet where there is one, else the clipboard, else shown.
@@ -1144,9 +1342,9 @@ async function shareResult() {
   }
   try {
     await navigator.clipboard.writeText(reply.text);
-    notice(tr("shared"));
+    notice(state.current && state.current.view.over ? tr("shared") : tr("shared_running"));
   } catch {
-    showPanel(tr("share"), h("textarea", { id: "share-text", readonly: true, rows: 12, text: reply.text }));
+    showPanel(tr("share"), h("textarea", { id: "share-text", readonly: true, rows: 12, wrap: "off", "aria-label": tr("share"), text: reply.text }));
   }
 }
 
@@ -1160,7 +1358,10 @@ async function handoff() {
     "aria-label": tr("handoff"), "shape-rendering": "crispEdges" },
   svgEl("rect", { width: q.size, height: q.size, fill: "#fff" }), svgEl("path", { d: q.path, fill: "#000" }));
   const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("link") });
-  showPanel(tr("handoff"), code, h("p", { class: "hint" }, tr("handoff_hint")), link,
+  // a page of this device's own address (kniffel web's default): the other phone cannot reach it
+  const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
+  showPanel(tr("handoff"), local ? h("p", { class: "notice warn", id: "handoff-local", role: "note" },
+    tr("handoff_local", location.hostname)) : null, code, h("p", { class: "hint" }, tr("handoff_hint")), link,
     h("button", { type: "button", id: "copy-link", onclick: async () => {
       try { await navigator.clipboard.writeText(reply.url); notice(tr("copied")); } catch { link.select(); }
     } }, tr("copy_link")));
@@ -1228,7 +1429,7 @@ async function runComputer() {
       const name = before.players[before.current].name;
       if (!before.turn.dice) {
         // a new turn; the first one in a session builds the player's tables (seconds in Extreme)
-        state.computerSay = tr("c_thinking", name);
+        state.computerSay = () => tr("c_thinking", name);
         draw();
       }
       state.busy = true;
@@ -1239,7 +1440,11 @@ async function runComputer() {
       if (plan.keep) {
         // show the dice it keeps before it throws the others
         state.keep = new Set(plan.keep);
-        state.computerSay = tr("c_keep", name, plan.keep.map((i) => before.turn.dice[i].value).join(" "));
+        // the d10 as hints write it ("W10=4"), so that a kept 0 is not read as a die
+        state.computerSay = () => tr("c_keep", name, plan.keep.map((i) => {
+          const d = before.turn.dice[i];
+          return d.d10 ? `${tr("d10_label")}=${d.value}` : String(d.value);
+        }).join(" "));
         draw();
         await sleep(pace());
         await idle();
@@ -1247,7 +1452,8 @@ async function runComputer() {
       }
       const reply = await act({ op: "computer_move" });
       if (!reply || !reply.ok) break;
-      state.computerSay = describeMove(name, reply.move, before, state.current.view);
+      const after = state.current.view;
+      state.computerSay = () => describeMove(name, reply.move, before, after);
       draw();
     }
   } finally {
@@ -1348,10 +1554,10 @@ function drawHintBox(view, hint, live) {
 function showHintTable(view, data) {
   const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
     h("td", {}, label(o.text)), h("td", { class: "num" }, dec(o.expected)),
-    h("td", { class: "num" }, i === 0 ? "" : `−${dec(o.loss, 2)}`)));
+    h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
   showPanel(label(data.title),
-    h("p", { class: "hint", id: "hint-source" }, label(data.source_text)),
-    h("div", { class: "table-wrap" }, h("table", { class: "hint-table", id: "hint-table" },
+    h("p", { class: "hint", id: "hint-source" }, label(data.source_text), " ", w("web.hint.explain")),
+    h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "hint-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("web.hint.col_choice")),
         h("th", { scope: "col", class: "num" }, w("web.hint.col_expected")),
         h("th", { scope: "col", class: "num" }, w("web.hint.col_loss")))),
@@ -1392,7 +1598,7 @@ function closeReview() {
 }
 
 function miniDice(dice, d10) {
-  return h("span", { class: "mini-dice", "aria-label": dice.map((v, i) => (d10 && i === dice.length - 1 ? tr("die_d10", v) : v)).join(", ") },
+  return h("span", { class: "mini-dice", role: "img", "aria-label": dice.map((v, i) => (d10 && i === dice.length - 1 ? tr("die_d10", v) : v)).join(", ") },
     dice.map((v, i) => h("span", { class: `die mini${d10 && i === dice.length - 1 ? " d10" : ""}` }, dieFace(v, d10 && i === dice.length - 1))));
 }
 
@@ -1425,7 +1631,7 @@ function drawReview(review) {
     wrap.append(h("div", { class: "controls review-players", role: "group" }, data.players.map((p) =>
       h("button", { type: "button", "data-review-player": p.player, "aria-pressed": p.player === review.player ? "true" : "false",
         onclick: () => { review.player = p.player; draw(); focusSel(`[data-review-player="${p.player}"]`); } },
-      p.name, " ", h("span", { class: "loss" }, `−${dec(p.loss)}`)))));
+      p.name, " ", p.loss < 0.05 ? h("span", { class: "loss none" }, dec(0)) : h("span", { class: "loss" }, `−${dec(p.loss)}`)))));
   }
   const p = data.players.find((x) => x.player === review.player) ?? data.players[0];
   wrap.append(h("p", { class: "review-summary", id: "review-summary" }, label(p.summary)));
@@ -1449,7 +1655,8 @@ function drawReview(review) {
   h("div", { class: "dhead" },
     h("button", { type: "button", class: "link", "data-moment": d.index, onclick: () => showMoment(review, d) }, label(d.when)),
     miniDice(d.dice, d10),
-    h("span", { class: "loss", "aria-label": `${w("web.review.col_loss")}: ${lossText(d) || dec(0, 2)}` }, lossText(d))),
+    h("span", { class: "sr" }, `${w("web.review.col_loss")} ${dec(d.best_taken ? 0 : d.loss, 2)}`),
+    h("span", { class: "loss", "aria-hidden": "true" }, lossText(d))),
   h("div", { class: "dlines" }, ...decisionLines(d))))));
   return wrap;
 }
@@ -1539,6 +1746,8 @@ function drawSetup() {
     players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, label(expertNote.note)));
   }
   form.append(players);
+  if (canKeepAwake()) form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "keep-awake", checked: awake.on,
+    onchange: (e) => { awake.on = e.target.checked; awake.refused = false; saveSettings(); keepAwake(); } }), tr("keep_awake")));
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("start")));
   return form;
 }
@@ -1608,9 +1817,11 @@ function drawHistory() {
   if (state.opened) return drawOpened(wrap, state.opened);
   wrap.append(h("h2", { id: "history-title" }, tr("history")));
   if (state.deleted) {
-    const { entry } = state.deleted;
+    const { entries } = state.deleted;
+    const what = entries.length === 1 ? tr("deleted", `${entryTitle(entries[0])} – ${entryNames(entries[0])}`)
+      : tr("deleted_many", entries.length);
     wrap.append(h("p", { class: "notice deleted", id: "deleted", role: "status" },
-      h("span", { text: tr("deleted", `${entryTitle(entry)} – ${entryNames(entry)}`) }), " ",
+      h("span", { text: what }), " ",
       h("button", { type: "button", id: "undo-delete", onclick: undoDelete }, "↶ ", tr("undo_delete"))));
   }
   const tools = h("div", { class: "controls" });
@@ -1644,8 +1855,33 @@ function drawHistory() {
     wrap.append(plot(stats, stats.order ?? ordered));
   }
   wrap.append(h("h3", {}, tr("games")));
-  const list = h("ol", { class: "games", reversed: true, id: "history-list" });
-  for (const e of [...ordered].reverse()) {
+  const { listed, folded } = foldUnfinished([...ordered].reverse());
+  wrap.append(entryList(h("ol", { class: "games", id: "history-list" }), listed));
+  if (folded.length) wrap.append(drawFolded(folded));
+  return wrap;
+}
+
+// Unfinished games (the one in play is never among them: it is not in the history) stay in the
+// list while they are recent and among the newest few; the others wait in a closed group below
+// the list, where each can be resumed, opened or deleted, and all deleted at once (with undo).
+const KEEP_UNFINISHED = 3;
+const UNFINISHED_DAYS = 14;
+
+function foldUnfinished(newestFirst, now = Date.now()) {
+  const listed = [];
+  const folded = [];
+  let kept = 0;
+  for (const e of newestFirst) {
+    const t = Date.parse(entryDate(e));
+    const recent = !isNaN(t) && now - t < UNFINISHED_DAYS * 86400000;
+    if (e.summary.over || (recent && kept++ < KEEP_UNFINISHED)) listed.push(e);
+    else folded.push(e);
+  }
+  return { listed, folded };
+}
+
+function entryList(list, entries) {
+  for (const e of entries) {
     try {
       list.append(drawEntry(e));
     } catch (err) {
@@ -1657,8 +1893,18 @@ function drawHistory() {
       state.stats = null;
     }
   }
-  wrap.append(list);
-  return wrap;
+  return list;
+}
+
+function drawFolded(folded) {
+  const group = h("details", { class: "unfinished-group", id: "unfinished-group", open: Boolean(state.foldOpen),
+    ontoggle: (ev) => { state.foldOpen = ev.target.open; } },
+  h("summary", { id: "unfinished-summary" }, tr("unfinished_group", folded.length)),
+  h("p", { class: "hint" }, tr("unfinished_group_hint", UNFINISHED_DAYS, KEEP_UNFINISHED)));
+  group.append(entryList(h("ol", { class: "games", id: "unfinished-list" }), folded),
+    h("p", { class: "controls" }, h("button", { type: "button", id: "delete-unfinished",
+      onclick: () => deleteEntries(folded) }, tr("delete_unfinished", folded.length))));
+  return group;
 }
 
 function drawEntry(e) {
@@ -1669,7 +1915,8 @@ function drawEntry(e) {
     names.append(h(s.over && s.winners.includes(i) ? "strong" : "span", {}, `${n} ${num(s.totals[i])}`));
   });
   const buttons = h("span", { class: "entry-tools" },
-    s.over ? null : h("button", { type: "button", class: "link", disabled: !state.ready, onclick: () => resume(e) }, tr("resume")),
+    s.over ? null : h("button", { type: "button", class: "small", "data-resume": e.uid, disabled: !state.ready,
+      "aria-label": `${tr("resume")}: ${entryTitle(e)}`, onclick: () => resume(e) }, tr("resume")),
     h("button", { type: "button", class: "small", "data-open": e.uid, disabled: !state.ready,
       "aria-label": `${tr("open_entry")}: ${entryTitle(e)}`, onclick: () => openEntry(e) }, tr("open_entry")),
     h("button", { type: "button", class: "small", "data-delete": e.uid,
@@ -1685,16 +1932,28 @@ function drawEntry(e) {
 async function openEntry(e) {
   const reply = await ask({ op: "import", text: JSON.stringify(e.game) });
   if (!reply.ok) { notice(tr("refused") + refusal(reply.error), "warn"); return; }
-  state.opened = { entry: e, view: { ...reply.view, options: [], current: null } };
+  // the sheet is shown from its top, its heading read first; "back" returns to where the list was
+  state.opened = { entry: e, view: { ...reply.view, options: [], current: null }, scrollY: window.scrollY };
   draw();
-  focusSel("#history-back");
+  window.scrollTo(0, 0);
+  const title = $("history-title");
+  if (title) title.focus({ preventScroll: true });
+}
+
+function closeEntry() {
+  const { entry, scrollY } = state.opened;
+  state.opened = null;
+  draw();
+  window.scrollTo(0, scrollY ?? 0);
+  const button = document.querySelector(`[data-open="${CSS.escape(entry.uid)}"]`);
+  if (button) button.focus({ preventScroll: true });
 }
 
 function drawOpened(wrap, { entry, view }) {
   wrap.classList.add("opened");
-  wrap.append(h("h2", { id: "history-title" }, entryTitle(entry)));
+  wrap.append(h("h2", { id: "history-title", tabindex: "-1" }, entryTitle(entry)));
   wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
-    onclick: () => { state.opened = null; draw(); } }, "← ", tr("back")),
+    onclick: closeEntry }, "← ", tr("back")),
   view.mode === "dice" && view.over ? h("button", { type: "button", id: "history-review", disabled: !state.ready,
     onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button")) : null));
   const s = entry.summary;
@@ -1714,10 +1973,15 @@ function drawOpened(wrap, { entry, view }) {
 }
 
 function deleteEntry(e) {
-  const index = state.history.indexOf(e);
-  if (index < 0) return;
-  state.history.splice(index, 1);
-  state.deleted = { entry: e, index };
+  deleteEntries([e]);
+}
+
+// Delete entries (one, or the group of older unfinished games); the last deletion can be undone.
+function deleteEntries(entries) {
+  const gone = entries.filter((e) => state.history.includes(e));
+  if (!gone.length) return;
+  state.history = state.history.filter((e) => !gone.includes(e));
+  state.deleted = { entries: gone };
   saveHistory();
   state.stats = null;
   draw();
@@ -1727,77 +1991,160 @@ function deleteEntry(e) {
 function undoDelete() {
   const d = state.deleted;
   state.deleted = null;
-  if (d && !state.history.some((x) => x.uid === d.entry.uid)) {
-    state.history.splice(Math.min(d.index, state.history.length), 0, d.entry);
+  const back = d ? d.entries.filter((e) => !state.history.some((x) => x.uid === e.uid)) : [];
+  if (back.length) {
+    state.history = byDate([...state.history, ...back]);
     saveHistory();
     state.stats = null;
   }
   draw();
+  const first = back[0] && document.querySelector(`[data-open="${CSS.escape(back[0].uid)}"]`);
+  if (first && first.checkVisibility()) first.focus();
 }
 
 // The plot of each player's totals over the games in date order (numbers from the engine's
 // statistics). Drawn at the width it is shown, so its text has real pixel sizes on a phone.
+// Every player has a colour of the Okabe–Ito palette (history.css, light and dark) and a mark
+// of their own shape, so no two look alike even without colour; marks on the same spot are
+// set side by side, and the plot keeps a margin, so every mark is whole.
+const MARKS = ["circle", "square", "triangle", "diamond", "down", "pentagon", "plus", "star"];
+
+// The outline of the mark ``kind`` of radius ``r`` around (x, y), as an SVG path.
+function markPath(kind, x, y, r) {
+  const at = (list) => `M${list.map(([a, b]) => `${(x + a * r).toFixed(1)},${(y + b * r).toFixed(1)}`).join("L")}Z`;
+  const ring = (n, turn, k, inner = 0) => at(Array.from({ length: inner ? 2 * n : n }, (_, i) => {
+    const t = turn + (Math.PI * i) / (inner ? n : n / 2);
+    const s = inner && i % 2 ? inner : k;
+    return [s * Math.sin(t), -s * Math.cos(t)];
+  }));
+  const q = 0.36;
+  switch (kind) {
+    case "square": return at([[-0.85, -0.85], [0.85, -0.85], [0.85, 0.85], [-0.85, 0.85]]);
+    case "triangle": return ring(3, 0, 1.3);
+    case "down": return ring(3, Math.PI, 1.3);
+    case "diamond": return ring(4, 0, 1.25);
+    case "pentagon": return ring(5, 0, 1.1);
+    case "plus": return at([[-q, -1.1], [q, -1.1], [q, -q], [1.1, -q], [1.1, q], [q, q], [q, 1.1], [-q, 1.1],
+      [-q, q], [-1.1, q], [-1.1, -q], [-q, -q]]);
+    case "star": return ring(5, 0, 1.35, 0.6);
+    default: return at([[0, -1], [1, 0], [0, 1], [-1, 0]]);
+  }
+}
+
+// A player's mark: a circle for the first, a path of its own shape for each other.
+function mark(i, x, y, r, cls) {
+  const kind = MARKS[i % MARKS.length];
+  return kind === "circle" ? svgEl("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r, class: cls })
+    : svgEl("path", { d: markPath(kind, x, y, r), class: cls });
+}
+
+// The x axis' words for the games' dates: times for games of one day, day and month within a
+// year, else with the year; and the axis' title that goes with them.
+function dateLabels(dates) {
+  const known = dates.filter(Boolean);
+  const day = (d) => d.toDateString();
+  const oneDay = known.length > 0 && known.every((d) => day(d) === day(known[0]));
+  const oneYear = known.every((d) => d.getFullYear() === (known[0] ?? d).getFullYear());
+  const text = (d) => {
+    if (!d) return tr("no_date");
+    if (oneDay) return d.toLocaleTimeString(state.lang, { hour: "2-digit", minute: "2-digit" });
+    return d.toLocaleDateString(state.lang, oneYear ? { day: "numeric", month: "numeric" }
+      : { day: "numeric", month: "numeric", year: "2-digit" });
+  };
+  const title = oneDay ? tr("axis_times", known[0].toLocaleDateString(state.lang, { dateStyle: "medium" }))
+    : tr("axis_games");
+  return { labels: dates.map(text), title };
+}
+
 function plot(stats, ordered) {
-  const NS = "http://www.w3.org/2000/svg";
   const W = Math.round(Math.max(280, Math.min(720, $("screen").clientWidth || 360)));
   const H = Math.round(Math.max(210, Math.min(300, W * 0.62)));
-  const L = 52, R = 16, T = 14, B = 52; // room for the axes' numbers and titles
-  const series = stats.players.slice(0, 8);
+  const L = 52, R = 18, T = 18, B = 52; // room for the axes' numbers and titles
+  const series = stats.players.slice(0, MARKS.length);
   const games = [...new Set(series.flatMap((p) => p.totals.map((t) => t[0])))].sort((a, b) => a - b);
   const rank = new Map(games.map((g, i) => [g, i]));
   const maxY = Math.max(1, ...series.flatMap((p) => p.totals.map((t) => t[1])));
   const step = [5, 10, 20, 25, 50, 100, 200, 250, 500, 1000].find((s) => maxY / s <= 5) ?? 2000;
   const top = Math.ceil(maxY / step) * step;
   const n = games.length;
-  const x = (g) => (n === 1 ? (L + W - R) / 2 : L + (rank.get(g) / (n - 1)) * (W - L - R));
+  const r = n === 1 ? 6 : n > 40 ? 3.5 : 4.5;
+  const pad = 2 * r + 4; // the first and the last game's marks stay clear of the axis and the edge
+  const x = (g) => (n === 1 ? (L + W - R) / 2 : L + pad + (rank.get(g) / (n - 1)) * (W - L - R - 2 * pad));
   const y = (v) => H - B - (v / top) * (H - T - B);
-  const svg = document.createElementNS(NS, "svg");
-  for (const [k, v] of Object.entries({ viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
-    class: "plot", id: "plot", "aria-labelledby": "plot-title" })) svg.setAttribute(k, String(v));
+  const dates = games.map((g) => {
+    const d = new Date(ordered[g] ? entryDate(ordered[g]) : "");
+    return isNaN(d) ? null : d;
+  });
+  const { labels, title } = dateLabels(dates);
+  const labelOf = new Map(games.map((g, i) => [g, labels[i]]));
+  const names = series.map((p) => p.name).join(", ");
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", class: "plot", id: "plot",
+    "aria-labelledby": "plot-title" });
   const el = (tag, attrs, text) => {
-    const e = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    const e = svgEl(tag, attrs);
     if (text !== undefined) e.textContent = text;
     svg.append(e);
     return e;
   };
-  el("title", { id: "plot-title" }, `${tr("plot_title")} (${tr("axis_points")} / ${tr("axis_games")})`);
+  el("title", { id: "plot-title" }, tr("plot_alt", n, labels[0], labels[n - 1], names));
   for (let v = 0; v <= top; v += step) {
     el("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v ? "grid" : "axis" });
     el("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, num(v));
   }
   el("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" });
-  // dates under the x axis: as many as fit, first and last always
-  const dateOf = (g) => {
-    const d = new Date(ordered[g] ? entryDate(ordered[g]) : "");
-    return isNaN(d) ? "?" : d.toLocaleDateString(state.lang, { day: "numeric", month: "numeric" });
-  };
-  const room = Math.max(1, Math.floor((W - L - R) / 52)); // a date takes about 40 px
-  const every = Math.max(1, Math.ceil((n - 1) / Math.max(1, room - 1)));
+  // labels under the x axis: as many as fit without touching, never two alike, the first and
+  // the last game's always (the one before the last gives way)
+  const width = (t) => t.length * 7.4;
+  const ticks = [];
   games.forEach((g, i) => {
-    if (i % every && i !== n - 1) return;
-    if (i !== n - 1 && n - 1 - i < every && i) return; // leave room for the last one
-    el("line", { x1: x(g), y1: H - B, x2: x(g), y2: H - B + 5, class: "axis" });
-    el("text", { x: x(g), y: H - B + 19, class: "tick", "text-anchor": n === 1 ? "middle"
-      : i === 0 ? "start" : i === n - 1 ? "end" : "middle" }, dateOf(g));
+    const text = labels[i];
+    if (ticks.some((t) => t.text === text)) return;
+    const at = Math.min(Math.max(x(g), width(text) / 2 + 2), W - width(text) / 2 - 2);
+    const prev = ticks[ticks.length - 1];
+    if (prev && at - width(text) / 2 < prev.at + width(prev.text) / 2 + 8) {
+      if (i !== n - 1 || ticks.length < 2) return;
+      ticks.pop();
+    }
+    ticks.push({ g, text, at });
   });
-  el("text", { x: (L + W - R) / 2, y: H - 8, class: "axis-title", "text-anchor": "middle" }, tr("axis_games"));
+  for (const t of ticks) {
+    el("line", { x1: x(t.g), y1: H - B, x2: x(t.g), y2: H - B + 5, class: "axis" });
+    el("text", { x: t.at.toFixed(1), y: H - B + 19, class: "tick", "text-anchor": "middle" }, t.text);
+  }
+  el("text", { x: (L + W - R) / 2, y: H - 8, class: "axis-title", "text-anchor": "middle" }, title);
   el("text", { x: 14, y: (T + H - B) / 2, class: "axis-title", "text-anchor": "middle",
     transform: `rotate(-90 14 ${(T + H - B) / 2})` }, tr("axis_points"));
+  // marks of one game that would cover each other are set side by side
+  const spot = new Map(); // "series:game" -> x
+  for (const g of games) {
+    const here = series.map((p, i) => ({ i, t: p.totals.find((t) => t[0] === g) })).filter((m) => m.t)
+      .sort((a, b) => a.t[1] - b.t[1]);
+    for (let k = 0; k < here.length;) {
+      let j = k + 1;
+      while (j < here.length && y(here[k].t[1]) - y(here[j].t[1]) < 2 * r) j++;
+      here.slice(k, j).forEach((m, q) => {
+        const dx = (q - (j - k - 1) / 2) * 2.2 * r;
+        spot.set(`${m.i}:${g}`, Math.min(Math.max(x(g) + dx, L + 1.5 * r + 1), W - 1.5 * r - 1));
+      });
+      k = j;
+    }
+  }
   series.forEach((p, i) => {
     if (p.totals.length > 1) {
-      el("polyline", { points: p.totals.map((t) => `${x(t[0]).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" "),
+      el("polyline", { points: p.totals.map((t) => `${spot.get(`${i}:${t[0]}`).toFixed(1)},${y(t[1]).toFixed(1)}`).join(" "),
         class: `line series-${i}` });
     }
+  });
+  series.forEach((p, i) => {
     for (const t of p.totals) {
-      const dot = el("circle", { cx: x(t[0]).toFixed(1), cy: y(t[1]).toFixed(1), r: n === 1 ? 6 : 4, class: `dot series-${i}` });
-      const tip = document.createElementNS(NS, "title");
-      tip.textContent = `${p.name}: ${num(t[1])} (${dateOf(t[0])})`;
-      dot.append(tip);
+      const dot = mark(i, spot.get(`${i}:${t[0]}`), y(t[1]), r, `dot series-${i}`);
+      dot.append(svgEl("title", {}, `${p.name}: ${num(t[1])} (${labelOf.get(t[0])})`));
+      svg.append(dot);
     }
   });
   const legend = h("ul", { class: "legend", id: "plot-legend" }, series.map((p, i) =>
-    h("li", {}, h("span", { class: `swatch series-${i}`, "aria-hidden": "true" }), p.name)));
+    h("li", {}, svgEl("svg", { class: "swatch", viewBox: "0 0 18 18", width: 18, height: 18, "aria-hidden": "true" },
+      mark(i, 9, 9, 5.5, `dot series-${i}`)), p.name)));
   return h("figure", { class: "plot-figure" }, h("figcaption", {}, tr("plot_title")), svg, legend);
 }
 
@@ -1868,7 +2215,9 @@ async function importFile(input) {
   const text = await file.text();
   const reply = await ask({ op: "import", text, name: file.name });
   if (!reply.ok) {
-    notice(tr("import_bad") + refusal(reply.error), "warn");
+    // the engine's sentence names the file and says that nothing was changed
+    const own = reply.error && String(reply.error.code).startsWith("web.import_");
+    notice(own ? refusal(reply.error) : tr("import_bad") + refusal(reply.error), "warn");
     return;
   }
   state.deleted = null;
@@ -1892,6 +2241,100 @@ async function importFile(input) {
   draw();
 }
 
+// ---------------------------------------------------------------------------------- wake lock and update
+// --- wake lock: the table stays awake. While a game is in progress and the page is shown, the
+// screen is kept on (Screen Wake Lock API), unless the setting says no. The lock goes when the
+// page is hidden or the game is over, and is asked for again when the page shows while the game
+// still runs. Where the API is missing or the browser refuses (no user gesture, low battery),
+// the screen simply dims as it always does: nothing is shown, and a refusal is not asked again
+// until the page is shown anew.
+const awake = { on: true, lock: null, asking: false, refused: false };
+const canKeepAwake = () => Boolean(navigator.wakeLock && typeof navigator.wakeLock.request === "function");
+
+function keepAwake() {
+  const cur = state.current;
+  const want = awake.on && canKeepAwake() && document.visibilityState === "visible"
+    && Boolean(cur && cur.view && !cur.view.over);
+  if (want && !awake.lock && !awake.asking && !awake.refused) {
+    awake.asking = true;
+    Promise.resolve().then(() => navigator.wakeLock.request("screen")).then((lock) => {
+      awake.asking = false;
+      awake.lock = lock;
+      // the browser lets go by itself when the page is hidden
+      lock.addEventListener("release", () => { if (awake.lock === lock) awake.lock = null; });
+      keepAwake(); // the game may have ended, or the page gone, meanwhile
+    }, () => { awake.asking = false; awake.refused = true; });
+  } else if (!want && awake.lock) {
+    const lock = awake.lock;
+    awake.lock = null;
+    Promise.resolve().then(() => lock.release()).catch(() => {});
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") awake.refused = false;
+  keepAwake();
+});
+
+// --- update: a new build's service worker waits (sw.js) until the page's notice asks it to take
+// over; then every page of the app reloads into it. The game and the history are in
+// localStorage and carry over. On the first visit (no worker yet) nothing is announced.
+const update = { reg: null, shown: null, dismissed: false, asked: false };
+
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const sw = navigator.serviceWorker;
+  const hadController = Boolean(sw.controller);
+  // a page that ran under an older build reloads once a newer one is in charge
+  sw.addEventListener("controllerchange", () => { if (hadController || update.asked) reloadWhenIdle(); });
+  sw.register("sw.js").then((reg) => {
+    const offer = () => {
+      if (!reg.waiting || !sw.controller) return;
+      update.reg = reg;
+      drawUpdate();
+    };
+    offer();
+    reg.addEventListener("updatefound", () => {
+      const worker = reg.installing;
+      if (worker) worker.addEventListener("statechange", () => { if (worker.state === "installed") offer(); });
+    });
+    // a page left open looks for a new build when it is shown again, and every hour
+    const look = () => reg.update().catch(() => {}); // offline: no new build to find
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") look(); });
+    setInterval(look, 3_600_000);
+  }).catch(() => {});
+}
+
+function reloadWhenIdle() {
+  if (state.busy) setTimeout(reloadWhenIdle, 100); // an answer of the engine on its way is kept
+  else location.reload();
+}
+
+function reloadIntoUpdate() {
+  const waiting = update.reg && update.reg.waiting;
+  update.asked = true;
+  if (waiting) waiting.postMessage("skipWaiting"); // the reload follows on controllerchange
+  else reloadWhenIdle(); // it is in charge already
+}
+
+// The notice above the screen: drawn when a new build waits, again when the language changes.
+function drawUpdate() {
+  let box = $("update");
+  if (!update.reg || update.dismissed) {
+    if (box) box.remove();
+    return;
+  }
+  if (box && update.shown === state.lang) return;
+  if (!box) {
+    box = h("div", { id: "update", role: "status" });
+    $("app").insertBefore(box, $("screen"));
+  }
+  update.shown = state.lang;
+  box.replaceChildren(h("p", { class: "notice info inline" },
+    h("button", { type: "button", id: "update-reload", class: "primary", onclick: reloadIntoUpdate }, tr("update_ready")),
+    h("button", { type: "button", class: "link", "aria-label": tr("dismiss"),
+      onclick: () => { update.dismissed = true; drawUpdate(); } }, "✕")));
+}
+
 // ---------------------------------------------------------------------------------- start
 function markReady() {
   state.ready = true;
@@ -1902,9 +2345,7 @@ function markReady() {
   document.documentElement.dataset.ready = "1";
   // Offline copy of the site: registered once the engine runs, so that storing the files does
   // not compete with the first start (they come from the HTTP cache by then).
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("sw.js").catch(() => {});
-  }
+  registerWorker(); // with the update notice: the wake lock and update section
 }
 
 async function boot() {

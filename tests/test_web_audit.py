@@ -1,0 +1,454 @@
+"""The screen audit: one scripted tour through every screen and state of the browser app, at
+360×740 and 390×844 (touch) and 1280×800, light and dark, German and English, in Debian's
+Chromium headless. On every screen: nothing runs past the window (page or dialog), no text
+overflows its button or its table cell, no two interactive elements overlap, no missing value is
+drawn as text (the phone tests' ``AUDIT``), and axe-core (npm, pinned in package.json, injected
+here only: it is no part of the built site) finds no violation, the rule that a control's name
+holds the words it shows included. Every screen is saved as a screenshot to
+``$KNIFFEL_AUDIT_DIR`` (default ``/tmp/kniffel-audit``) as ``<size>-<scheme>-<lang>-<screen>.png``,
+to be read.
+
+One page per size walks the tour; each screen is checked in both languages (the layout checks and
+the full axe run in each) and both schemes (axe's contrast rule in the second). The states are
+reached fast: games near their end are loaded as saves, a history as a history file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from playwright.sync_api import Browser, FilePayload, Page, ViewportSize, sync_playwright
+
+from kniffel import Game, Mode, preset
+from kniffel.game import Player, PlayerKind, action_from_json
+from kniffel.history_file import HistoryEntry, encode_history
+from kniffel.match import Match
+from kniffel.web.server import running_server
+from kniffel.web.view import game_view
+from test_web_phone import (
+    AUDIT,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    PHONE,
+    READY,
+    SMALL_PHONE,
+    Device,
+    actions,
+    all_strikes_with_throws_left,
+    start,
+    wait_actions,
+)
+
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = Path(os.environ.get("KNIFFEL_AUDIT_DIR", "/tmp/kniffel-audit"))
+SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+SIZES = [pytest.param(size, mobile, id=f"{size['width']}x{size['height']}")
+         for size, mobile in ((SMALL_PHONE, True), (PHONE, True), (DESKTOP, False))]
+
+# The phone tests' audit, where an open popup menu covers the buttons below it: those are hidden
+# by it, not overlapping it.
+BUTTONS = "const buttons = [...scope.querySelectorAll('button')].filter(shown);"
+assert BUTTONS in AUDIT
+SCREEN_AUDIT = AUDIT.replace(BUTTONS, """
+  const popups = [...document.querySelectorAll('details[open] > .menu-items')]
+    .map((m) => [m, m.getBoundingClientRect()]);
+  const under = (b) => popups.some(([m, p]) => {
+    const q = b.getBoundingClientRect();
+    return !m.contains(b) && Math.min(p.right, q.right) > Math.max(p.left, q.left)
+      && Math.min(p.bottom, q.bottom) > Math.max(p.top, q.top);
+  });
+  const buttons = [...scope.querySelectorAll('button')].filter((b) => shown(b) && !under(b));""")
+# ... and no text runs out of its table cell (a cell cuts what does not fit)
+TEXT = "const text = document.body.innerText;"
+assert TEXT in AUDIT
+SCREEN_AUDIT = SCREEN_AUDIT.replace(TEXT, """
+  for (const c of [...scope.querySelectorAll('td, th')].filter(shown)) {
+    if (c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1) {
+      bad.push(`text overflows its cell: "${c.textContent}" ` +
+               `${c.scrollWidth}x${c.scrollHeight} in ${c.clientWidth}x${c.clientHeight}`);
+    }
+  }
+  """ + TEXT)
+
+# The whole page in a screenshot where it scrolls (the history, the review), not where it fills
+# the window (a game), where a dialog is open or the page is scrolled (a full-page shot draws the
+# fixed bar and a dialog where the window is, mid-page).
+FULL = """() => !document.body.classList.contains('playing')
+  && !document.querySelector('dialog[open]') && window.scrollY === 0"""
+
+# axe's findings as "rule: target, target" lines; the contrast rule alone in the second scheme
+AXE_RUN = """async (only) => {
+  // the rule that the name of a control holds its words is experimental: asked for by name
+  const options = only ? { resultTypes: ['violations'], runOnly: { type: 'rule', values: only } }
+    : { resultTypes: ['violations'], rules: { 'label-content-name-mismatch': { enabled: true } } };
+  const result = await axe.run(document, options);
+  const say = (v, n) => n.target.join(' ')
+    + (v.id === 'color-contrast' ? ` (${n.any.map((c) => c.message).join('; ')})` : '');
+  return result.violations.map((v) => `${v.id}: ` + v.nodes.map((n) => say(v, n)).join(', '));
+}"""
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
+    assert AXE.is_file(), "the screen audit needs axe-core from npm: scripts/setup.sh"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# --- saves that lead straight to a state -------------------------------------------------------
+
+
+def pad_save(names: list[str], entries: int) -> dict[str, Any]:
+    """A score pad game of Kniffel Extreme with ``entries`` boxes filled (points in turn: a middle
+    option of each box, some struck), as a save."""
+    game = Game(preset("extreme"), [Player(n) for n in names], mode=Mode.PAD)
+    for k in range(entries):
+        options = game_view(game)["options"]
+        box = options[(k * 7) % len(options)]["box"]
+        mine = [o for o in options if o["box"] == box]
+        game.apply(action_from_json(mine[len(mine) // 2 if k % 5 else -1]["action"]))
+    return game.to_json()
+
+
+def played(names: list[str], rules: str, seed: int) -> Game:
+    """A dice game of ``names`` played to its end by the random player."""
+    game = Game(preset(rules), [Player(n, PlayerKind.COMPUTER, "random") for n in names],
+                mode=Mode.DICE, seed=seed)
+    Match(game).play_out()
+    return game
+
+
+def at_the_last_move() -> dict[str, Any]:
+    """A Kniffel Extreme dice game of two people (moves made by the random player) with only the
+    last box of the second left to fill, as a save (its review is quick to compute)."""
+    game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random")
+                                    for n in ["Großmutter", "Maximilian"]],
+                mode=Mode.DICE, seed=5)
+    match = Match(game)
+    while True:
+        turn = game.turn
+        if (turn is not None and turn.player == 1 and turn.roll is not None
+                and len(game.sheet(1).entries) == len(game.rules.boxes) - 1):
+            break
+        match.move()
+    data = game.to_json()
+    for p in data["players"]:
+        p["kind"], p["strategy"] = "human", None
+    return data
+
+
+def history_file() -> dict[str, Any]:
+    """A history file of three finished games on three days (statistics and a plot to draw)
+    and one unfinished game."""
+    entries = [HistoryEntry(f"audit-{i}", f"2026-11-{20 + i:02d}T18:00:00+00:00",
+                            f"2026-11-{20 + i:02d}T18:40:00+00:00",
+                            played(["Großmutter", "Maximilian"], rules, i))
+               for i, rules in enumerate(["extreme", "kniffel", "extreme"])]
+    entries.append(HistoryEntry("audit-open", "2026-11-27T18:00:00+00:00", None,
+                                Game.from_json(pad_save(["Anna", "Ben"], 9))))
+    return encode_history(entries)
+
+
+def import_file(page: Page, data: object, name: str = "save.json") -> None:
+    if not page.locator("#import-file").count():
+        page.click("#nav-history")
+    page.set_input_files("#import-file", files=[FilePayload(
+        name=name, mimeType="application/json", buffer=json.dumps(data).encode())])
+
+
+def after(page: Page, selector: str) -> None:
+    """Click ``selector`` and wait until the game has gone on and takes input again."""
+    n = actions(page)
+    page.click(selector)
+    page.wait_for_function("""(n) => {
+      const g = document.querySelector('section.game');
+      return g && Number(g.dataset.actions) > n && g.dataset.live === '1';
+    }""", arg=n)
+
+
+def load(page: Page, save: dict[str, Any]) -> None:
+    import_file(page, save)
+    wait_actions(page, len(save["actions"]))
+
+
+# --- the audit of one screen ---------------------------------------------------------------
+
+Step = Callable[[], None]
+
+
+class Tour:
+    """One page walking the screens at one size. Every screen is checked in both languages (the
+    language button switches it; a dialog or a notice, written in the language it was opened in,
+    is closed and opened again around the switch) and both schemes; the tour goes on in the
+    language it was left in. Every finding is kept: the test fails at the end with all of them."""
+
+    def __init__(self, page: Page, size: ViewportSize):
+        self.page = page
+        self.width = size["width"]
+        self.tag = f"{size['width']}x{size['height']}"
+        self.lang = "de"
+        self.found: list[str] = []
+        self.screens: list[str] = []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for old in SHOTS.glob(f"{self.tag}-*.png"):
+            old.unlink()
+
+    def check(self, screen: str, close: Step | None = None, reopen: Step | None = None) -> None:
+        self.screens.append(screen)
+        self.look(screen)
+        if close:
+            close()
+        self.page.click("#lang")
+        self.lang = "en" if self.lang == "de" else "de"
+        if reopen:
+            reopen()
+        self.look(screen)
+
+    def look(self, screen: str) -> None:
+        """Screenshots, the layout checks and axe of the screen as it is, light and dark."""
+        page = self.page
+        page.wait_for_timeout(60)  # one frame after the last draw
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            where = f"{self.tag}-{scheme}-{self.lang}-{screen}"
+            page.screenshot(path=str(SHOTS / f"{where}.png"), full_page=page.evaluate(FULL))
+            if scheme == SCHEMES[0]:
+                self.found += [f"{where}: {bad}" for bad in page.evaluate(SCREEN_AUDIT, self.width)]
+                found = page.evaluate(AXE_RUN, None)
+            else:
+                found = page.evaluate(AXE_RUN, ["color-contrast"])
+            self.found += [f"{where}: axe {v}" for v in found]
+        page.emulate_media(color_scheme=SCHEMES[0])
+
+    def dismiss_notices(self) -> None:
+        while self.page.locator(".notice button").count():
+            self.page.locator(".notice button").first.click()
+
+    def dialog(self, screen: str, opener: Step, shown: str, closer: Step | None = None) -> None:
+        """Check the dialog ``opener`` opens (``shown`` appears in it) in both languages."""
+        page = self.page
+
+        def reopen() -> None:
+            opener()
+            page.wait_for_selector(shown)
+
+        def close() -> None:
+            if closer:
+                closer()
+            else:
+                page.keyboard.press("Escape")
+            page.wait_for_selector("dialog[open]", state="detached")
+
+        reopen()
+        self.check(screen, close, reopen)
+        close()
+
+    def notice(self, screen: str, cause: Step, shown: str = ".notice") -> None:
+        """Check the notice ``cause`` brings up in both languages (it is caused again after the
+        switch); it is dismissed after."""
+        page = self.page
+
+        def reopen() -> None:
+            cause()
+            page.wait_for_selector(shown)
+
+        reopen()
+        self.check(screen, self.dismiss_notices, reopen)
+        self.dismiss_notices()
+
+
+def panel_close(page: Page) -> Step:
+    return lambda: page.click("#panel-close")
+
+
+# --- the tour ------------------------------------------------------------------------------
+
+
+def tour_setup_and_pad(t: Tour) -> str:
+    """Setup in both modes, a refusal, the pad at the start, its dialogs, mid-game, typed dice,
+    a correction, the menu, share, the hand-off and the end; the hand-off link."""
+    page = t.page
+    t.check("setup-pad")
+    page.check("#mode-dice")
+    page.click("#add-player")
+    page.select_option("select[data-kind='1']", "computer:greedy")
+    t.check("setup-dice")
+    start(page, ["Oma", "oma"], wait=False)
+    page.wait_for_selector(".notice.warn")
+
+    def refused() -> None:
+        page.click("#start")
+        page.wait_for_selector(".notice.warn")
+
+    t.check("notice-refusal", t.dismiss_notices, refused)
+    t.dismiss_notices()
+    start(page, ["Oma", "Ich"])
+    t.check("pad-start")
+    t.dialog("box-rule", lambda: page.click("button[data-info='three_of_a_kind']"),
+             "#picker[open]")
+    t.dialog("pad-picker", lambda: page.click("td[data-player='0'][data-box='chance'] button.open"),
+             "#picker[open] #picker-options button")
+    page.click("td[data-player='0'][data-box='chance'] button.open")
+    page.click("#picker-options button[data-strike='0'][data-points='20']")
+    wait_actions(page, 1)
+    t.check("pad-entered")
+    mid = pad_save(["Großmutter", "Maximilian", "Alexandra", "Ben"], 37)
+    load(page, mid)
+    t.check("notice-imported")
+    t.dismiss_notices()
+    t.check("pad-mid")
+    page.click("#enter-dice")
+    for i, v in enumerate([5, 5, 5, 6, 6, 3]):
+        page.fill(f"input[data-die='{i}']", str(v))
+    n = actions(page)
+    page.click("#show-boxes")
+    page.wait_for_selector("#pad-options button[data-box]")
+    t.check("pad-typed")
+    page.click("#pad-clear")
+    page.click("#enter-dice")
+    wait_actions(page, n)
+    t.dialog("pad-correction", lambda: page.locator("#sheet td button.filled").first.click(),
+             "#picker[open] #picker-options button")
+    page.click("#menu summary")
+    t.check("menu", None, lambda: page.click("#menu summary"))
+    page.click("#menu summary")
+    # no share sheet and no clipboard: the text is shown to copy
+    page.evaluate("""() => {
+      Object.defineProperty(navigator, 'share', { configurable: true, value: undefined });
+      Object.defineProperty(navigator, 'clipboard', { configurable: true,
+        value: { writeText: async () => { throw new Error('denied'); } } });
+    }""")
+
+    def share() -> None:
+        page.click("#menu summary")
+        page.click("#share")
+
+    t.dialog("share", share, "#panel[open] #share-text", panel_close(page))
+    link: list[str] = []
+
+    def handoff() -> None:
+        page.click("#menu summary")
+        page.click("#handoff")
+        page.wait_for_selector("#panel[open] #qr path")
+        link.append(page.input_value("#handoff-link"))
+
+    t.dialog("handoff", handoff, "#panel[open] #qr path", panel_close(page))
+    load(page, pad_save(["Anna", "Ben"], 43))
+    t.dismiss_notices()
+    page.locator("#sheet td button.open").first.click()
+    page.locator("#picker-options button").first.click()
+    page.wait_for_selector("#rematch")
+    t.check("pad-end")
+    return link[0]
+
+
+def tour_dice(t: Tour) -> None:
+    """The dice game: before and after every throw, the chip and the 4th throw, the hint and its
+    table, a computer's turn (held while it is checked), strikes with throws left, the end, the
+    review and one decision's sheet."""
+    page = t.page
+    start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
+    t.check("dice-start")
+    for throw in (1, 2, 3):
+        after(page, "#roll")
+        page.wait_for_timeout(500)  # the dice have landed
+        if throw == 1:
+            page.click(".die >> nth=0")
+            page.click(".die >> nth=1")
+        t.check(f"dice-throw{throw}" + ("-chip" if throw == 3 else ""))
+    after(page, "#chip")
+    t.check("dice-chip-used")
+    after(page, "#roll")
+    page.wait_for_timeout(500)
+    t.check("dice-throw4")
+    page.click("#hint")
+    page.wait_for_selector("#hint-best", timeout=120_000)
+    t.check("hint")
+    t.dialog("hint-table", lambda: page.click("#hint-all"), "#panel[open] #hint-table",
+             panel_close(page))
+    # the computer plays quickly, then holds (for the audit) once it has said what it did
+    page.evaluate("""() => Object.defineProperty(window, 'kniffelPace', { configurable: true,
+      get: () => (document.getElementById('computer-say')?.textContent ? 1e8 : 50) })""")
+    page.click("#choices button")
+    page.wait_for_selector("section.game[data-computer='1'] .die", state="attached")
+    page.wait_for_function("document.getElementById('computer-say').textContent !== ''")
+    page.wait_for_timeout(500)
+    t.check("dice-computer")
+    page.evaluate("() => { delete window.kniffelPace; }")
+    load(page, all_strikes_with_throws_left())
+    t.dismiss_notices()
+    t.check("strike-hidden")
+    page.click("#strike-open")
+    t.check("strike-open")
+    load(page, at_the_last_move())
+    t.dismiss_notices()
+    if page.locator("#strike-open").count():
+        page.click("#strike-open")
+    page.click("#choices button[data-box]")
+    page.wait_for_selector("#review")
+    t.check("dice-end")
+    page.click("#review")
+    page.wait_for_selector("#review-summary", timeout=120_000)
+    t.check("review")
+    t.dialog("review-sheet", lambda: page.click("#review-costliest [data-moment]"),
+             "#panel[open] #moment-sheet", panel_close(page))
+    page.click("#review-back")
+
+
+def tour_history(t: Tour, link: str) -> None:
+    """The history with statistics, the plot and unfinished games, a viewed game, an import
+    refusal, and the hand-off prompt on a page opened from the link."""
+    page = t.page
+    import_file(page, history_file(), "kniffel-verlauf.json")
+    page.wait_for_selector(".notice")
+    page.wait_for_selector("#plot")
+    t.dismiss_notices()
+    page.evaluate("window.scrollTo(0, 0)")
+    t.check("history")
+    page.click("#history-list [data-open]")
+    page.wait_for_selector("#opened-sheet")
+    t.check("history-opened")
+    page.click("#history-back")
+    page.wait_for_selector("#history-list")
+    t.notice("import-refusal", lambda: import_file(
+        page, {"format": "kniffel-save", "players": []}, "kaputt.json"), ".notice.warn")
+
+    def prompt() -> None:
+        page.goto(link)
+        page.wait_for_selector(READY, state="attached", timeout=120_000)
+
+    t.dialog("handoff-prompt", prompt, "#panel[open] #link-load",
+             lambda: page.click("#link-skip"))
+
+
+@pytest.mark.parametrize(("size", "mobile"), SIZES)
+def test_every_screen_fits_and_axe_finds_no_violation(
+    browser: Browser, site: str, size: ViewportSize, mobile: bool
+) -> None:
+    device = Device(browser, site, size, mobile)
+    try:
+        t = Tour(device.open(), size)
+        link = tour_setup_and_pad(t)
+        tour_dice(t)
+        tour_history(t, link)
+        assert len(t.screens) >= 30
+        assert t.found == [], "\n".join(t.found)
+    finally:
+        device.close()

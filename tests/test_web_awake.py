@@ -1,0 +1,230 @@
+"""The table stays awake: while a game is in progress the browser app keeps the screen on (the
+Screen Wake Lock API), lets go when the page is hidden or the game is over, asks again when the
+page shows while the game still runs, and never when the setting is off. Where the API is missing
+or refuses, the game goes on and nothing is said. In Debian's Chromium headless, with
+``navigator.wakeLock`` replaced by a recorder (a headless browser has no screen to keep on).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from kniffel import Box, Enter, Game, Mode, preset
+from kniffel.web.server import running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+READY = "html[data-ready='1']"
+
+# The page's view of the document's visibility is set by the test (window.kniffelShow), and
+# navigator.wakeLock records every request and release in window.kniffelWake.
+RECORDER = """(() => {
+  const log = [];
+  window.kniffelWake = log;
+  let visibility = "visible";
+  const doc = Document.prototype;
+  Object.defineProperty(doc, "visibilityState", { configurable: true, get: () => visibility });
+  Object.defineProperty(doc, "hidden", { configurable: true, get: () => visibility !== "visible" });
+  window.kniffelShow = (v) => {
+    visibility = v;
+    document.dispatchEvent(new Event("visibilitychange"));
+  };
+  class Lock extends EventTarget {
+    constructor(type) { super(); this.type = type; this.released = false; }
+    release() {
+      if (!this.released) {
+        this.released = true;
+        log.push("release");
+        this.dispatchEvent(new Event("release"));
+      }
+      return Promise.resolve();
+    }
+  }
+  const request = (type) => {
+    log.push(`request:${type}`);
+    return MODE === "refuse" ? Promise.reject(new DOMException("refused", "NotAllowedError"))
+      : Promise.resolve(new Lock(type));
+  };
+  const value = MODE === "missing" ? undefined : { request };
+  Object.defineProperty(navigator, "wakeLock", { configurable: true, value });
+})();"""
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with running_server() as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def context() -> Iterator[BrowserContext]:
+    if not CHROMIUM.exists():
+        pytest.skip("the browser tests need Debian's chromium: scripts/setup.sh --dev")
+    with sync_playwright() as p:
+        browser: Browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        # one context for the module: the engine's memory snapshot is kept between the tests
+        ctx = browser.new_context(service_workers="block", bypass_csp=True,
+                                  viewport={"width": 390, "height": 844})
+        ctx.set_default_timeout(30_000)
+        yield ctx
+        ctx.close()
+        browser.close()
+
+
+class Table:
+    """A page of the app with the recorder in place (``mode``: "record", "refuse" or
+    "missing"), checked for page errors when closed."""
+
+    def __init__(self, context: BrowserContext, site: str, mode: str = "record") -> None:
+        self.site = site
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.add_init_script(RECORDER.replace("MODE", json.dumps(mode)))
+        self.page.goto(site)
+        self.page.evaluate("localStorage.clear()")
+        self.reload()
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.page.wait_for_selector(READY, state="attached", timeout=120_000)
+
+    def log(self) -> list[str]:
+        """Every request and release since the page was loaded, once the page has settled."""
+        self.page.wait_for_timeout(200)  # a request is answered in a microtask or two
+        log: list[str] = self.page.evaluate("[...window.kniffelWake]")
+        return log
+
+    def show(self, visibility: str) -> None:
+        self.page.evaluate("v => window.kniffelShow(v)", visibility)
+
+    def close(self) -> None:
+        self.page.close()
+        assert self.errors == []
+
+
+@pytest.fixture
+def table(context: BrowserContext, site: str) -> Iterator[Table]:
+    t = Table(context, site)
+    yield t
+    t.close()
+
+
+def start(page: Page, names: list[str]) -> None:
+    """Start a score pad game of ``names`` from the start screen."""
+    page.check("#mode-pad")
+    while page.locator("#players .player-row").count() < len(names):
+        page.click("#add-player")
+    while page.locator("#players .player-row").count() > len(names):
+        page.locator("#players .player-row button").last.click()
+    for i, name in enumerate(names):
+        page.fill(f"input[data-player='{i}']", name)
+    page.click("#start")
+    wait_actions(page, 0)
+
+
+def wait_actions(page: Page, n: int) -> None:
+    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
+
+
+def pad_enter(page: Page, player: int, box: str, pts: int) -> None:
+    """Score pad: tap the player's box, then the points."""
+    n = int(page.get_attribute("section.game", "data-actions") or "-1")
+    page.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
+    page.click(f"#picker-options button[data-strike='0'][data-points='{pts}']")
+    wait_actions(page, n + 1)
+
+
+def nearly_finished() -> dict[str, Any]:
+    """A Kniffel Extreme score pad game of one player, every box filled but the chance, as the
+    page stores its game in progress (no view: the engine draws it anew)."""
+    rules = preset("extreme")
+    game = Game(rules, ["Anna"], mode=Mode.PAD)
+    for b in rules.boxes:
+        if b is not Box.CHANCE:
+            game.apply(Enter(b, 4 * (b.face or 0) if b.is_upper else rules.max_points(b)))
+    return {"version": 1, "id": "near", "started": "2026-11-30T10:00:00Z",
+            "game": game.to_json()}
+
+
+def store_game(t: Table, record: dict[str, Any]) -> None:
+    t.page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", json.dumps(record))
+    t.reload()
+
+
+# --- tests -----------------------------------------------------------------------------------
+
+
+def test_a_game_in_progress_keeps_the_screen_on_while_shown_and_lets_go_when_hidden(
+    table: Table,
+) -> None:
+    page = table.page
+    assert table.log() == []  # the start screen: no game, the screen may dim
+    assert page.is_checked("#keep-awake")  # on unless the player turns it off
+    assert page.text_content("label:has(#keep-awake)") == "Bildschirm anlassen während eines Spiels"
+    start(page, ["Anna", "Ben"])
+    assert table.log() == ["request:screen"]
+    pad_enter(page, 0, "sixes", 24)  # a move keeps the one lock
+    assert table.log() == ["request:screen"]
+    table.show("hidden")
+    assert table.log() == ["request:screen", "release"]
+    table.show("visible")  # the game still runs: asked again
+    assert table.log() == ["request:screen", "release", "request:screen"]
+
+
+def test_the_lock_goes_when_the_game_is_over_and_is_not_asked_for_again(table: Table) -> None:
+    store_game(table, nearly_finished())
+    page = table.page
+    wait_actions(page, 21)
+    assert table.log() == ["request:screen"]  # a stored game in progress, after a reload
+    pad_enter(page, 0, "chance", 20)
+    assert page.locator("#rematch").is_visible()
+    assert table.log() == ["request:screen", "release"]
+    table.show("hidden")
+    table.show("visible")  # over: the screen may dim
+    assert table.log() == ["request:screen", "release"]
+
+
+def test_with_the_setting_off_the_screen_is_never_kept_on(table: Table) -> None:
+    page = table.page
+    page.click("#lang")
+    assert page.text_content("label:has(#keep-awake)") == "Keep the screen on during a game"
+    page.uncheck("#keep-awake")
+    settings = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.settings')"))
+    assert settings["keep_awake"] is False
+    start(page, ["Anna"])
+    pad_enter(page, 0, "sixes", 24)
+    table.show("hidden")
+    table.show("visible")
+    assert table.log() == []
+    table.reload()  # the setting is stored: a reload with the game in progress asks nothing
+    wait_actions(page, 1)
+    assert table.log() == []
+
+
+@pytest.mark.parametrize("mode", ["refuse", "missing"])
+def test_a_browser_that_refuses_or_lacks_the_lock_plays_on_and_says_nothing(
+    context: BrowserContext, site: str, mode: str,
+) -> None:
+    t = Table(context, site, mode)
+    try:
+        page = t.page
+        # the setting is offered only where the browser can keep the screen on
+        assert page.locator("#keep-awake").count() == (1 if mode == "refuse" else 0)
+        start(page, ["Anna"])
+        pad_enter(page, 0, "sixes", 24)
+        t.show("hidden")
+        t.show("visible")
+        # refused: asked again when the page shows (the browser may allow it then); no notice
+        assert t.log() == (["request:screen", "request:screen"] if mode == "refuse" else [])
+        assert page.text_content("#notices") == ""
+    finally:
+        t.close()
