@@ -40,6 +40,7 @@ from test_web_phone import (
     Device,
     actions,
     all_strikes_with_throws_left,
+    classic_at_the_last_move,
     start,
     wait_actions,
 )
@@ -136,20 +137,7 @@ def played(names: list[str], rules: str, seed: int) -> Game:
 def at_the_last_move() -> dict[str, Any]:
     """A Kniffel Extreme dice game of two people (moves made by the random player) with only the
     last box of the second left to fill, as a save (its review is quick to compute)."""
-    game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random")
-                                    for n in ["Großmutter", "Maximilian"]],
-                mode=Mode.DICE, seed=5)
-    match = Match(game)
-    while True:
-        turn = game.turn
-        if (turn is not None and turn.player == 1 and turn.roll is not None
-                and len(game.sheet(1).entries) == len(game.rules.boxes) - 1):
-            break
-        match.move()
-    data = game.to_json()
-    for p in data["players"]:
-        p["kind"], p["strategy"] = "human", None
-    return data
+    return classic_at_the_last_move(("Großmutter", "Maximilian"))
 
 
 def history_file() -> dict[str, Any]:

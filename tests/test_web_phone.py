@@ -652,21 +652,23 @@ def test_the_handoff_prompt_on_a_phone_without_a_game_shows_no_missing_value(
         other.close()
 
 
-def classic_at_the_last_move() -> dict[str, Any]:
-    """A classic dice game of four people (moves made by the random player) with only the last
-    box of the fourth left to fill, as a save."""
+def classic_at_the_last_move(
+    names: tuple[str, ...] = ("Großmutter", "Maximilian", "Alexandra", "Ben"),
+) -> dict[str, Any]:
+    """A Kniffel Extreme dice game of these people (four by default; moves made by the random
+    player, seed 5) with only the last box of the last of them left to fill, as a save."""
     from kniffel import Mode, preset
     from kniffel.game import Player, PlayerKind
     from kniffel.match import Match
 
-    game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random")
-                                    for n in ["Großmutter", "Maximilian", "Alexandra", "Ben"]],
+    game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random") for n in names],
                 mode=Mode.DICE, seed=5)
     match = Match(game)
+    last = len(names) - 1
     while True:
         turn = game.turn
-        if (turn is not None and turn.player == 3 and turn.roll is not None
-                and len(game.sheet(3).entries) == len(game.rules.boxes) - 1):
+        if (turn is not None and turn.player == last and turn.roll is not None
+                and len(game.sheet(last).entries) == len(game.rules.boxes) - 1):
             break
         match.move()
     data = game.to_json()

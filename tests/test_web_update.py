@@ -24,8 +24,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
-from kniffel import Box, Enter, Game, Mode, preset
 from kniffel.web.server import _bind, build_site, find_pyodide
+from test_web_awake import nearly_finished
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -161,17 +161,6 @@ def pad_enter(page: Page, player: int, box: str, pts: int) -> None:
     page.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
     page.click(f"#picker-options button[data-strike='0'][data-points='{pts}']")
     wait_actions(page, n + 1)
-
-
-def nearly_finished() -> dict[str, Any]:
-    """A stored score pad game of one player, every box filled but the chance."""
-    rules = preset("extreme")
-    game = Game(rules, ["Anna"], mode=Mode.PAD)
-    for b in rules.boxes:
-        if b is not Box.CHANCE:
-            game.apply(Enter(b, 4 * (b.face or 0) if b.is_upper else rules.max_points(b)))
-    return {"version": 1, "id": "near", "started": "2026-11-30T10:00:00Z",
-            "game": game.to_json()}
 
 
 def saved(page: Page) -> tuple[Any, list[Any]]:
