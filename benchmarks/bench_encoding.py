@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.advice import Position
-from kniffel.game import Action, Game, Player, PlayerKind
-from kniffel.rules import preset
+from kniffel.engine.advice import Position
+from kniffel.engine.game import Action, Game, Player, PlayerKind
+from kniffel.engine.rules import preset
 from kniffel.simulate import game_seed, play_out
 from kniffel.solver import load_table
 from kniffel.solver.advise import Advisor

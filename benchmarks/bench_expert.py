@@ -25,13 +25,13 @@ import statistics
 import time
 from pathlib import Path
 
-from kniffel.advice import Position
-from kniffel.expert import Expert, ExpertStrategy, Values, values_for
-from kniffel.expert_model import load_model, model_bytes, model_from_bytes
-from kniffel.game import Game
-from kniffel.rules import RuleSet, preset
+from kniffel.engine.advice import Position
+from kniffel.engine.expert import Expert, ExpertStrategy, Values, values_for
+from kniffel.engine.expert_model import load_model, model_bytes, model_from_bytes
+from kniffel.engine.game import Game
+from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.strategy import get_strategy
 from kniffel.simulate import simulate
-from kniffel.strategy import get_strategy
 
 
 def values_of(rules: RuleSet, model: Path | None) -> Values:

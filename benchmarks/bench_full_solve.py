@@ -26,7 +26,7 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.progress import Progress as Bar
 
-from kniffel.rules import preset
+from kniffel.engine.rules import preset
 from kniffel.solver import solve
 from kniffel.solver.solve import Progress
 from kniffel.solver.table import read_header, table_name

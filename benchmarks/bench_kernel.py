@@ -37,7 +37,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.rules import preset
+from kniffel.engine.rules import preset
 from kniffel.solver import kernel
 from kniffel.solver.table import cache_dir, make_layout
 from kniffel.solver.tables import P_CHIPS, P_NSMALL, P_ROLLS, P_STRIKE, Tables, build_tables

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from kniffel import Game, Mode, all_rolls, choices, evaluate, preset
-from kniffel.rules import Box, Entry
+from kniffel.engine.rules import Box, Entry
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from kniffel.rules import preset
+from kniffel.engine.rules import preset
+from kniffel.engine.strategy import get_strategy, strategy_names
 from kniffel.simulate import simulate
-from kniffel.strategy import get_strategy, strategy_names
 
 
 def measure(rules_name: str, strategy_name: str, games: int, seed: int) -> tuple[float, float,

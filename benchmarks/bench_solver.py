@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kniffel.dice import Keep, roll_dice
-from kniffel.rules import Box, Entry, preset
+from kniffel.engine.dice import Keep, roll_dice
+from kniffel.engine.rules import Box, Entry, preset
 from kniffel.solver import (
     TableMismatchError,
     TableMissingError,

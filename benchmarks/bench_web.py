@@ -33,7 +33,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, Request, sync_playwright
 
-from kniffel.expert_model import packed_copy
+from kniffel.engine.expert_model import packed_copy
 from kniffel.web.server import running_server
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -305,7 +305,7 @@ def with_model(site: Path, model: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "Duplicate name": the later one wins
         with zipfile.ZipFile(zipped, "a", zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr(f"kniffel/data/{name}", packed)
+            zf.writestr(f"kniffel/engine/data/{name}", packed)
     meta = json.loads((site / "meta.json").read_text(encoding="utf-8"))
     for key in ("extreme", "extreme/free"):
         meta["expert"][key] = {"ready": True, "code": None, "note": None}

@@ -2,7 +2,7 @@
 """Fit the expert's value model for Kniffel Extreme to a sample of the exact value table.
 
     python scripts/fit_expert_model.py ~/.cache/kniffel/solver/extreme.sample.npz \\
-        src/kniffel/data/expert-extreme.json
+        src/kniffel/engine/data/expert-extreme.json
 
 The sample is written by the solve (``kniffel.solver.sample``). The fit also weighs the states
 that optimal play asks about (``kniffel.expert_fit.draw_visits``): they are read from
@@ -29,12 +29,12 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from kniffel.errors import KniffelError  # noqa: E402
+from kniffel.engine.errors import KniffelError  # noqa: E402
 from kniffel.expert_fit import VISIT_GAMES, draw_visits, fit_model, model_text, write_model  # noqa: E402
 from kniffel.interrupt import EXIT_INTERRUPTED, interruptible  # noqa: E402
 from kniffel.lang import default_lang  # noqa: E402
-from kniffel.messages import text as words  # noqa: E402
-from kniffel.rules import preset  # noqa: E402
+from kniffel.engine.messages import text as words  # noqa: E402
+from kniffel.engine.rules import preset  # noqa: E402
 from kniffel.solver.sample import Sample, read_sample, write_sample  # noqa: E402
 from kniffel.solver.table import load_table  # noqa: E402
 

@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kniffel.cli import main
-from kniffel.dice import Keep, Roll
-from kniffel.expert import expert_for
-from kniffel.game import Game, Outcome, Score, Throw, action_to_json
-from kniffel.messages import dice_text, number, text
-from kniffel.rules import Box, Entry, preset
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.expert import expert_for
+from kniffel.engine.game import Game, Outcome, Score, Throw, action_to_json
+from kniffel.engine.messages import dice_text, number, text
+from kniffel.engine.rules import Box, Entry, preset
 from kniffel.solver.advise import Position
 from kniffel.storage import save_game
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from kniffel import PRESETS, Box, Enter, Game, Mode, Strike, preset, save_game
 from kniffel.cli import main
-from kniffel.rules import Lang
+from kniffel.engine.rules import Lang
 
 # wide enough that no cell is wrapped or cut; no colours; a locale that says nothing (German)
 ENV: dict[str, str | None] = {"COLUMNS": "250", "FORCE_COLOR": None, "TTY_COMPATIBLE": None,
@@ -358,13 +358,14 @@ def test_the_command_line_starts_without_the_game_history_and_tables_it_does_not
     the command line leaves the game, its saves, the history database and rich's tables out
     until a command uses them; the package's names for them still work."""
     probe = ("import sys, kniffel.cli; "
-             "print(sorted(m for m in ('kniffel.game', 'kniffel.storage', 'kniffel.history', "
+             "print(sorted(m for m in ('kniffel.engine.game', 'kniffel.storage', "
+             "'kniffel.history', "
              "'rich.table', 'numpy') if m in sys.modules)); "
              "import kniffel; print(kniffel.Game.__module__, kniffel.save_game.__module__)")
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
                          text=True).stdout.split("\n")
     assert out[0] == "[]"
-    assert out[1] == "kniffel.game kniffel.storage"
+    assert out[1] == "kniffel.engine.game kniffel.storage"
 
 
 def test_the_package_names_every_public_name_even_those_imported_on_first_use() -> None:

@@ -174,7 +174,7 @@ def test_refusals_speak_the_players_language(tmp_path: Path, args: list[str], ge
 def test_the_missing_table_message_names_the_cost_and_max_open(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the refusal comes only where the expert cannot estimate either: here it has no model
-    from kniffel import expert, expert_model
+    from kniffel.engine import expert, expert_model
 
     monkeypatch.setattr(expert_model, "model_bytes", lambda rules: None)
     expert_model.load_model.cache_clear()
@@ -264,7 +264,7 @@ def test_histogram_has_about_sqrt_n_bins() -> None:
 def test_an_error_no_command_expected_is_still_words_not_a_traceback(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import kniffel.cli
-    from kniffel.errors import IllegalMoveError
+    from kniffel.engine.errors import IllegalMoveError
 
     def broken(*_args: object) -> list[str]:
         raise IllegalMoveError("developer text", code="undo.nothing")

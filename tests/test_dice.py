@@ -1,4 +1,4 @@
-"""Tests for kniffel.dice: rolls, keeps, sub-keeps, outcome distributions and seeded rolling.
+"""Tests for kniffel.engine.dice: rolls, keeps, sub-keeps, outcome distributions and seeded rolling.
 
 Expectations come from the spec (issue 2) and the rule texts, or from plain brute-force
 enumerations written here, never from the implementation's own output.
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kniffel.dice import Keep, Roll, all_rolls, outcomes, roll_dice, seeded_rng, sub_keeps
-from kniffel.errors import InvalidDiceError, InvalidKeepError, KniffelError
-from kniffel.rules import Box, ExtraKniffel, RuleSet, StrikeRule
+from kniffel.engine.dice import Keep, Roll, all_rolls, outcomes, roll_dice, seeded_rng, sub_keeps
+from kniffel.engine.errors import InvalidDiceError, InvalidKeepError, KniffelError
+from kniffel.engine.rules import Box, ExtraKniffel, RuleSet, StrikeRule
 
 EVAL_NAMESPACE: dict[str, object] = {
     "Roll": Roll,

@@ -1,4 +1,4 @@
-"""Tests of the expert player (kniffel.expert): exact within a turn, valued at its end by the
+"""Tests of the expert player (kniffel.engine.expert): exact within a turn, valued at its end by the
 exact tables (classic rule sets) or the fitted model (Kniffel Extreme)."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 import kniffel
-from kniffel import expert_model
-from kniffel.advice import Advice, Position
-from kniffel.dice import Roll
-from kniffel.errors import KniffelError
-from kniffel.expert import (
+from kniffel.engine import expert_model
+from kniffel.engine.advice import Advice, Position
+from kniffel.engine.dice import Roll
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import (
     DEAD,
     Expert,
     ExpertError,
@@ -31,8 +31,7 @@ from kniffel.expert import (
     upper_key,
     upper_states,
 )
-from kniffel.expert_fit import draw_visits, fit_model, model_text
-from kniffel.expert_model import (
+from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
     PACKED_MAGIC,
@@ -43,15 +42,16 @@ from kniffel.expert_model import (
     pack_model,
     params_digest,
 )
-from kniffel.game import Game, Score, UseChip
-from kniffel.messages import CATALOG, render
-from kniffel.rules import Box, Entry, RuleSet, preset
+from kniffel.engine.game import Game, Score, UseChip
+from kniffel.engine.messages import CATALOG, render
+from kniffel.engine.rules import Box, Entry, RuleSet, preset
+from kniffel.engine.strategy import get_strategy, strategy_names
+from kniffel.expert_fit import draw_visits, fit_model, model_text
 from kniffel.solver.advise import Advisor
 from kniffel.solver.sample import Sample, write_sample
 from kniffel.solver.solve import solve
 from kniffel.solver.table import load_table, make_layout
 from kniffel.solver.tables import build_tables
-from kniffel.strategy import get_strategy, strategy_names
 
 CLASSIC = {"yahtzee": preset("yahtzee"), "kniffel": preset("kniffel"),
            "kniffel-championship": preset("kniffel-championship"),

@@ -32,19 +32,19 @@ from click.testing import CliRunner
 
 from kniffel import Game, Player, PlayerKind, preset
 from kniffel.cli import main
-from kniffel.errors import (
+from kniffel.engine.errors import (
     HistoryError,
     HistoryForeignError,
     HistoryFullError,
     HistoryLockedError,
     HistoryReadOnlyError,
 )
+from kniffel.engine.history_file import HistoryEntry, encode_history
+from kniffel.engine.messages import render
+from kniffel.engine.strategy import get_strategy
 from kniffel.history import History, HistoryStorage
-from kniffel.history_file import HistoryEntry, encode_history
-from kniffel.messages import render
 from kniffel.simulate import play_out
 from kniffel.storage import is_sqlite_file
-from kniffel.strategy import get_strategy
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                               "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -352,7 +352,7 @@ def _save_in_a_full_child(db: Path, game_id: int, game: Game) -> str:
         "import json, sys\n"
         "from kniffel import Game\n"
         "from kniffel.history import History, HistoryStorage\n"
-        "from kniffel.messages import render\n"
+        "from kniffel.engine.messages import render\n"
         "game = Game.from_json(json.loads(sys.stdin.read()))\n"
         "try:\n"
         f"    with History({str(db)!r}) as h:\n"

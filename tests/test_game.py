@@ -37,7 +37,7 @@ from kniffel import (
     seeded_rng,
     sub_keeps,
 )
-from kniffel.game import action_from_json, action_to_json
+from kniffel.engine.game import action_from_json, action_to_json
 
 NAMES = ("Anna", "Ben", "Clara", "Dora")
 
@@ -1121,7 +1121,7 @@ def test_roll_off_needs_one_to_eight_players(players: int) -> None:
 
 def _last_human_by_undoing(game: Game) -> int | None:
     """The definition: undo until the undone action was a human's decision (not dice)."""
-    from kniffel.game import PlayerKind
+    from kniffel.engine.game import PlayerKind
 
     trial = game.copy()
     while trial.actions:
@@ -1134,7 +1134,7 @@ def _last_human_by_undoing(game: Game) -> int | None:
 
 
 def test_last_human_decision_skips_dice_and_computer_moves() -> None:
-    from kniffel.game import Player, PlayerKind
+    from kniffel.engine.game import Player, PlayerKind
 
     rules = preset("kniffel")
     bot = Player("Bot", PlayerKind.COMPUTER, "greedy")
@@ -1159,7 +1159,7 @@ def test_last_human_decision_skips_dice_and_computer_moves() -> None:
        steps=st.integers(0, 80))
 def test_last_human_decision_is_where_undoing_stops(seed: int, kinds: list[bool],
                                                     steps: int) -> None:
-    from kniffel.game import Player, PlayerKind
+    from kniffel.engine.game import Player, PlayerKind
 
     players = [Player(f"P{i}", PlayerKind.COMPUTER if c else PlayerKind.HUMAN,
                       "random" if c else None) for i, c in enumerate(kinds)]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kniffel import Game, Player, PlayerKind, Score, preset, seeded_rng
-from kniffel.errors import (
+from kniffel.engine.errors import (
     CorruptHistoryError,
     HistoryForeignError,
     HistoryFullError,
@@ -23,6 +23,7 @@ from kniffel.errors import (
     HistoryVersionError,
     InvalidImportError,
 )
+from kniffel.engine.strategy import get_strategy
 from kniffel.history import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -33,7 +34,6 @@ from kniffel.history import (
     default_db_path,
 )
 from kniffel.simulate import play_out
-from kniffel.strategy import get_strategy
 
 CLOCK = iter(f"2026-11-30T10:{m:02d}:{s:02d}+00:00" for m in range(60) for s in range(60))
 
@@ -154,7 +154,7 @@ def test_killing_the_process_loses_at_most_the_unsaved_action(tmp_path: Path) ->
         import random, sys
         from kniffel import Game, preset, seeded_rng
         from kniffel.history import History
-        from kniffel.strategy import get_strategy
+        from kniffel.engine.strategy import get_strategy
         rules = preset("extreme")
         game = Game(rules, ["Anna"], seed=8)
         greedy = get_strategy("greedy", rules)

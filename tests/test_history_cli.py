@@ -12,9 +12,9 @@ from click.testing import CliRunner, Result
 
 from kniffel import Game, Player, PlayerKind, preset
 from kniffel.cli import main
+from kniffel.engine.strategy import get_strategy
 from kniffel.history import SCHEMA_VERSION, History
 from kniffel.simulate import play_out
-from kniffel.strategy import get_strategy
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                               "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}

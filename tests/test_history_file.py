@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel import Game, preset
+from kniffel.browser.bridge import Session
 from kniffel.cli import main
-from kniffel.errors import InvalidImportError
-from kniffel.history import History
-from kniffel.history_file import (
+from kniffel.engine.errors import InvalidImportError
+from kniffel.engine.history_file import (
     FORMAT,
     UNKNOWN_TIME,
     VERSION,
@@ -26,8 +26,8 @@ from kniffel.history_file import (
     encode_history,
     fingerprint,
 )
-from kniffel.messages import render, text
-from kniffel.web.bridge import Session
+from kniffel.engine.messages import render, text
+from kniffel.history import History
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "LC_ALL": None,
                               "LC_MESSAGES": None, "LANG": None}
@@ -244,8 +244,8 @@ def test_the_same_game_from_a_browser_version_1_file_and_a_desktop_export_is_sto
 
 
 def test_a_single_saved_game_is_read_as_a_history_of_that_game_with_a_content_uid() -> None:
+    from kniffel.engine.strategy import get_strategy
     from kniffel.simulate import play_out
-    from kniffel.strategy import get_strategy
 
     rules = preset("kniffel")
     game = Game(rules, ["Anna", "Ben"], seed=3)
@@ -259,9 +259,9 @@ def test_a_single_saved_game_is_read_as_a_history_of_that_game_with_a_content_ui
 
 
 def test_import_of_a_saved_game_stores_it_once(tmp_path: Path) -> None:
+    from kniffel.engine.strategy import get_strategy
     from kniffel.simulate import play_out
     from kniffel.storage import save_game
-    from kniffel.strategy import get_strategy
 
     rules = preset("kniffel")
     game = Game(rules, ["Anna"], seed=4)

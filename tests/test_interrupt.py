@@ -30,9 +30,9 @@ from click.testing import CliRunner
 
 from kniffel import preset
 from kniffel.cli import main, plot_target_problem
+from kniffel.engine.strategy import get_strategy
 from kniffel.interrupt import EXIT_INTERRUPTED, Terminated, interruptible, worker_pool
 from kniffel.simulate import SimulationInterrupted, simulate
-from kniffel.strategy import get_strategy
 
 #: Seconds from the signal to the exit that the tests accept (the promise is 2).
 EXIT_WITHIN = 5.0
@@ -444,7 +444,7 @@ def test_web_export_refuses_a_foreign_folder_and_accepts_its_own_earlier_site(
 
 def test_an_interrupted_review_says_so_in_one_sentence_and_exits_130(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel.game import Game, Player, PlayerKind
+    from kniffel.engine.game import Game, Player, PlayerKind
     from kniffel.solver import review as review_module
     from kniffel.storage import save_game
 

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from kniffel import preset
 from kniffel.cli import confirm, main, ruleset_from_options
-from kniffel.messages import count, decimal, number, percent, size
-from kniffel.rules import PRESETS, Lang, StrikeRule
+from kniffel.engine.messages import count, decimal, number, percent, size
+from kniffel.engine.rules import PRESETS, Lang, StrikeRule
 from test_readme import EXAMPLES, SKIPPED, readme_folder
 
 QUIET: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,

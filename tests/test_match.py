@@ -10,18 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kniffel import Game, Keep, Mode, Outcome, Player, PlayerKind, Score, Throw, preset
-from kniffel.dice import seeded_rng
-from kniffel.errors import (
+from kniffel.engine.dice import seeded_rng
+from kniffel.engine.errors import (
     HistoryLockedError,
     IllegalMoveError,
     InvalidGameError,
     KniffelError,
     UnknownStrategyError,
 )
+from kniffel.engine.match import Match, Seat, dice_rng, parse_seat, strategy_rng, validate_players
+from kniffel.engine.strategy import get_strategy
 from kniffel.history import History, HistoryStorage
-from kniffel.match import Match, Seat, dice_rng, parse_seat, strategy_rng, validate_players
 from kniffel.simulate import game_seed, simulate
-from kniffel.strategy import get_strategy
 
 
 def people_and_bots(rules: str = "kniffel", seed: int = 5) -> Game:

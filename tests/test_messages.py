@@ -17,16 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kniffel
-from kniffel.dice import Keep, Roll
-from kniffel.errors import (
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidDiceError,
     KniffelError,
     dice_param,
 )
-from kniffel.game import Action, Game, Outcome, Score, Strike, Throw, UseChip
-from kniffel.messages import (
+from kniffel.engine.game import Action, Game, Outcome, Score, Strike, Throw, UseChip
+from kniffel.engine.messages import (
     CATALOG,
     STRATEGY_NAMES,
     dice_text,
@@ -35,7 +35,7 @@ from kniffel.messages import (
     render_code,
     strategy_name,
 )
-from kniffel.rules import Box, preset
+from kniffel.engine.rules import Box, preset
 
 SRC = Path(kniffel.__file__).parent
 
@@ -97,9 +97,11 @@ CONSTRUCTIONS = _error_constructions()
 def test_the_source_raises_many_kniffel_errors() -> None:
     # guards the test below against finding nothing
     assert len(CONSTRUCTIONS) > 150
-    assert {rel for rel, *_ in CONSTRUCTIONS} >= {"game.py", "dice.py", "rules.py", "history.py",
-                                                   "history_file.py", "web/bridge.py",
-                                                   "strategy.py", "solver/advise.py", "cli.py"}
+    assert {rel for rel, *_ in CONSTRUCTIONS} >= {"engine/game.py", "engine/dice.py",
+                                                   "engine/rules.py", "history.py",
+                                                   "engine/history_file.py", "browser/bridge.py",
+                                                   "engine/strategy.py", "solver/advise.py",
+                                                   "cli.py"}
 
 
 @pytest.mark.parametrize(("rel", "line", "cls", "call"), CONSTRUCTIONS,
@@ -248,7 +250,7 @@ def test_strategy_names_are_translated() -> None:
     assert strategy_name("random", "de") == "zufällig"
     assert strategy_name("greedy", "en") == "greedy"
     assert strategy_name("mine", "de") == "mine"
-    from kniffel.strategy import strategy_names
+    from kniffel.engine.strategy import strategy_names
     assert set(strategy_names()) <= set(STRATEGY_NAMES)
 
 
@@ -283,10 +285,10 @@ def test_every_refused_move_renders_specific_words_in_both_languages(
 
 
 def test_a_choice_of_a_hint_reads_as_a_phrase_in_both_languages() -> None:
-    from kniffel.advice import Option
-    from kniffel.dice import Keep
-    from kniffel.game import Score, Strike, Throw, UseChip
-    from kniffel.rules import Box, preset
+    from kniffel.engine.advice import Option
+    from kniffel.engine.dice import Keep
+    from kniffel.engine.game import Score, Strike, Throw, UseChip
+    from kniffel.engine.rules import Box, preset
 
     rules = preset("extreme")
 

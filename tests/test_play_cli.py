@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from kniffel import Game, Keep, Throw
 from kniffel.cli import main
+from kniffel.engine.rules import preset
+from kniffel.engine.strategy import strategy_names
 from kniffel.history import History
-from kniffel.rules import preset
 from kniffel.storage import save_game
-from kniffel.strategy import strategy_names
 from kniffel.tui import KniffelApp
 
 ENV: dict[str, str | None] = {"COLUMNS": "250", "NO_COLOR": "1"}
@@ -61,7 +61,7 @@ def test_play_refuses_a_start_player_beyond_the_players(tmp_path: Path) -> None:
 
 
 def test_a_name_with_a_registered_strategy_suffix_is_a_computer() -> None:
-    from kniffel.match import Seat, parse_seat
+    from kniffel.engine.match import Seat, parse_seat
 
     assert parse_seat("Bot:greedy") == Seat("Bot", "greedy")
     assert parse_seat("Bot: Greedy ") == Seat("Bot", "greedy")
@@ -135,7 +135,7 @@ def test_load_refuses_resume_and_the_options_of_a_new_game(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("rules", ["yahtzee", "kniffel-championship", "kniffel-anleitung"])
 def test_free_strike_is_refused_where_it_changes_nothing(tmp_path: Path, rules: str) -> None:
-    from kniffel.rules import StrikeRule
+    from kniffel.engine.rules import StrikeRule
 
     assert preset(rules).strike is not StrikeRule.FORCED
     result = CliRunner().invoke(main, ["play", "--db", str(tmp_path / "h.sqlite3"), "--rules",

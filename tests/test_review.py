@@ -10,28 +10,28 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kniffel import expert as expert_module
-from kniffel import expert_model
 from kniffel.cli import main
-from kniffel.dice import Keep, Roll
-from kniffel.errors import IllegalMoveError
-from kniffel.expert import Expert, TableValues, review_game
-from kniffel.expert_model import (
+from kniffel.engine import expert as expert_module
+from kniffel.engine import expert_model
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.errors import IllegalMoveError
+from kniffel.engine.expert import Expert, TableValues, review_game
+from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
     ValueModel,
     model_from_json,
     params_digest,
 )
-from kniffel.game import Game, Mode, Outcome, Score, Strike, Throw
+from kniffel.engine.game import Game, Mode, Outcome, Score, Strike, Throw
+from kniffel.engine.match import Match
+from kniffel.engine.messages import number
+from kniffel.engine.rules import Box, preset
+from kniffel.engine.strategy import get_strategy
 from kniffel.history import History
-from kniffel.match import Match
-from kniffel.messages import number
-from kniffel.rules import Box, preset
 from kniffel.solver.review import review
 from kniffel.solver.solve import solve
 from kniffel.storage import save_game
-from kniffel.strategy import get_strategy
 
 FREE = preset("kniffel", free_strike=True)
 

@@ -1,7 +1,8 @@
-"""Tests for kniffel.rules: what every box scores, the presets, and the legal choices per rule set.
+"""Tests for kniffel.engine.rules: what every box scores, the presets, and the legal choices per
+rule set.
 
 The expected values come from the rule texts (seeds 000–004, issue 2), or from the naive scorer
-below, which is written straight from the rule texts and shares no code with kniffel.rules.
+below, which is written straight from the rule texts and shares no code with kniffel.engine.rules.
 """
 
 from __future__ import annotations
@@ -14,9 +15,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kniffel.dice import Roll, all_rolls
-from kniffel.errors import InvalidDiceError, KniffelError, UnknownBoxError, UnknownRuleSetError
-from kniffel.rules import (
+from kniffel.engine.dice import Roll, all_rolls
+from kniffel.engine.errors import (
+    InvalidDiceError,
+    KniffelError,
+    UnknownBoxError,
+    UnknownRuleSetError,
+)
+from kniffel.engine.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
     PRESETS,
@@ -125,7 +131,7 @@ def naive_evaluate(values: Sequence[int]) -> dict[Box, int | None]:
 
 
 def every_sorted_roll(*, d10: bool) -> Iterable[tuple[int, ...]]:
-    """Every distinct roll as its values, enumerated here without kniffel.dice."""
+    """Every distinct roll as its values, enumerated here without kniffel.engine.dice."""
     for d6 in itertools.combinations_with_replacement(range(1, 7), 5):
         if d10:
             for ten in range(10):

@@ -2,7 +2,7 @@
 
 Every test quotes the sentence of the seed it checks. Where the seed leaves a case open (a
 Kniffel while the kniffel box is still open or after it was struck) the most literal reading is
-taken and documented at :attr:`kniffel.rules.ExtraKniffel.BONUS_ONLY`.
+taken and documented at :attr:`kniffel.engine.rules.ExtraKniffel.BONUS_ONLY`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kniffel.advice import Advice, Position
+from kniffel.browser import advice_view
+from kniffel.browser.view import meta
 from kniffel.cli import main
-from kniffel.dice import Roll
-from kniffel.expert import Expert, TableValues
-from kniffel.game import Enter, Game, Mode, Outcome, Score, Strike, Throw
-from kniffel.rules import (
+from kniffel.engine.advice import Advice, Position
+from kniffel.engine.dice import Roll
+from kniffel.engine.expert import Expert, TableValues
+from kniffel.engine.game import Enter, Game, Mode, Outcome, Score, Strike, Throw
+from kniffel.engine.rules import (
     CLASSIC_BOXES,
     PRESETS,
     Box,
@@ -31,12 +33,10 @@ from kniffel.rules import (
     describe,
     preset,
 )
+from kniffel.engine.strategy import get_strategy
 from kniffel.solver import SolverError, solve, solve_in_memory
 from kniffel.solver.advise import Advisor
 from kniffel.solver.table import make_layout
-from kniffel.strategy import get_strategy
-from kniffel.web import advice_view
-from kniffel.web.view import meta
 from test_solver import BruteForce, _sheet_except, _solver_value
 
 RULES = preset("kniffel-anleitung")
@@ -315,7 +315,7 @@ def test_the_solver_matches_brute_force_expectimax_on_seed004_endgames(
 
 def test_a_kernel_built_before_the_seed004_rule_refuses_it_instead_of_solving_it_wrongly(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel.messages import render
+    from kniffel.engine.messages import render
     from kniffel.solver import kernel
     from kniffel.solver.tables import build_tables
 
@@ -404,7 +404,7 @@ def test_the_site_ships_seed004s_exact_table_in_float32(
         tables = expert_tables()
     finally:
         expert_tables.cache_clear()
-    data = tables["kniffel/web/tables/kniffel-anleitung.table"]
+    data = tables["kniffel/browser/tables/kniffel-anleitung.table"]
     assert len(data) < 1.5e6
     values = TableValues(RULES, data)
     assert values.header["dtype"] == "<f4"

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from kniffel import Box, KniffelError, preset
-from kniffel.game import Game, Player, PlayerKind
+from kniffel.engine.game import Game, Player, PlayerKind
+from kniffel.engine.strategy import get_strategy
 from kniffel.simulate import SimulationResult, simulate
-from kniffel.strategy import get_strategy
 
 
 def _run(rules_name: str, strategy: str, games: int, seed: int) -> SimulationResult:
@@ -97,7 +97,7 @@ def test_simulate_gives_the_same_result_whatever_the_number_of_jobs() -> None:
 
 
 def test_simulate_counts_the_chips_handed_in_the_same_whatever_the_jobs() -> None:
-    from kniffel.game import UseChip
+    from kniffel.engine.game import UseChip
     from kniffel.simulate import chips_used, game_seed, play_out
 
     rules = preset("extreme")

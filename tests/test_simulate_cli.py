@@ -10,8 +10,8 @@ from click.testing import CliRunner, Result
 
 from kniffel import Game, RuleSet
 from kniffel.cli import main
-from kniffel.game import Action
-from kniffel.strategy import _REGISTRY, register_strategy
+from kniffel.engine.game import Action
+from kniffel.engine.strategy import _REGISTRY, register_strategy
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                               "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}

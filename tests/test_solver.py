@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel.cli import main
-from kniffel.dice import Keep, Roll, outcomes, sub_keeps
-from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
-from kniffel.rules import Box, Entry, ExtraKniffel, RuleSet, choices, preset
+from kniffel.engine.dice import Keep, Roll, outcomes, sub_keeps
+from kniffel.engine.game import Action, Game, Score, Strike, Throw, UseChip
+from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet, choices, preset
 from kniffel.solver import (
     Progress,
     SolverError,
@@ -560,7 +560,7 @@ def test_tables_number_every_hand_and_keep_like_the_engine() -> None:
 
 
 def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
-    from kniffel.game import Outcome
+    from kniffel.engine.game import Outcome
     from kniffel.storage import save_game
 
     game = Game(YAHTZEE, ["Anna"], seed=3)
@@ -588,7 +588,7 @@ def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
 def test_optimal_joins_the_strategies_of_simulate_and_is_deterministic(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kniffel.strategy import strategy_names
+    from kniffel.engine.strategy import strategy_names
 
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path))
     assert "optimal" in strategy_names()

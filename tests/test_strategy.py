@@ -23,10 +23,9 @@ from kniffel import (
     preset,
     seeded_rng,
 )
-from kniffel.errors import UnknownStrategyError
-from kniffel.game import Action
-from kniffel.simulate import play_out
-from kniffel.strategy import (
+from kniffel.engine.errors import UnknownStrategyError
+from kniffel.engine.game import Action
+from kniffel.engine.strategy import (
     GreedyStrategy,
     RandomStrategy,
     Strategy,
@@ -34,6 +33,7 @@ from kniffel.strategy import (
     register_strategy,
     strategy_names,
 )
+from kniffel.simulate import play_out
 
 
 def test_random_and_greedy_are_registered() -> None:
@@ -66,7 +66,7 @@ def test_a_registered_strategy_is_built_for_the_rule_set_and_listed() -> None:
         assert built.rules == preset("kniffel")
         assert "first-legal" in strategy_names()
     finally:
-        from kniffel import strategy as module
+        from kniffel.engine import strategy as module
         del module._REGISTRY["first-legal"]
     assert "first-legal" not in strategy_names()
 
@@ -212,8 +212,8 @@ def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_dice_index_numbers_rethrows_and_outcomes_as_sub_keeps_and_outcomes_do(
     d10: bool,
 ) -> None:
-    from kniffel.dice import outcomes, sub_keeps
-    from kniffel.strategy import _dice
+    from kniffel.engine.dice import outcomes, sub_keeps
+    from kniffel.engine.strategy import _dice
 
     dice = _dice(d10)
     keeps = list(dice.keep_index)

@@ -23,12 +23,12 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
-from kniffel import strategy as strategy_module
+from kniffel.engine import strategy as strategy_module
+from kniffel.engine.messages import number
+from kniffel.engine.rules import Lang, preset
+from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
-from kniffel.messages import number
-from kniffel.rules import Lang, preset
 from kniffel.storage import load_game
-from kniffel.strategy import register_strategy
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
 
 SIZE = (150, 45)
@@ -862,7 +862,7 @@ def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str
 @pytest.fixture
 def classic_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A solver cache of its own (the expert builds the classic table there on first use)."""
-    from kniffel import expert as expert_module
+    from kniffel.engine import expert as expert_module
 
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "cache"))
     expert_module._expert.cache_clear()
@@ -874,8 +874,8 @@ def classic_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: Lang) -> None:
-    from kniffel.advice import Position
-    from kniffel.expert import expert_for
+    from kniffel.engine.advice import Position
+    from kniffel.engine.expert import expert_for
     from kniffel.tui import hint_text
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
@@ -1032,8 +1032,8 @@ def test_the_key_line_shows_the_keys_that_work_now_and_fits_80_columns(lang: Lan
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
         lang: Lang) -> None:
-    from kniffel.advice import Position
-    from kniffel.expert import expert_for
+    from kniffel.engine.advice import Position
+    from kniffel.engine.expert import expert_for
     from kniffel.tui import hint_text
 
     async def main() -> None:

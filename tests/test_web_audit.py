@@ -25,11 +25,11 @@ import pytest
 from playwright.sync_api import Browser, FilePayload, Page, ViewportSize, sync_playwright
 
 from kniffel import Game, Mode, preset
-from kniffel.game import Player, PlayerKind, action_from_json
-from kniffel.history_file import HistoryEntry, encode_history
-from kniffel.match import Match
+from kniffel.browser.view import game_view
+from kniffel.engine.game import Player, PlayerKind, action_from_json
+from kniffel.engine.history_file import HistoryEntry, encode_history
+from kniffel.engine.match import Match
 from kniffel.web.server import running_server
-from kniffel.web.view import game_view
 from test_web_phone import (
     AUDIT,
     CHROMIUM_ARGS,

@@ -26,15 +26,16 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from kniffel import Box, Enter, Game, Mode, Roll, messages, points, preset
-from kniffel.advice import Position
-from kniffel.expert import expert_for
-from kniffel.game import Player, PlayerKind, action_from_json
-from kniffel.match import Match
-from kniffel.web import advice_view
-from kniffel.web.bridge import Session
+from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel.browser import advice_view
+from kniffel.browser.bridge import Session
+from kniffel.browser.view import game_view
+from kniffel.engine import messages
+from kniffel.engine.advice import Position
+from kniffel.engine.expert import expert_for
+from kniffel.engine.game import Player, PlayerKind, action_from_json
+from kniffel.engine.match import Match
 from kniffel.web.server import running_server
-from kniffel.web.view import game_view
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -10,17 +10,18 @@ from typing import Any
 
 import pytest
 
-from kniffel import Game, Keep, Mode, Roll, Throw, UseChip, messages, preset
-from kniffel.advice import Position
-from kniffel.errors import KniffelError
-from kniffel.expert import Expert, expert_for, review_game
-from kniffel.game import Player, PlayerKind, action_from_json
-from kniffel.match import Match
-from kniffel.messages import CATALOG, fields
-from kniffel.rules import RuleSet
-from kniffel.web import advice_view
-from kniffel.web.bridge import WEB_STRATEGIES, Session
-from kniffel.web.view import game_view
+from kniffel import Game, Keep, Mode, Roll, Throw, UseChip, preset
+from kniffel.browser import advice_view
+from kniffel.browser.bridge import WEB_STRATEGIES, Session
+from kniffel.browser.view import game_view
+from kniffel.engine import messages
+from kniffel.engine.advice import Position
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import Expert, expert_for, review_game
+from kniffel.engine.game import Player, PlayerKind, action_from_json
+from kniffel.engine.match import Match
+from kniffel.engine.messages import CATALOG, fields
+from kniffel.engine.rules import RuleSet
 
 
 def dice_session(rules: str = "kniffel", seed: int = 7, **extra: Any) -> Session:
@@ -319,25 +320,25 @@ def test_the_browser_offers_every_preset_and_its_free_strike_variant() -> None:
 
 
 def test_the_site_ships_the_classic_tables_in_float32_and_the_expert_reads_them() -> None:
-    from kniffel.expert import TableValues
+    from kniffel.engine.expert import TableValues
     from kniffel.web.server import expert_tables, package_zip
 
     tables = expert_tables()
     classic = [r for r in advice_view.browser_rule_sets() if not r.d10]
-    assert sorted(tables) == sorted(f"kniffel/web/tables/{advice_view.table_file_name(r)}"
+    assert sorted(tables) == sorted(f"kniffel/browser/tables/{advice_view.table_file_name(r)}"
                                     for r in classic)
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     for rules in classic:
-        data = tables[f"kniffel/web/tables/{advice_view.table_file_name(rules)}"]
+        data = tables[f"kniffel/browser/tables/{advice_view.table_file_name(rules)}"]
         values = TableValues(rules, data)
         assert values.header["dtype"] == "<f4"
         assert len(data) < 1.5e6
         exact = expert_for(rules)
         assert values.future(0, 0, 0) == pytest.approx(exact.values.future(0, 0, 0), abs=1e-3)
-        assert f"kniffel/web/tables/{advice_view.table_file_name(rules)}" in names
+        assert f"kniffel/browser/tables/{advice_view.table_file_name(rules)}" in names
     # a table of other rules is refused, never read as values
     with pytest.raises(KniffelError):
-        TableValues(preset("yahtzee"), tables["kniffel/web/tables/kniffel.table"])
+        TableValues(preset("yahtzee"), tables["kniffel/browser/tables/kniffel.table"])
 
 
 def test_meta_says_where_the_expert_plays_and_carries_its_words() -> None:

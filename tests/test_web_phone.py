@@ -559,9 +559,9 @@ def all_strikes_with_throws_left() -> dict[str, Any]:
     """A Kniffel Extreme dice game of one player whose first throw of the last round fits no
     open box, with two throws left, as a save."""
     from kniffel import Mode, preset
-    from kniffel.game import Player, PlayerKind
-    from kniffel.match import Match
-    from kniffel.web.view import game_view
+    from kniffel.browser.view import game_view
+    from kniffel.engine.game import Player, PlayerKind
+    from kniffel.engine.match import Match
 
     game = Game(preset("extreme"), [Player("Anna", PlayerKind.COMPUTER, "random")],
                 mode=Mode.DICE, seed=0)
@@ -658,8 +658,8 @@ def classic_at_the_last_move(
     """A Kniffel Extreme dice game of these people (four by default; moves made by the random
     player, seed 5) with only the last box of the last of them left to fill, as a save."""
     from kniffel import Mode, preset
-    from kniffel.game import Player, PlayerKind
-    from kniffel.match import Match
+    from kniffel.engine.game import Player, PlayerKind
+    from kniffel.engine.match import Match
 
     game = Game(preset("extreme"), [Player(n, PlayerKind.COMPUTER, "random") for n in names],
                 mode=Mode.DICE, seed=5)

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kniffel import expert_model
 from kniffel.cli import main
-from kniffel.rules import preset
+from kniffel.engine import expert_model
+from kniffel.engine.rules import preset
 from kniffel.web.server import (
     ENCODINGS,
     WebSetupError,
@@ -173,24 +173,24 @@ def test_server_with_compression_off_sends_every_file_as_it_is() -> None:
 
 def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Path) -> None:
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
-    assert "kniffel/rules.py" in names
-    assert "kniffel/web/bridge.py" in names
+    assert "kniffel/engine/rules.py" in names
+    assert "kniffel/browser/bridge.py" in names
     assert "kniffel/cli.py" not in names
     assert "kniffel/web/server.py" not in names
-    assert "kniffel/strategy.py" in names  # the computer players, pure Python without numpy
-    assert "kniffel/expert.py" in names
-    assert "kniffel/expert_model.py" in names
+    assert "kniffel/engine/strategy.py" in names  # the computer players, pure Python without numpy
+    assert "kniffel/engine/expert.py" in names
+    assert "kniffel/engine/expert_model.py" in names
     assert "kniffel/expert_fit.py" not in names  # fitting the model needs numpy: desktop
     for desktop in ("tui.py", "history.py", "simulate.py", "solver/kernel.py", "solver/advise.py"):
         assert f"kniffel/{desktop}" not in names, "numpy, numba and textual are not in the browser"
     assert package_zip() == package_zip()  # reproducible: the build id follows the content
     zipped = tmp_path / "kniffel.zip"
     zipped.write_bytes(package_zip())
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import kniffel.web.bridge as b; "
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import kniffel.browser.bridge as b; "
             "assert b.__file__.startswith(sys.argv[1]), b.__file__; "
             "assert not {'click', 'rich', 'numpy', 'numba'} & set(sys.modules); "
             "sys.modules['numpy'] = None; "  # as in the browser: import numpy fails
-            "import kniffel.strategy as s; from kniffel.rules import preset; "
+            "import kniffel.engine.strategy as s; from kniffel.engine.rules import preset; "
             "g = s.get_strategy('greedy', preset('kniffel')); assert not g.use_numpy; "
             "print('ok')")
     done = subprocess.run([sys.executable, "-c", code, str(zipped)], capture_output=True,
@@ -205,8 +205,9 @@ def test_browser_package_holds_the_model_packed_with_the_same_parameters() -> No
     if raw is None:
         pytest.skip("no model file in the package yet")
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
-    assert "kniffel/data/expert-extreme.json" not in names
-    packed = zipfile.ZipFile(io.BytesIO(package_zip())).read("kniffel/data/expert-extreme.packed")
+    assert "kniffel/engine/data/expert-extreme.json" not in names
+    packed = zipfile.ZipFile(io.BytesIO(package_zip())).read(
+        "kniffel/engine/data/expert-extreme.packed")
     assert packed.startswith(expert_model.PACKED_MAGIC)
     ours = expert_model.model_from_bytes(preset("extreme"), packed)
     theirs = expert_model.model_from_bytes(preset("extreme"), raw)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kniffel import Enter, Game, Mode, Strike, preset
-from kniffel.web.bridge import Session
+from kniffel.browser.bridge import Session
 
 
 def finished_game(name: str = "Anna", points: int = 0) -> Game:

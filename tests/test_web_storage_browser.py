@@ -20,9 +20,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, sync_playwright
 
 from kniffel import Enter, Game, Mode, Strike, preset
-from kniffel.web.bridge import Session
+from kniffel.browser.bridge import Session
+from kniffel.browser.view import summary
 from kniffel.web.server import running_server
-from kniffel.web.view import summary
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kniffel import Box, Enter, Game, Keep, Mode, Roll, Score, Strike, Throw, UseChip, preset
-from kniffel.game import Outcome, action_to_json
-from kniffel.web.bridge import Session, handle_json
-from kniffel.web.view import game_view, history_stats, meta, summary
+from kniffel.browser.bridge import Session, handle_json
+from kniffel.browser.view import game_view, history_stats, meta, summary
+from kniffel.engine.game import Outcome, action_to_json
 
 
 def pad_game(players: tuple[str, ...] = ("Anna", "Ben")) -> Game:
@@ -355,7 +355,7 @@ def test_every_view_option_is_accepted_by_the_engine(seed: int, steps: int) -> N
 
 
 def test_warm_up_plays_every_rule_set_without_touching_the_page_session() -> None:
-    from kniffel.web import bridge
+    from kniffel.browser import bridge
 
     bridge.warm_up()
     assert bridge.SESSION.game is None

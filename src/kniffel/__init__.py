@@ -7,8 +7,8 @@
 
 from typing import TYPE_CHECKING, Any
 
-from kniffel.dice import Keep, Roll, all_rolls, outcomes, roll_dice, seeded_rng, sub_keeps
-from kniffel.errors import (
+from kniffel.engine.dice import Keep, Roll, all_rolls, outcomes, roll_dice, seeded_rng, sub_keeps
+from kniffel.engine.errors import (
     CorruptSaveError,
     GameOverError,
     IllegalMoveError,
@@ -22,7 +22,7 @@ from kniffel.errors import (
     UnknownRuleSetError,
     UnsupportedVersionError,
 )
-from kniffel.rules import (
+from kniffel.engine.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
     PRESETS,
@@ -40,7 +40,7 @@ from kniffel.rules import (
 )
 
 if TYPE_CHECKING:
-    from kniffel.game import (
+    from kniffel.engine.game import (
         Action,
         Correct,
         Enter,
@@ -58,15 +58,17 @@ if TYPE_CHECKING:
         UseChip,
         roll_off,
     )
-    from kniffel.storage import load_game, loads_game, save_game
+    from kniffel.engine.saves import loads_game
+    from kniffel.storage import load_game, save_game
 
 #: The names of the game and its saves, imported on first use (``kniffel.Game``): a program
 #: that needs only the rules (``kniffel solve``) starts without them.
 _LAZY = {
     **dict.fromkeys(("Action", "Correct", "Enter", "Game", "Mode", "Outcome", "Player",
                      "PlayerKind", "RollOff", "Score", "Sheet", "Strike", "Throw", "Turn",
-                     "UseChip", "roll_off"), "kniffel.game"),
-    **dict.fromkeys(("load_game", "loads_game", "save_game"), "kniffel.storage"),
+                     "UseChip", "roll_off"), "kniffel.engine.game"),
+    **dict.fromkeys(("load_game", "save_game"), "kniffel.storage"),
+    "loads_game": "kniffel.engine.saves",
 }
 
 __version__ = "0.1.0"

@@ -19,14 +19,12 @@ import click
 from rich.console import Console
 
 from kniffel import __version__
-from kniffel.dice import Roll
-from kniffel.errors import KniffelError
-from kniffel.lang import default_lang
-from kniffel.messages import count, decimal, dice_text, render, rules_title
-from kniffel.messages import strategy_name as shown_strategy
-from kniffel.messages import text as words
-from kniffel.paths import default_db_path
-from kniffel.rules import (
+from kniffel.engine.dice import Roll
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.messages import count, decimal, dice_text, render, rules_title
+from kniffel.engine.messages import strategy_name as shown_strategy
+from kniffel.engine.messages import text as words
+from kniffel.engine.rules import (
     BOX_TEXTS,
     DEFAULT_RULES,
     FLAT_POINTS,
@@ -39,13 +37,15 @@ from kniffel.rules import (
     evaluate,
     preset,
 )
+from kniffel.lang import default_lang
+from kniffel.paths import default_db_path
 
 # Imported where used: the game, its saves, the history database and rich's tables (_table)
 # are not needed by every command (``kniffel solve`` starts without them).
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from kniffel.game import Game
+    from kniffel.engine.game import Game
     from kniffel.history import History
     from kniffel.simulate import SimulationResult
 
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 def strategy_names() -> tuple[str, ...]:
     """The registered strategy names (imported on use: the strategies need numpy, which the
     other commands do without)."""
-    from kniffel.strategy import strategy_names as names
+    from kniffel.engine.strategy import strategy_names as names
 
     return names()
 
@@ -815,7 +815,7 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: 
     ruleset = ruleset_from_options(rules_name, free_strike, "simulate", lang)
     err = _console(err=True)
     try:
-        from kniffel.strategy import get_strategy
+        from kniffel.engine.strategy import get_strategy
 
         strategy = get_strategy(strategy_name, ruleset)
     except KniffelError as e:
@@ -882,7 +882,7 @@ def _print_interrupted(partial: SimulationResult | None, rules: RuleSet, strateg
 
 def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
     """The summary table (mean, spread, percentiles, bonus rate, speed) and the box table."""
-    from kniffel.messages import number, percent
+    from kniffel.engine.messages import number, percent
 
     console = _console()
     summary = _table(title=_simulation_title(result, lang), show_header=False)
@@ -1017,7 +1017,7 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from kniffel.messages import number
+    from kniffel.engine.messages import number
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     try:
@@ -1073,7 +1073,7 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
 
     Only reads: a missing or empty database file stays as it is.
     """
-    from kniffel.messages import count
+    from kniffel.engine.messages import count
 
     with _open_history(db_path, "history", lang, create=False) as db:
         _no_database(db, lang)
@@ -1110,7 +1110,7 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
     One table per rule set; Bonus and Kniffel are the shares of a player's games with the bonus
     and with at least one Kniffel. Only reads: a missing or empty database file stays as it is.
     """
-    from kniffel.messages import count, number, percent
+    from kniffel.engine.messages import count, number, percent
 
     with _open_history(db_path, "stats", lang, create=False) as db:
         _no_database(db, lang)
@@ -1178,7 +1178,7 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
     other SQLite database, an existing file is replaced only with --force, and a missing folder
     is not created. Only reads the history: a missing or empty database file stays as it is.
     """
-    from kniffel.messages import count
+    from kniffel.engine.messages import count
     from kniffel.storage import check_target, save_text, write_target
 
     if target != "-":
@@ -1223,7 +1223,7 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
     already stored (by uid, or by content: the same game from a file of another version) are
     skipped and counted.
     """
-    from kniffel.history_file import decode_history
+    from kniffel.engine.history_file import decode_history
 
     nothing = f" {words('cli.nothing_imported', lang)}"
     try:
@@ -1245,7 +1245,7 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
             result = db.add_entries(entries)
         except KniffelError as e:
             _fail("import", f"{render(e, lang)}{nothing}", lang)
-    from kniffel.messages import count
+    from kniffel.engine.messages import count
 
     _console().print(words("cli.imported", lang, imported=count(result.imported, lang),
                            skipped=count(result.skipped, lang)), markup=False)
@@ -1308,7 +1308,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     last unfinished game) or --resume ID (any of them). A game that could not be stored is
     written to a rescue file; --load FILE plays it on.
     """
-    from kniffel.match import parse_seat, validate_players
+    from kniffel.engine.match import parse_seat, validate_players
     from kniffel.tui import KniffelApp
 
     ctx = click.get_current_context()
@@ -1395,7 +1395,7 @@ def _count_column(lang: Lang) -> Any:
     from rich.progress import ProgressColumn, Task
     from rich.text import Text
 
-    from kniffel.messages import count
+    from kniffel.engine.messages import count
 
     class CountColumn(ProgressColumn):
         def render(self, task: Task) -> Text:
@@ -1440,7 +1440,7 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
             console.print(words("solve.recompute", lang, problem=render(e, lang)), markup=False)
             force = True
     def notice(message: str) -> None:
-        from kniffel.messages import count, render_code
+        from kniffel.engine.messages import count, render_code
         from kniffel.solver.solve import Notice
 
         if isinstance(message, Notice):  # in the user's language
@@ -1491,8 +1491,8 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
     stored one) and prints the expected score of the empty sheet. Long solves resume where they
     stopped: Ctrl-C or SIGTERM stop it (exit status 130), the last checkpoint is kept.
     """
+    from kniffel.engine.messages import number
     from kniffel.interrupt import EXIT_INTERRUPTED, interruptible
-    from kniffel.messages import number
     from kniffel.solver import SolverError, set_threads
 
     console = _console()
@@ -1523,8 +1523,8 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
 
 
 def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
-    from kniffel.errors import IllegalMoveError
-    from kniffel.rules import Entry
+    from kniffel.engine.errors import IllegalMoveError
+    from kniffel.engine.rules import Entry
 
     entries: dict[Box, Entry] = {}
     for item in items:
@@ -1594,7 +1594,7 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
     """
     from pathlib import Path
 
-    from kniffel.messages import count, number
+    from kniffel.engine.messages import count, number
     from kniffel.solver import TableMissingError
     from kniffel.solver.advise import Advice, Advisor, Position
 
@@ -1670,7 +1670,7 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
 
 
 def _action_json(action: Any) -> Any:
-    from kniffel.game import action_to_json
+    from kniffel.engine.game import action_to_json
 
     return action_to_json(action)
 
@@ -1772,7 +1772,7 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
     the terminal's width."""
     from rich import box
 
-    from kniffel.messages import count, number
+    from kniffel.engine.messages import count, number
 
     rules = result.game.rules
     console = _console()

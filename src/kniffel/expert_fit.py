@@ -1,4 +1,5 @@
-"""Fitting the expert's value model (:mod:`kniffel.expert_model`) to a sample of a value table.
+"""Fitting the expert's value model (:mod:`kniffel.engine.expert_model`) to a sample of a value
+table.
 
 Least squares by backfitting, deterministic (fixed order of every sum, no random numbers, the
 result rounded to 1e-6 before it is written), so the same sample gives the same file bit for bit:
@@ -35,14 +36,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.expert import DEAD, ExpertStrategy
-from kniffel.expert_model import (
+from kniffel.engine.expert import DEAD, ExpertStrategy
+from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
     model_from_json,
     params_digest,
 )
-from kniffel.rules import RuleSet, preset
+from kniffel.engine.rules import RuleSet, preset
 from kniffel.solver.sample import SAMPLE_VERSION, Sample
 from kniffel.solver.table import ValueTable, load_table
 from kniffel.solver.tables import SolverError
@@ -87,7 +88,7 @@ def _design(masks: I64, xs: I64, nb: int, nx: int) -> F64:
 
 
 class _Asked:
-    """Exact V from ``table`` (the expert's :class:`~kniffel.expert.Values`), counting each
+    """Exact V from ``table`` (the expert's :class:`~kniffel.engine.expert.Values`), counting each
     state asked for as (filled boxes, upper state index, extra state)."""
 
     source = "table"
@@ -105,7 +106,7 @@ class _Asked:
 def _asked_in_games(table: ValueTable, seed: int, start: int, stop: int
                     ) -> Counter[tuple[int, int, int]]:
     """The states asked for in games ``start``…``stop - 1`` of optimal play."""
-    from kniffel.game import Game, Player, PlayerKind
+    from kniffel.engine.game import Game, Player, PlayerKind
     from kniffel.simulate import game_seed, play_out
 
     rules = table.rules
@@ -283,7 +284,8 @@ def fit_model(sample: Sample, rules: RuleSet | None = None, *, rounds: int = ROU
     params = _params(theta, a, slope, fine, nb, nx, width)
     doc: dict[str, Any] = {
         "format": MODEL_FORMAT, "version": MODEL_VERSION, "rules": repr(rules),
-        "model": "per open-box count: boxes, chips, pairs; upper tables (kniffel.expert_model)",
+        "model": ("per open-box count: boxes, chips, pairs; upper tables "
+                  "(kniffel.engine.expert_model)"),
         "sample": {k: sample.meta.get(k) for k in ("rules", "table_sha256", "seed",
                                                    "per_layer", "max_open", "expected")}
         | {"states": int(np.count_nonzero(keep[:sampled]))},

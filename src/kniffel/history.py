@@ -7,7 +7,8 @@ Finished games also store each player's total, rank, bonus and Kniffel points fo
 
 The schema carries its version in ``PRAGMA user_version`` and migrates older databases in one
 transaction. A database that is locked, read-only, full, no (kniffel) database, damaged or
-written by a newer kniffel raises a :class:`~kniffel.errors.HistoryError` subclass named for what
+written by a newer kniffel raises a :class:`~kniffel.engine.errors.HistoryError` subclass named for
+what
 it is, and is left exactly as it was. A history opened with ``create=False`` only reads: it
 creates no file, migrates an older schema in a copy in memory, and reads read-only files.
 """
@@ -27,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kniffel.errors import (
+from kniffel.engine.errors import (
     CorruptHistoryError,
     HistoryError,
     HistoryForeignError,
@@ -37,8 +38,8 @@ from kniffel.errors import (
     HistoryVersionError,
     KniffelError,
 )
-from kniffel.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
-from kniffel.history_file import (
+from kniffel.engine.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
+from kniffel.engine.history_file import (
     FORMAT,
     VERSION,
     HistoryEntry,
@@ -46,15 +47,15 @@ from kniffel.history_file import (
     encode_history,
     fingerprint,
 )
+from kniffel.engine.rules import Box
 from kniffel.paths import default_db_path as default_db_path  # where it was defined before
-from kniffel.rules import Box
 from kniffel.storage import is_sqlite_file
 
 #: The schema version this kniffel writes; older databases are migrated up to it.
 SCHEMA_VERSION = 2
 #: Marks a SQLite file as a kniffel history (``PRAGMA application_id``).
 APPLICATION_ID = 0x4B4E4946  # "KNIF"
-#: The history file an export writes (see :mod:`kniffel.history_file`).
+#: The history file an export writes (see :mod:`kniffel.engine.history_file`).
 EXPORT_FORMAT = FORMAT
 EXPORT_VERSION = VERSION
 
@@ -555,7 +556,8 @@ class History:
                     "SELECT id, uid, started_at, finished_at FROM games ORDER BY started_at, id")]
 
     def export(self) -> dict[str, Any]:
-        """Every stored game as one history file (:mod:`kniffel.history_file`, oldest first)."""
+        """Every stored game as one history file (:mod:`kniffel.engine.history_file`, oldest
+        first)."""
         return encode_history(self.entries())
 
     def import_(self, data: object) -> ImportResult:
@@ -569,7 +571,8 @@ class History:
 
     def add_entries(self, entries: Sequence[HistoryEntry]) -> ImportResult:
         """Store the games of ``entries`` (already checked) in one transaction; those stored
-        already, by uid or by content (:func:`~kniffel.history_file.fingerprint`: the same game
+        already, by uid or by content (:func:`~kniffel.engine.history_file.fingerprint`: the same
+        game
         from a file without uids, or under another uid), are skipped and reported."""
         skipped: list[str] = []
         with self._transaction() as db:
@@ -594,8 +597,8 @@ class History:
 
 
 class HistoryStorage:
-    """A :class:`~kniffel.match.Storage` for one game in ``history``: the game is stored from its
-    first action (a game nobody moved in leaves no row), then every save brings its stored
+    """A :class:`~kniffel.engine.match.Storage` for one game in ``history``: the game is stored
+    from its first action (a game nobody moved in leaves no row), then every save brings its stored
     actions in line. ``game_id`` is the stored game's id once there is one (a resumed game has
     it from the start). Failures raise :class:`HistoryError`; usable from a writer thread."""
 

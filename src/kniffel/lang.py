@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from kniffel.rules import Lang
+from kniffel.engine.rules import Lang
 
 
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:

@@ -2,7 +2,8 @@
 
 :func:`simulate` is the one place that plays games without a person: ``kniffel simulate`` and the
 benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
-its dice (through :func:`kniffel.match.dice_rng`, like every game) and its own generator for the
+its dice (through :func:`kniffel.engine.match.dice_rng`, like every game) and its own generator for
+the
 strategy's random choices, so the same seed gives the same result.
 """
 
@@ -16,11 +17,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kniffel.errors import KniffelError
-from kniffel.game import Game, Player, PlayerKind, UseChip
-from kniffel.match import Match
-from kniffel.rules import Box, RuleSet
-from kniffel.strategy import Strategy
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.game import Game, Player, PlayerKind, UseChip
+from kniffel.engine.match import Match
+from kniffel.engine.rules import Box, RuleSet
+from kniffel.engine.strategy import Strategy
 
 #: The percentiles reported by :meth:`SimulationResult.percentiles`.
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -124,7 +125,7 @@ def game_seed(seed: int, index: int) -> int:
 
 def play_out(game: Game, strategy: Strategy, rng: random.Random) -> None:
     """Play ``game`` to its end with ``strategy`` making every decision (with ``rng``); dice from
-    the game's seed (a :class:`~kniffel.match.Match` of computers only)."""
+    the game's seed (a :class:`~kniffel.engine.match.Match` of computers only)."""
     match = Match(game, strategies=dict.fromkeys(range(len(game.players)), strategy), rng=rng)
     match.play_out()
 
@@ -154,7 +155,7 @@ _WORKER: dict[str, Any] = {}
 
 def _start_worker(rules: RuleSet, strategy_name: str) -> None:
     """In a worker process: build the strategy named ``strategy_name`` for ``rules`` once."""
-    from kniffel.strategy import get_strategy
+    from kniffel.engine.strategy import get_strategy
 
     strategy = get_strategy(strategy_name, rules)
     _WORKER.update(rules=rules, strategy=strategy,
@@ -292,7 +293,7 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise KniffelError(f"the number of jobs must be at least 1, got {jobs!r}",
                            code="simulate.jobs", params={"jobs": repr(jobs)})
-    from kniffel.strategy import strategy_names
+    from kniffel.engine.strategy import strategy_names
 
     ours = type(strategy).__module__.startswith("kniffel.")
     if jobs > 1 and games > 1 and ours and strategy.name in strategy_names():

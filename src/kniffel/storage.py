@@ -8,30 +8,28 @@ Loading only reads: a file that cannot be loaded stays exactly as it was.
 A command that writes a file the user named checks it first (:func:`check_target`, before any
 work starts) and writes it with :func:`write_target`: a history database is never overwritten,
 an existing file only when asked (``--force``), a missing folder is not created, and every
-failure is a :class:`~kniffel.errors.TargetError` that names the cause.
+failure is a :class:`~kniffel.engine.errors.TargetError` that names the cause.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from kniffel.errors import CorruptSaveError, KniffelError, TargetError
-from kniffel.game import Game
+from kniffel.engine.errors import CorruptSaveError, TargetError
+from kniffel.engine.game import Game
+from kniffel.engine.saves import loads_game, save_text
+
+__all__ = ["check_target", "is_sqlite_file", "load_game", "loads_game", "save_game", "save_text",
+           "write_atomic", "write_error", "write_target"]
 
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 PathLike = str | os.PathLike[str]
-
-
-def save_text(game: Game) -> str:
-    """The text of ``game``'s save file."""
-    return json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
 
 
 def save_game(game: Game, path: PathLike) -> Path:
@@ -180,24 +178,3 @@ def load_game(path: PathLike) -> Game:
         raise CorruptSaveError(f"{source}: not UTF-8 text ({e.reason} at byte {e.start})",
                                code="file.not_utf8", params={"where": str(source)}) from None
     return loads_game(text, name=str(source))
-
-
-def loads_game(text: str, *, name: str = "<save>") -> Game:
-    """The game in the JSON text ``text``; errors name ``name``."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        what = "truncated" if e.pos >= len(text.rstrip()) else "not valid JSON"
-        raise CorruptSaveError(f"{name}: {what} (line {e.lineno}, column {e.colno}: "
-                               f"{e.msg})",
-                               code="file.truncated" if what == "truncated" else "file.not_json",
-                               params={"where": name, "line": e.lineno,
-                                       "column": e.colno}) from None
-    except (ValueError, RecursionError) as e:
-        # nesting too deep for the parser, or a number too long to convert
-        raise CorruptSaveError(f"{name}: not valid JSON ({e})", code="file.not_json",
-                               params={"where": name, "line": None, "column": None}) from None
-    try:
-        return Game.from_json(data)
-    except KniffelError as e:
-        raise e.within(name) from None

@@ -1,6 +1,7 @@
 """``kniffel play``: the full-screen terminal game (Textual).
 
-A thin front end over a :class:`~kniffel.match.Match`: keys and clicks become the match's moves,
+A thin front end over a :class:`~kniffel.engine.match.Match`: keys and clicks become the match's
+moves,
 its errors become messages (:func:`error_text`). The match throws the dice, asks the computers
 and undoes; this module draws. Computer players think in a background thread (the screen and q
 keep working while a strategy builds its tables) and take their turns step by step on a timer.
@@ -33,11 +34,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
-from kniffel.advice import Advice, Position
-from kniffel.dice import Keep, Roll
-from kniffel.errors import KniffelError
-from kniffel.expert import expert_for
-from kniffel.game import (
+from kniffel.engine.advice import Advice, Position
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import expert_for
+from kniffel.engine.game import (
     MAX_PLAYERS,
     Action,
     Game,
@@ -48,8 +49,7 @@ from kniffel.game import (
     UseChip,
     roll_off,
 )
-from kniffel.history import History, HistoryStorage
-from kniffel.match import (
+from kniffel.engine.match import (
     Match,
     Plan,
     SaveJob,
@@ -59,12 +59,13 @@ from kniffel.match import (
     Step,
     validate_players,
 )
-from kniffel.messages import CATALOG, fields, number, render, render_code, strategy_name
-from kniffel.messages import text as catalog_text
+from kniffel.engine.messages import CATALOG, fields, number, render, render_code, strategy_name
+from kniffel.engine.messages import text as catalog_text
+from kniffel.engine.rules import PRESETS, Box, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.strategy import strategy_names
+from kniffel.history import History, HistoryStorage
 from kniffel.paths import default_db_path
-from kniffel.rules import PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 from kniffel.storage import save_game
-from kniffel.strategy import strategy_names
 
 __all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "error_text", "tr"]
 
@@ -72,7 +73,7 @@ __all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "error_text", "tr"
 
 def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
     """The hint line: the best options with their expected final scores (and the loss of the
-    others), the numbers of :meth:`kniffel.expert.Expert.advise`; as many of the best
+    others), the numbers of :meth:`kniffel.engine.expert.Expert.advise`; as many of the best
     ``options`` as fit in ``room`` characters (the best one always)."""
     text = _hint_text(advice, lang, options)
     while room is not None and options > 1 and len(text) > room:

@@ -1,7 +1,7 @@
 """Exact optimal play: the solver's value tables, the advisor and the optimal computer player.
 
 >>> from kniffel.solver import solve_in_memory
->>> from kniffel.rules import RuleSet
+>>> from kniffel.engine.rules import RuleSet
 >>> table = solve_in_memory(RuleSet.preset("yahtzee"), max_open=1)
 >>> table.layout.max_open
 1

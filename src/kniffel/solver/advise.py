@@ -11,13 +11,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from kniffel.advice import Advice, Option, Position
-from kniffel.dice import Keep, sub_keeps
-from kniffel.errors import KniffelError
-from kniffel.expert import Expert, NotJudged, expert_for
-from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
-from kniffel.messages import size
-from kniffel.rules import Box, RuleSet, choices
+from kniffel.engine.advice import Advice, Option, Position
+from kniffel.engine.dice import Keep, sub_keeps
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import Expert, NotJudged, expert_for
+from kniffel.engine.game import Action, Game, Score, Strike, Throw, UseChip
+from kniffel.engine.messages import size
+from kniffel.engine.rules import Box, RuleSet, choices
 from kniffel.solver import kernel
 from kniffel.solver.solve import solve, solve_in_memory
 from kniffel.solver.table import (
@@ -47,7 +47,7 @@ class Advisor:
     ``directory`` is where tables are looked for (the user's cache by default); with ``build``
     a missing table of a classic rule set is computed and stored there. ``expert`` estimates
     what no table covers (:meth:`estimate`): True the packaged expert of the rules
-    (:func:`kniffel.expert.expert_for`), False nobody.
+    (:func:`kniffel.engine.expert.expert_for`), False nobody.
     """
 
     def __init__(self, rules: RuleSet, *, table: ValueTable | None = None,

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.errors import KniffelError, cause_param
-from kniffel.rules import RuleSet
+from kniffel.engine.errors import KniffelError, cause_param
+from kniffel.engine.rules import RuleSet
 from kniffel.solver import kernel
 from kniffel.solver.table import (
     HEADER_SIZE,
@@ -154,7 +154,7 @@ class Notice(str):
     """What :func:`solve` tells while it works (a table computed anew, a solve resumed): the
     English sentence, for Python users and logs, with the message catalog's ``code`` and
     ``params`` so that a front end says it in its user's language
-    (``kniffel.messages.render_code(n.code, n.params, lang)``)."""
+    (``kniffel.engine.messages.render_code(n.code, n.params, lang)``)."""
 
     code: str
     params: dict[str, object]

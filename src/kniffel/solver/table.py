@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.errors import UnknownRuleSetError
-from kniffel.rules import RuleSet, preset
+from kniffel.engine.errors import UnknownRuleSetError
+from kniffel.engine.rules import RuleSet, preset
 from kniffel.solver.tables import SolverError, Tables, build_tables
 
 MAGIC = b"KNIFFEL-TABLE\n"

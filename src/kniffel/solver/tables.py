@@ -13,7 +13,8 @@ The solver numbers what it needs:
   (Kniffel Extreme: chips left 0…3; classic rule sets once the kniffel box is filled: whether it
   holds 50).
 
-Points come from :func:`kniffel.rules.evaluate`, so the solver scores exactly as the engine does.
+Points come from :func:`kniffel.engine.rules.evaluate`, so the solver scores exactly as the engine
+does.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.dice import Keep, Roll, outcomes
-from kniffel.errors import KniffelError
-from kniffel.rules import Box, ExtraKniffel, RuleSet, StrikeRule, evaluate
+from kniffel.engine.dice import Keep, Roll, outcomes
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.rules import Box, ExtraKniffel, RuleSet, StrikeRule, evaluate
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]

@@ -1,6 +1,4 @@
-"""The browser app: the engine's view of a game for the page (:mod:`kniffel.web.view`), the
-requests the page's Web Worker sends to the engine in Pyodide (:mod:`kniffel.web.bridge`), and
-the local server and static export (:mod:`kniffel.web.server`).
-
-``view`` and ``bridge`` are pure Python without I/O: they run unchanged inside Pyodide.
+"""The browser app's desktop side: the local server and the static export
+(:mod:`kniffel.web.server`) and the page itself (``static/``). What runs inside the page's
+Pyodide is :mod:`kniffel.engine` and :mod:`kniffel.browser`.
 """

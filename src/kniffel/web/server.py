@@ -32,22 +32,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from kniffel.errors import KniffelError
-from kniffel.expert_model import MODEL_FILES, packed_copy
-from kniffel.rules import Lang
-from kniffel.web import advice_view
-from kniffel.web.view import meta
+from kniffel.browser import advice_view
+from kniffel.browser.view import meta
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert_model import MODEL_FILES, packed_copy
+from kniffel.engine.rules import Lang
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
-#: Modules left out of the browser's copy of the package: they need click, rich, a server, a
-#: terminal, SQLite or numba, none of which the browser has, or only serve the desktop. The
-#: computer players (strategy.py, expert.py) go along: without numpy they compute in pure
-#: Python; fitting the expert's model (expert_fit.py: numpy and the solver's sample) does not.
-BROWSER_EXCLUDES = ("cli.py", "__main__.py", "web/server.py", "tui.py", "history.py", "lang.py",
-                    "simulate.py", "solver/", "expert_fit.py")
+#: The package's folders that run in the browser, whole: the pure engine (rules, game, match
+#: core, computer players, the expert's model and its data) and the page's side of the bridge.
+#: Everything else (solver, history, command line, terminal game, this server) is the desktop's.
+BROWSER_FOLDERS = ("engine", "browser")
 #: Pure-Python packages (dependencies in pyproject.toml) that go into kniffel.zip as well.
 BROWSER_PACKAGES = ("segno",)
 ICON_SIZES = (192, 512)
@@ -89,11 +87,12 @@ def find_pyodide() -> Path:
 @cache
 def expert_tables() -> dict[str, bytes]:
     """The classic rule sets' exact value tables for the browser's expert, by their place in
-    kniffel.zip (``kniffel/web/tables/``): float32 copies (:func:`kniffel.expert.compact_table`)
+    kniffel.zip (``kniffel/browser/tables/``): float32 copies
+    (:func:`kniffel.engine.expert.compact_table`)
     of the solver's tables, read from its cache and computed when missing (about a second each
     once numba has compiled the solver). Kniffel Extreme's exact table (2.4 GB) does not fit a
-    browser: there the expert uses its fitted model, package data under ``kniffel/data/``."""
-    from kniffel.expert import compact_table
+    browser: there the expert uses its fitted model, package data under ``kniffel/engine/data/``."""
+    from kniffel.engine.expert import compact_table
     from kniffel.solver.solve import solve
 
     out = {}
@@ -103,15 +102,15 @@ def expert_tables() -> dict[str, bytes]:
         table = solve(rules)
         if table.path is None:  # pragma: no cover - solve() always stores its table
             continue
-        out[f"kniffel/web/tables/{advice_view.table_file_name(rules)}"] = compact_table(
+        out[f"kniffel/browser/tables/{advice_view.table_file_name(rules)}"] = compact_table(
             rules, table.path.read_bytes())
     return out
 
 
 def package_zip() -> bytes:
     """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible,
-    with its data files (``kniffel/data/``: the expert's model, packed: see
-    :func:`kniffel.expert_model.pack_model`), the classic rule sets' exact
+    with its data files (``kniffel/engine/data/``: the expert's model, packed: see
+    :func:`kniffel.engine.expert_model.pack_model`), the classic rule sets' exact
     tables for the expert (:func:`expert_tables`) and the pure-Python packages they need in the
     browser (``BROWSER_PACKAGES``)."""
     buf = io.BytesIO()
@@ -121,23 +120,20 @@ def package_zip() -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, data)
 
-        for path in sorted(PACKAGE_DIR.rglob("*.py")):
-            rel = path.relative_to(PACKAGE_DIR).as_posix()
-            if (rel in BROWSER_EXCLUDES or rel.startswith(BROWSER_EXCLUDES)
-                    or "__pycache__" in rel):
-                continue
-            add(f"kniffel/{rel}", path.read_bytes())
-        data = PACKAGE_DIR / "data"
+        add("kniffel/__init__.py", (PACKAGE_DIR / "__init__.py").read_bytes())
         models = {file: name for name, file in MODEL_FILES.items()}
-        for path in sorted(data.rglob("*") if data.is_dir() else ()):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".py":
+        for folder in BROWSER_FOLDERS:
+            for path in sorted((PACKAGE_DIR / folder).rglob("*")):
                 rel = path.relative_to(PACKAGE_DIR).as_posix()
-                if rel == f"data/{path.name}" and path.name in models:
+                if not path.is_file() or "__pycache__" in path.parts:
+                    continue
+                if path.parent.name == "data" and path.name in models:
                     # the model packed, checked here first (the browser reads it at once)
                     name, packed = packed_copy(models[path.name], path.read_bytes(),
                                                where=f"kniffel/{rel}")
-                    add(f"kniffel/data/{name}", packed)
-                else:
+                    add(f"kniffel/{path.parent.relative_to(PACKAGE_DIR).as_posix()}/{name}",
+                        packed)
+                elif path.suffix in (".py", ".json") or path.parent.name == "data":
                     add(f"kniffel/{rel}", path.read_bytes())
         for name, table in sorted(expert_tables().items()):
             add(name, table)
@@ -485,7 +481,7 @@ def serve(host: str, port: int, open_browser: bool, echo: Any = print,
           lang: Lang = "de") -> None:
     """Serve the app until interrupted; print the address (in ``lang``) and open a browser if
     asked."""
-    from kniffel.messages import text
+    from kniffel.engine.messages import text
 
     with running_server(host, port) as (url, _):
         echo(text("web.serving", lang, url=url))

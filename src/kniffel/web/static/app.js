@@ -1,6 +1,6 @@
 // The page: draws the engine's view and forwards what the user taps as actions.
 // No rule lives here: every point, sum, legal choice and check comes from the Python engine
-// (kniffel.web.bridge in Pyodide, in worker.js). User text is only ever set with textContent.
+// (kniffel.browser.bridge in Pyodide, in worker.js). User text is only ever set with textContent.
 
 import { KEY, LANGS, STORE_VERSION, byDate, checkCurrent, checkHistory, checkSettings, checkView, cleanEntries,
   entryDate, isObj, knownView, parse } from "./store.js?b=__BUILD__";
@@ -1462,7 +1462,7 @@ async function runComputer() {
 }
 
 // ---------------------------------------------------------------------------------- expert
-// Hints and reviews come from the engine's expert (kniffel.expert, in the worker): every choice
+// Hints and reviews come from the engine's expert (kniffel.engine.expert, in the worker): every choice
 // with its expected final score, every decision with its loss. The page only shows them. A hint
 // never holds the controls: the player may roll on while the expert thinks, and a hint that
 // arrives for another moment of the game is dropped.

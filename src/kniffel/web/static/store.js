@@ -85,7 +85,7 @@ const setupCheck = obj({
 export const checkSettings = obj({ version: oneOf(STORE_VERSION), lang: oneOf(...LANGS), setup: setupCheck });
 
 // ------------------------------------------------------------------------ the current game
-// The engine's view (kniffel.web.view.game_view): only what the page draws from it.
+// The engine's view (kniffel.browser.view.game_view): only what the page draws from it.
 const boxCheck = obj({ id: str, upper: bool, name: texts, rule: texts, max: nat });
 const rulesCheck = obj({
   name: str, title: texts, free_strike: bool, d10: bool, dice: nat, rolls: nat, chips: nat,
@@ -132,7 +132,7 @@ export const checkCurrent = obj({
 });
 
 // ------------------------------------------------------------------------ history
-// The page's summary of a game (kniffel.web.view.summary).
+// The page's summary of a game (kniffel.browser.view.summary).
 const summaryCheck = all(obj({
   rules: str, title: texts, mode: str,
   players: arr(str, { min: 1 }), totals: arr(int), bonus: arr(bool), winners: arr(nat), over: bool,

@@ -1,6 +1,6 @@
 // The engine: Pyodide running the kniffel package, in a Web Worker.
 // The page posts {id, request}; the worker answers {id, reply} with the JSON reply of
-// kniffel.web.bridge. Nothing here knows a rule: every answer comes from Python.
+// kniffel.browser.bridge. Nothing here knows a rule: every answer comes from Python.
 // The page starts two: the game's engine, and the expert's (hints and reviews, so the game never
 // waits for them). Both start from the same memory snapshot. The expert's tables are built after
 // the start, on the page's request (warm_expert): they would make the snapshot larger than
@@ -50,7 +50,7 @@ async function bootFromSnapshot(cache) {
     progress("restored");
     py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
     progress("unpacked");
-    py.pyimport("kniffel.web.bridge");
+    py.pyimport("kniffel.browser.bridge");
     return py;
   } catch (err) {
     await cache.delete(SNAPSHOT_KEY); // a broken snapshot is made again below
@@ -65,9 +65,9 @@ async function bootFresh(cache) {
   const py = await loadPyodide({ indexURL, _makeSnapshot: Boolean(cache) });
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
-  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.web.bridge");
+  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.browser.bridge");
   // Fill the engine's caches before the snapshot, so a restored engine answers at once.
-  py.runPython("kniffel.web.bridge.warm_up()");
+  py.runPython("kniffel.browser.bridge.warm_up()");
   progress("warm");
   if (cache) {
     const snapshot = py.makeMemorySnapshot();
@@ -87,7 +87,7 @@ const ready = (async () => {
   progress("worker");
   const cache = await openCache();
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
-  const handle = py.pyimport("kniffel.web.bridge").handle_json;
+  const handle = py.pyimport("kniffel.browser.bridge").handle_json;
   return handle;
 })();
 

@@ -26,9 +26,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from kniffel.dice import Keep, keep_positions, seeded_rng
-from kniffel.errors import IllegalMoveError, InvalidGameError, KniffelError, UnknownStrategyError
-from kniffel.game import (
+from kniffel.engine.dice import Keep, keep_positions, seeded_rng
+from kniffel.engine.errors import (
+    IllegalMoveError,
+    InvalidGameError,
+    KniffelError,
+    UnknownStrategyError,
+)
+from kniffel.engine.game import (
     MAX_PLAYERS,
     Action,
     Game,
@@ -41,8 +46,8 @@ from kniffel.game import (
     Throw,
     Turn,
 )
-from kniffel.rules import Choice, RuleSet
-from kniffel.strategy import Strategy, get_strategy, strategy_names
+from kniffel.engine.rules import Choice, RuleSet
+from kniffel.engine.strategy import Strategy, get_strategy, strategy_names
 
 StrategyFactory = Callable[[str, RuleSet], Strategy]
 

@@ -1,17 +1,18 @@
 """The engine's side of the browser app: the requests the page's Web Worker passes to Python.
 
 The page sends JSON requests (``{"op": "act", "action": {...}}``) and gets JSON answers: the game
-as a save (:meth:`Game.to_json`) and its view (:func:`kniffel.web.view.game_view`), or an error
+as a save (:meth:`Game.to_json`) and its view (:func:`kniffel.browser.view.game_view`), or an error
 naming the problem. The page never decides a rule: it forwards what the user tapped.
 
-Pure Python, no I/O: it runs inside Pyodide. Every game is run by a :class:`kniffel.match.Match`
+Pure Python, no I/O: it runs inside Pyodide. Every game is run by a
+:class:`kniffel.engine.match.Match`
 (dice from the game's seed, so an undone throw, thrown again, brings the same dice; the
 computers' decisions; undo), like in the terminal game and ``simulate``.
 
 Computer players (virtual dice only) take their turn a step at a time, as the page asks:
 ``computer_plan`` says what the computer to move will do next (the dice it keeps, so the page can
 show them before the throw) and changes nothing; ``computer_move`` makes that move. A strategy's
-own random choices follow from the seed (:func:`kniffel.match.strategy_rng`), so a game with
+own random choices follow from the seed (:func:`kniffel.engine.match.strategy_rng`), so a game with
 computers replays too. Undo takes back the last decision of a human and every computer move after
 it.
 """
@@ -23,8 +24,16 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel import expert
-from kniffel.errors import (
+from kniffel.browser import advice_view, share
+from kniffel.browser.view import (
+    corrections_view,
+    game_view,
+    history_stats,
+    pad_options_view,
+    summary,
+)
+from kniffel.engine import expert
+from kniffel.engine.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidGameError,
@@ -32,7 +41,7 @@ from kniffel.errors import (
     UnknownStrategyError,
     cause_param,
 )
-from kniffel.game import (
+from kniffel.engine.game import (
     Game,
     Mode,
     Player,
@@ -41,7 +50,7 @@ from kniffel.game import (
     action_from_json,
     action_to_json,
 )
-from kniffel.history_file import (
+from kniffel.engine.history_file import (
     FORMAT,
     MAX_GAMES,
     UNKNOWN_TIME,
@@ -52,19 +61,11 @@ from kniffel.history_file import (
     encode_history,
     is_history,
 )
-from kniffel.match import Match
-from kniffel.messages import render
-from kniffel.rules import PRESETS, Lang, RuleSet, preset
-from kniffel.storage import loads_game
-from kniffel.strategy import Strategy, box_scores, get_strategy
-from kniffel.web import advice_view, share
-from kniffel.web.view import (
-    corrections_view,
-    game_view,
-    history_stats,
-    pad_options_view,
-    summary,
-)
+from kniffel.engine.match import Match
+from kniffel.engine.messages import render
+from kniffel.engine.rules import PRESETS, Lang, RuleSet, preset
+from kniffel.engine.saves import loads_game
+from kniffel.engine.strategy import Strategy, box_scores, get_strategy
 
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
@@ -315,7 +316,8 @@ class Session:
 
     def parse_import(self, req: dict[str, Any]) -> Reply:
         """Check an imported file: one game, or a whole history (the engine's history file,
-        :mod:`kniffel.history_file`, any version). Every game is replayed; any fault refuses the
+        :mod:`kniffel.engine.history_file`, any version). Every game is replayed; any fault refuses
+        the
         whole file. Changes nothing here: the page stores what comes back.
 
         A history answers ``{"kind": "history", "entries": [{"uid", "started", "finished_at",
@@ -445,7 +447,8 @@ _NOT_KNIFFEL = frozenset({"file.not_text", "file.not_json", "save.not_a_save"})
 
 def _error(e: KniffelError, lang: Lang = "de") -> Reply:
     """The error reply: its type, English message, code and params, and ``text``: the error in
-    the page's language from the engine's message catalog (:func:`kniffel.messages.render`)."""
+    the page's language from the engine's message catalog
+    (:func:`kniffel.engine.messages.render`)."""
     return {"ok": False, "error": {"type": type(e).__name__, "message": str(e), "code": e.code,
                                    "params": e.params, "text": render(e, lang)}}
 

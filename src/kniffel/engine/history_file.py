@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kniffel.errors import InvalidImportError, KniffelError, cause_param
-from kniffel.game import SAVE_FORMAT, Game
+from kniffel.engine.errors import InvalidImportError, KniffelError, cause_param
+from kniffel.engine.game import SAVE_FORMAT, Game
 
 FORMAT = "kniffel-history"
 VERSION = 2

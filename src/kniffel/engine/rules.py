@@ -17,8 +17,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Literal
 
-from kniffel.dice import Roll, all_rolls
-from kniffel.errors import InvalidDiceError, UnknownBoxError, UnknownRuleSetError
+from kniffel.engine.dice import Roll, all_rolls
+from kniffel.engine.errors import InvalidDiceError, UnknownBoxError, UnknownRuleSetError
 
 Lang = Literal["de", "en"]
 

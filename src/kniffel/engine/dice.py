@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from kniffel.errors import InvalidDiceError, InvalidKeepError, dice_param
+from kniffel.engine.errors import InvalidDiceError, InvalidKeepError, dice_param
 
 D6_COUNT = 5
 D6_FACES = range(1, 7)

@@ -25,8 +25,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
-from kniffel.dice import Keep, Roll, outcomes, roll_dice, sub_keeps
-from kniffel.errors import (
+from kniffel.engine.dice import Keep, Roll, outcomes, roll_dice, sub_keeps
+from kniffel.engine.errors import (
     CorruptSaveError,
     GameOverError,
     IllegalMoveError,
@@ -39,7 +39,7 @@ from kniffel.errors import (
     cause_param,
     dice_param,
 )
-from kniffel.rules import Box, Choice, Entry, RuleSet, choices, preset
+from kniffel.engine.rules import Box, Choice, Entry, RuleSet, choices, preset
 
 MAX_PLAYERS = 8
 MAX_NAME_LENGTH = 40

@@ -18,10 +18,10 @@ from typing import Any
 
 import segno
 
-from kniffel.dice import seeded_rng
-from kniffel.errors import CorruptSaveError, KniffelError
-from kniffel.game import Game, Outcome, action_from_json, action_to_json
-from kniffel.rules import Lang
+from kniffel.engine.dice import seeded_rng
+from kniffel.engine.errors import CorruptSaveError, KniffelError
+from kniffel.engine.game import Game, Outcome, action_from_json, action_to_json
+from kniffel.engine.rules import Lang
 
 #: The fragment's prefix and the version of what follows it.
 FRAGMENT_PREFIX = "g1."

@@ -18,7 +18,7 @@ with the bonus for every upper sum and chip count, moved by how many lower boxes
 The data file is JSON (standard library only, so the browser reads it too) with the format
 version, the rule set it was fitted to (its ``repr``: the version tied to the rules), where it
 came from (the sample's table checksum, sizes, fit errors) and the SHA-256 of its parameters;
-a file that does not match is refused with an :class:`~kniffel.expert.ExpertError` whose code
+a file that does not match is refused with an :class:`~kniffel.engine.expert.ExpertError` whose code
 names the problem (``expert.model_*``).
 
 The browser's copy of the package holds the same model packed (:func:`pack_model`: a one-line
@@ -42,20 +42,20 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from kniffel.expert import DEAD, ExpertError, upper_key
-from kniffel.rules import RuleSet, preset
+from kniffel.engine.expert import DEAD, ExpertError, upper_key
+from kniffel.engine.rules import RuleSet, preset
 
 #: The format of the model file; a file of another version is refused.
 MODEL_FORMAT = "kniffel-expert-model"
 MODEL_VERSION = 1
-#: The model file of each rule set in the package (``kniffel/data``).
+#: The model file of each rule set in the package (``kniffel/engine/data``).
 MODEL_FILES = {"extreme": "expert-extreme.json"}
 #: The first bytes of a packed model file (:func:`pack_model`), which the browser's package holds
 #: in place of the JSON file, under the name :func:`packed_name` gives.
 PACKED_MAGIC = b"kniffel-expert-model-packed\n"
 #: The command that builds a model file from the full table's sample.
 FIT_COMMAND = ("python scripts/fit_expert_model.py ~/.cache/kniffel/solver/extreme.sample.npz "
-               "src/kniffel/data/expert-extreme.json")
+               "src/kniffel/engine/data/expert-extreme.json")
 
 
 def model_rules(rules: RuleSet) -> RuleSet:
@@ -292,7 +292,7 @@ def model_bytes(rules: RuleSet) -> bytes | None:
         return None
     for file in (packed_name(name), name):
         try:
-            return resources.files("kniffel").joinpath("data", file).read_bytes()
+            return resources.files("kniffel.engine").joinpath("data", file).read_bytes()
         except (OSError, ValueError):
             continue
     return None
@@ -316,4 +316,4 @@ def load_model(rules: RuleSet) -> ValueModel:
     name = MODEL_FILES[want.name]
     if raw.startswith(PACKED_MAGIC):
         name = packed_name(name)
-    return model_from_bytes(rules, raw, where=f"kniffel/data/{name}")
+    return model_from_bytes(rules, raw, where=f"kniffel/engine/data/{name}")

@@ -2,7 +2,7 @@
 
 The page stores this view with the game, so a reload draws the sheet at once from storage while
 the engine boots; only the controls wait for the engine. The page computes nothing itself: every
-point, sum, bonus, leader and legal choice here comes from :class:`kniffel.game.Game`.
+point, sum, bonus, leader and legal choice here comes from :class:`kniffel.engine.game.Game`.
 
 Pure Python, no I/O: it runs inside Pyodide.
 """
@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from kniffel import __version__
-from kniffel.game import (
+from kniffel.engine.game import (
     Correct,
     Enter,
     Game,
@@ -25,7 +25,7 @@ from kniffel.game import (
     UseChip,
     action_to_json,
 )
-from kniffel.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 
 VIEW_FORMAT = "kniffel-view"
 VIEW_VERSION = 1

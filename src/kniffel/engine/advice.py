@@ -2,7 +2,7 @@
 expected final score (:class:`Option`) and all of them ranked (:class:`Advice`).
 
 Pure Python (no numpy): the exact advisor (:mod:`kniffel.solver.advise`), the expert player
-(:mod:`kniffel.expert`) and the browser all speak these types.
+(:mod:`kniffel.engine.expert`) and the browser all speak these types.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from kniffel.dice import Keep, Roll
-from kniffel.errors import IllegalMoveError
-from kniffel.game import Action, Game, Mode, Score, Strike, Throw, UseChip
-from kniffel.messages import dice_text, text
-from kniffel.rules import Box, Entry, Lang, RuleSet
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.errors import IllegalMoveError
+from kniffel.engine.game import Action, Game, Mode, Score, Strike, Throw, UseChip
+from kniffel.engine.messages import dice_text, text
+from kniffel.engine.rules import Box, Entry, Lang, RuleSet
 
 #: Where the values of an :class:`Advice` come from: the exact value table, an endgame solved
 #: on the spot, or the expert's fitted value model.

@@ -1,12 +1,13 @@
 """The ``expert`` player, hints and game reviews: exact play within a turn, valued at its end.
 
 Within a turn the expert computes exactly what the optimal player computes (every keep, the chip,
-every entry, as :mod:`kniffel.strategy`'s greedy player does it, with the same vector code in
+every entry, as :mod:`kniffel.engine.strategy`'s greedy player does it, with the same vector code in
 numpy and in pure Python). At the end of the turn it values the sheet it leaves with a value
 function ``V(filled boxes, upper sum, extra state)``: for the classic rule sets their exact value
 tables (read from the solver's table file with the standard library), so there it plays exactly
 optimally; for Kniffel Extreme, whose exact table is 2.4 GB, a compact model fitted to a sample of
-that table (:mod:`kniffel.expert_model`, data file ``kniffel/data/expert-extreme.json``).
+that table (:mod:`kniffel.engine.expert_model`, data file
+``kniffel/engine/data/expert-extreme.json``).
 
 Pure Python; numpy is used where it is installed (and ``use_numpy`` allows), with the same options
 in the same order and the same values either way. No numba, so it runs in the browser (Pyodide).
@@ -25,13 +26,22 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol
 
-from kniffel.advice import Advice, Option, Position
-from kniffel.dice import sub_keeps
-from kniffel.errors import IllegalMoveError, KniffelError
-from kniffel.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
-from kniffel.messages import render
-from kniffel.rules import Box, Entry, ExtraKniffel, Lang, RuleSet, StrikeRule, choices, is_kniffel
-from kniffel.strategy import (
+from kniffel.engine.advice import Advice, Option, Position
+from kniffel.engine.dice import sub_keeps
+from kniffel.engine.errors import IllegalMoveError, KniffelError
+from kniffel.engine.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
+from kniffel.engine.messages import render
+from kniffel.engine.rules import (
+    Box,
+    Entry,
+    ExtraKniffel,
+    Lang,
+    RuleSet,
+    StrikeRule,
+    choices,
+    is_kniffel,
+)
+from kniffel.engine.strategy import (
     Vec,
     _check_decision,
     _math,
@@ -285,7 +295,7 @@ def _table_values(rules: RuleSet, build: bool) -> TableValues:
 
 
 def _model_values(rules: RuleSet) -> Values:
-    from kniffel.expert_model import load_model
+    from kniffel.engine.expert_model import load_model
 
     return load_model(rules)
 

@@ -1,14 +1,16 @@
 """The expert's hints and game reviews as the browser page shows them (pure Python: runs in
 Pyodide).
 
-Every number here comes from :mod:`kniffel.expert` (the exact within-turn computation, valued at
+Every number here comes from :mod:`kniffel.engine.expert` (the exact within-turn computation,
+valued at
 the turn's end by the classic rule sets' exact tables or by the fitted Kniffel Extreme model);
-this module only turns its :class:`~kniffel.advice.Advice` and
-:class:`~kniffel.expert.Review` into JSON with the words in German and English from the message
+this module only turns its :class:`~kniffel.engine.advice.Advice` and
+:class:`~kniffel.engine.expert.Review` into JSON with the words in German and English from the
+message
 catalog. The page draws them and computes nothing.
 
 The classic rule sets' exact tables travel inside the site's ``kniffel.zip`` (float32, built by
-:func:`kniffel.web.server.expert_tables` at site-build time) under ``kniffel/web/tables/``;
+:func:`kniffel.web.server.expert_tables` at site-build time) under ``kniffel/browser/tables/``;
 :func:`install` makes the expert read them from there.
 """
 
@@ -19,13 +21,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kniffel.advice import Advice, Option
-from kniffel.dice import Roll, keep_positions
-from kniffel.errors import KniffelError
-from kniffel.expert import Decision, ExpertError, Review, register_table_provider, values_for
-from kniffel.game import Game, Score, Strike, Throw, UseChip, action_to_json
-from kniffel.messages import CATALOG, fields, number, render, text
-from kniffel.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.advice import Advice, Option
+from kniffel.engine.dice import Roll, keep_positions
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import Decision, ExpertError, Review, register_table_provider, values_for
+from kniffel.engine.game import Game, Score, Strike, Throw, UseChip, action_to_json
+from kniffel.engine.messages import CATALOG, fields, number, render, text
+from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 
 LANGS: tuple[Lang, ...] = ("de", "en")
 #: Where the site ships the classic rule sets' exact tables (inside kniffel.zip).

@@ -1,6 +1,6 @@
 """The words kniffel shows a player, in German and English: one catalog for every front end.
 
-Every :class:`~kniffel.errors.KniffelError` carries a ``code`` and ``params``; :func:`render`
+Every :class:`~kniffel.engine.errors.KniffelError` carries a ``code`` and ``params``; :func:`render`
 turns it into a plain sentence for a player (never the English developer message, which stays in
 ``str(error)`` for Python users and logs). The command line, the terminal game, the advisor and
 the browser (through the bridge's error replies) all render from :data:`CATALOG`; :func:`text`
@@ -19,7 +19,7 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kniffel.rules import BOX_TEXTS, Box, Lang, preset
+from kniffel.engine.rules import BOX_TEXTS, Box, Lang, preset
 
 #: code -> (German, English). Placeholders are ``str.format`` fields filled from the params.
 CATALOG: dict[str, tuple[str, str]] = {
@@ -336,7 +336,7 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Rechenzeit, {size}): kniffel solve --rules {rules_id}",
         "The optimal player of {rules} needs the full value table (about {minutes} minutes, "
         "{size}): kniffel solve --rules {rules_id}"),
-    # the choices of a hint or a review, in words (kniffel.advice.Option.describe)
+    # the choices of a hint or a review, in words (kniffel.engine.advice.Option.describe)
     "advice.throw_all": ("Alle Würfel werfen", "Throw all dice"),
     "advice.keep": ("Behalten: {kept}", "Keep: {kept}"),
     "advice.chip": ("Chip abgeben (4. Wurf)", "Hand in a chip (4th throw)"),

@@ -11,7 +11,7 @@ with, how much that roll is worth on its sheet (the points of the best open box,
 valued, less what filling a box forgoes), and keeps the dice that maximise the expected worth at
 the end of the turn, handing in a chip when the expected gain of a 4th throw is worth more than the
 chip. Everything it knows about scoring and legality comes from the rules engine
-(:func:`kniffel.rules.evaluate`, :func:`kniffel.dice.outcomes`, :meth:`Game.choices`,
+(:func:`kniffel.engine.rules.evaluate`, :func:`kniffel.engine.dice.outcomes`, :meth:`Game.choices`,
 :meth:`Game.legal_actions`). It computes with numpy where numpy is installed and in pure Python
 where it is not (the browser's Pyodide), with the same decisions either way.
 """
@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from kniffel.dice import Keep, Roll, all_rolls, d6_sub_multisets, d10_after, rethrow_faces
-from kniffel.errors import IllegalMoveError, UnknownStrategyError
-from kniffel.game import Action, Game, Score, Strike, Throw, UseChip
-from kniffel.rules import Box, Choice, Entry, RuleSet, StrikeRule, evaluate
+from kniffel.engine.dice import Keep, Roll, all_rolls, d6_sub_multisets, d10_after, rethrow_faces
+from kniffel.engine.errors import IllegalMoveError, UnknownStrategyError
+from kniffel.engine.game import Action, Game, Score, Strike, Throw, UseChip
+from kniffel.engine.rules import Box, Choice, Entry, RuleSet, StrikeRule, evaluate
 
 
 class Strategy(Protocol):
@@ -130,11 +130,11 @@ class _Dice:
 @cache
 def box_scores(d10: bool) -> tuple[dict[Box, tuple[float, ...]], dict[Box, tuple[int, ...]]]:
     """For every box, the distinct points it can score (NaN where a roll does not fit it) and,
-    roll by roll (numbered as :func:`kniffel.dice.all_rolls`), which of them the roll scores.
+    roll by roll (numbered as :func:`kniffel.engine.dice.all_rolls`), which of them the roll scores.
 
-    Each roll is scored by :func:`kniffel.rules.evaluate` without keeping its result in that
+    Each roll is scored by :func:`kniffel.engine.rules.evaluate` without keeping its result in that
     function's cache: 2,520 mappings would not fit the browser's memory snapshot, these columns
-    do (``kniffel.web.bridge.warm_up`` builds them there, so the expert starts without them).
+    do (``kniffel.browser.bridge.warm_up`` builds them there, so the expert starts without them).
     """
     boxes = tuple(Box)
     columns: list[list[int | None]] = [[] for _ in boxes]
@@ -478,9 +478,9 @@ register_strategy("optimal", _optimal)
 
 
 def _expert(rules: RuleSet) -> Strategy:
-    """The expert player (kniffel.expert): exact within a turn, valued at its end by the exact
-    table (classic rule sets) or the fitted model (Kniffel Extreme); imported on use."""
-    from kniffel.expert import ExpertStrategy
+    """The expert player (kniffel.engine.expert): exact within a turn, valued at its end by the
+    exact table (classic rule sets) or the fitted model (Kniffel Extreme); imported on use."""
+    from kniffel.engine.expert import ExpertStrategy
 
     return ExpertStrategy(rules)
 

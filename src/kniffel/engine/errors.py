@@ -3,7 +3,7 @@
 Every error is a :class:`KniffelError`, itself a :class:`ValueError`, and its message names the
 offending value and the state it was checked against. Besides its English message (``str(e)``,
 for Python users and logs) every error carries a stable dotted ``code`` and JSON-able ``params``:
-:func:`kniffel.messages.render` turns those into plain German or English for a player.
+:func:`kniffel.engine.messages.render` turns those into plain German or English for a player.
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ class InvalidImportError(KniffelError):
 
 def dice_param(dice: Any) -> dict[str, object]:
     """A roll or a keep (anything with ``d6`` and ``d10``) as an error parameter:
-    ``{"d6": [...], "d10": n | None}``; :func:`kniffel.messages.render` writes it with the
+    ``{"d6": [...], "d10": n | None}``; :func:`kniffel.engine.messages.render` writes it with the
     player's die label ("W10" in German, "d10" in English)."""
     return {"d6": list(dice.d6), "d10": dice.d10}
 

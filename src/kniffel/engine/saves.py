@@ -1,0 +1,36 @@
+"""A game's save as text: the versioned JSON of :meth:`Game.to_json`, written and read without
+any file (the desktop's :mod:`kniffel.storage` puts it on disk; the browser keeps it in its own
+storage)."""
+
+from __future__ import annotations
+
+import json
+
+from kniffel.engine.errors import CorruptSaveError, KniffelError
+from kniffel.engine.game import Game
+
+
+def save_text(game: Game) -> str:
+    """The text of ``game``'s save file."""
+    return json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
+
+
+def loads_game(text: str, *, name: str = "<save>") -> Game:
+    """The game in the JSON text ``text``; errors name ``name``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        what = "truncated" if e.pos >= len(text.rstrip()) else "not valid JSON"
+        raise CorruptSaveError(f"{name}: {what} (line {e.lineno}, column {e.colno}: "
+                               f"{e.msg})",
+                               code="file.truncated" if what == "truncated" else "file.not_json",
+                               params={"where": name, "line": e.lineno,
+                                       "column": e.colno}) from None
+    except (ValueError, RecursionError) as e:
+        # nesting too deep for the parser, or a number too long to convert
+        raise CorruptSaveError(f"{name}: not valid JSON ({e})", code="file.not_json",
+                               params={"where": name, "line": None, "column": None}) from None
+    try:
+        return Game.from_json(data)
+    except KniffelError as e:
+        raise e.within(name) from None
