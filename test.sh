@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Set up the development environment (first run only) and run every check: ruff, mypy --strict
 # and the whole pytest suite. Extra arguments go to pytest.
+# ./test.sh --fast: the fast tier alone, everything but the slow tiers (browser, tmux, solve; see
+# tests/conftest.py) on both cores, in about a minute.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh --dev
+if [ "${1:-}" = "--fast" ]; then
+    shift
+    exec .venv/bin/python -m pytest -n 2 -m "not browser and not tmux and not solve" "$@"
+fi
 echo "== ruff"
 .venv/bin/ruff check src tests benchmarks
 echo "== mypy --strict"
 .venv/bin/mypy
+echo "== docs (mkdocs --strict: a warning fails)"
+# (never --quiet: it hides the warnings from --strict, which then passes)
+.venv/bin/mkdocs build --strict --site-dir "$(mktemp -d)"
+echo "== node --test (the page's pure modules: words, numbers, stored-data checks)"
+node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test tests/js/*.test.mjs
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

@@ -26,11 +26,12 @@ import time
 from pathlib import Path
 
 from kniffel.engine.advice import Position
-from kniffel.engine.expert import Expert, ExpertStrategy, Values, values_for
+from kniffel.engine.expert import Expert, ExpertStrategy
 from kniffel.engine.expert_model import load_model, model_bytes, model_from_bytes
 from kniffel.engine.game import Game
 from kniffel.engine.rules import RuleSet, preset
 from kniffel.engine.strategy import get_strategy
+from kniffel.engine.values import Values, values_for
 from kniffel.simulate import simulate
 
 

@@ -19,18 +19,8 @@ import kniffel
 from kniffel.engine import expert_model
 from kniffel.engine.advice import Advice, Position
 from kniffel.engine.dice import Roll
-from kniffel.engine.errors import KniffelError
-from kniffel.engine.expert import (
-    DEAD,
-    Expert,
-    ExpertError,
-    ExpertStrategy,
-    TableValues,
-    _table_layout,
-    compact_table,
-    upper_key,
-    upper_states,
-)
+from kniffel.engine.errors import ExpertError, KniffelError
+from kniffel.engine.expert import Expert, ExpertStrategy
 from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
@@ -45,7 +35,10 @@ from kniffel.engine.expert_model import (
 from kniffel.engine.game import Game, Score, UseChip
 from kniffel.engine.messages import CATALOG, render
 from kniffel.engine.rules import Box, Entry, RuleSet, preset
+from kniffel.engine.states import DEAD, upper_key, upper_states
 from kniffel.engine.strategy import get_strategy, strategy_names
+from kniffel.engine.table_format import full_layout
+from kniffel.engine.values import TableValues, compact_table
 from kniffel.expert_fit import draw_visits, fit_model, model_text
 from kniffel.solver.advise import Advisor
 from kniffel.solver.sample import Sample, write_sample
@@ -108,7 +101,7 @@ def test_upper_states_and_table_layout_match_the_solvers_numbering() -> None:
         for mask in range(64):
             assert list(states[mask]) == t.uval[mask, :t.n_u[mask]].tolist()
     for rules in CLASSIC.values():
-        base, states_n = _table_layout(rules)
+        base, states_n = full_layout(rules)
         layout = make_layout(build_tables(rules))
         assert base == layout.base.tolist()
         assert states_n == layout.states

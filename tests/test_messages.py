@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import ast
 import importlib
+import io
+import json
 import pickle
 import pkgutil
 import random
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kniffel
+from kniffel.engine import catalog
 from kniffel.engine.dice import Keep, Roll
 from kniffel.engine.errors import (
     CorruptSaveError,
@@ -138,8 +142,10 @@ def test_every_error_class_has_a_default_code_in_the_catalog() -> None:
         assert cls.default_code in CATALOG, name
 
 
-#: Words that are the same in German and English (the terminal game's "Computer" and "Chips").
-SAME_IN_BOTH = {"tui.computer", "tui.chips"}
+#: Texts that are the same in German and English: the game's and its boxes' names, the rule
+#: sets' titles that both languages share, and "Bonus", "Chips", "Computer", "optimal".
+SAME_IN_BOTH = {"Bonus", "Chance", "Chips", "Computer", "Full House", "Highway", "Kniffel",
+                "Kniffel Extreme", "Yahtzee (Hasbro)", "optimal"}
 
 
 def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
@@ -147,7 +153,7 @@ def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
         assert de.strip(), code
         assert en.strip(), code
         words_of = re.sub(r"\{[a-z_]+\}", "", de)  # the text around the placeholders
-        assert de != en or not re.search(r"[a-z]{4}", words_of) or code in SAME_IN_BOTH, code
+        assert de != en or not re.search(r"[a-z]{4}", words_of) or de in SAME_IN_BOTH, code
         assert fields(de) == fields(en), code
 
 
@@ -327,3 +333,123 @@ def test_a_part_the_catalog_does_not_know_is_still_said_in_words() -> None:
     assert render(error, "de") == ("Der Spielstand ist unvollständig; es fehlt ein Teil: eine "
                                    "Angabe.")
     assert "dice_rule" not in render(error, "en")
+
+
+def _word_file(lang: str) -> dict[str, str]:
+    loaded = json.loads((SRC / "engine" / "words" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def test_the_word_files_hold_the_same_codes_with_the_same_placeholders() -> None:
+    de, en = _word_file("de"), _word_file("en")
+    assert set(de) == set(en), sorted(set(de) ^ set(en))
+    for code in de:
+        assert fields(de[code]) == fields(en[code]), code
+
+
+def test_the_catalog_is_the_word_files() -> None:
+    de, en = _word_file("de"), _word_file("en")
+    assert {code: (de[code], en[code]) for code in de} == CATALOG
+    assert STRATEGY_NAMES["greedy"] == (de["strategy.name.greedy"], en["strategy.name.greedy"])
+
+
+def test_a_language_without_a_word_file_is_refused() -> None:
+    with pytest.raises(ValueError, match="no words"):
+        catalog.words("fr")
+
+
+# --- every word a player reads lives in the catalog's files --------------------------------
+
+#: German in a string: an umlaut or ß, or a common German word of the game's texts (never a word
+#: that is English too, like "die" or "Bonus").
+GERMAN_WORDS = re.compile(
+    r"[äöüÄÖÜß]|\b(und|oder|nicht|nichts|kein|keine|ist|sind|wird|mit|für|von|zum|bis|"
+    r"Spieler|Spiel|Spiele|Runde|Punkte|Summe|Gesamt|Feld|Zug|Wurf|Würfe|Datei|Ordner|"
+    r"Ergebnis|Zwischenstand|streichen|gestrichen|eintragen|Regeln|Partie)\b")
+
+#: German that is no player's word of the catalog, with the reason.
+GERMAN_ALLOWED: dict[tuple[str, str], str] = {
+    # the Python API's default player name, a name like "Anna" (a game's data, not UI text)
+    ("engine/game.py", "Spieler 1"): "the default name of Game()'s one player",
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _option_helps(tree: ast.AST) -> set[int]:
+    """The strings of click's ``help=`` texts and the ``*_HELP`` constants they use: each is
+    German and English in one text ("Regelwerk / rule set"), shown to readers of both."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "help":
+            found |= {id(n) for n in ast.walk(node.value)}
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id.endswith("_HELP") for t in node.targets):
+            found |= {id(n) for n in ast.walk(node.value)}
+    return found
+
+
+def _german_outside_the_catalog(files: list[Path], root: Path = SRC) -> list[str]:
+    found = []
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree) | _option_helps(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in skip and GERMAN_WORDS.search(node.value)
+                    and (rel, node.value) not in GERMAN_ALLOWED):
+                found.append(f"{rel}:{node.lineno}: {node.value[:60]!r}")
+    return found
+
+
+def _python_files() -> list[Path]:
+    return sorted(p for p in SRC.rglob("*.py") if p.name != "tui.py")
+
+
+def test_no_german_words_in_python_outside_the_catalog_files() -> None:
+    assert _python_files()
+    assert _german_outside_the_catalog(_python_files()) == []
+
+
+def test_no_german_words_in_the_terminal_game_outside_the_catalog_files() -> None:
+    assert _german_outside_the_catalog([SRC / "tui.py"]) == []
+
+
+def test_the_german_scan_names_a_german_string_but_not_a_docstring_or_an_option_help(
+        tmp_path: Path) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("def f() -> str:\n    '''Die Würfel.'''\n    option(help='Würfel / dice')\n"
+                    "    return 'Würfel: ' + 'the dice'\n", encoding="utf-8")
+    assert _german_outside_the_catalog([path], tmp_path) == ["probe.py:4: 'Würfel: '"]
+
+
+def test_no_german_catalog_text_is_spelled_out_again_in_python() -> None:
+    german = {de for de, en in CATALOG.values() if de.lower() != en.lower() and len(de) >= 3}
+    copies = []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        copies += [f"{path.relative_to(SRC).as_posix()}:{node.lineno}: {node.value!r}"
+                   for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                   and isinstance(node.value, str) and node.value in german
+                   and id(node) not in skip]
+    assert copies == []
+
+
+def test_the_browsers_package_carries_the_word_files() -> None:
+    from kniffel.web.server import package_zip
+
+    with zipfile.ZipFile(io.BytesIO(package_zip())) as packed:
+        for lang in ("de", "en"):
+            shipped = json.loads(packed.read(f"kniffel/engine/words/{lang}.json"))
+            assert shipped == _word_file(lang)

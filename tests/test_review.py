@@ -15,7 +15,7 @@ from kniffel.engine import expert as expert_module
 from kniffel.engine import expert_model
 from kniffel.engine.dice import Keep, Roll
 from kniffel.engine.errors import IllegalMoveError
-from kniffel.engine.expert import Expert, TableValues, review_game
+from kniffel.engine.expert import Expert
 from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
@@ -26,8 +26,10 @@ from kniffel.engine.expert_model import (
 from kniffel.engine.game import Game, Mode, Outcome, Score, Strike, Throw
 from kniffel.engine.match import Match
 from kniffel.engine.messages import number
+from kniffel.engine.review import review_game
 from kniffel.engine.rules import Box, preset
 from kniffel.engine.strategy import get_strategy
+from kniffel.engine.values import TableValues
 from kniffel.history import History
 from kniffel.solver.review import review
 from kniffel.solver.solve import solve

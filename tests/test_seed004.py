@@ -19,7 +19,7 @@ from kniffel.browser.view import meta
 from kniffel.cli import main
 from kniffel.engine.advice import Advice, Position
 from kniffel.engine.dice import Roll
-from kniffel.engine.expert import Expert, TableValues
+from kniffel.engine.expert import Expert
 from kniffel.engine.game import Enter, Game, Mode, Outcome, Score, Strike, Throw
 from kniffel.engine.rules import (
     CLASSIC_BOXES,
@@ -34,6 +34,7 @@ from kniffel.engine.rules import (
     preset,
 )
 from kniffel.engine.strategy import get_strategy
+from kniffel.engine.values import TableValues
 from kniffel.solver import SolverError, solve, solve_in_memory
 from kniffel.solver.advise import Advisor
 from kniffel.solver.table import make_layout

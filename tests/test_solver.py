@@ -20,6 +20,7 @@ from kniffel.cli import main
 from kniffel.engine.dice import Keep, Roll, outcomes, sub_keeps
 from kniffel.engine.game import Action, Game, Score, Strike, Throw, UseChip
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet, choices, preset
+from kniffel.engine.table_format import HEADER_SIZE
 from kniffel.solver import (
     Progress,
     SolverError,
@@ -30,7 +31,7 @@ from kniffel.solver import (
     solve_in_memory,
 )
 from kniffel.solver.advise import Advisor, OptimalStrategy, Position, advise
-from kniffel.solver.table import HEADER_SIZE, ValueTable, read_header
+from kniffel.solver.table import ValueTable, read_header
 from kniffel.solver.tables import build_tables
 
 EXTREME = preset("extreme")

@@ -192,8 +192,14 @@ def test_greedy_pure_python_tables_equal_the_numpy_ones() -> None:
     pure = GreedyStrategy(rules, use_numpy=False)
     assert fast._worth == pure._worth
     game = _after_roll(rules, Roll((1, 2, 2, 4, 6)))
-    for key, vector in fast._stages(game, 0).items():
-        assert list(vector) == pure._stages(game, 0)[key], key
+    numpy_stages, pure_stages = fast._stages(game, 0), pure._stages(game, 0)
+    assert numpy_stages.first == pure_stages.first == 2
+    assert len(numpy_stages.throws) == len(pure_stages.throws) == rules.rolls - 1
+    for throw in range(2, rules.rolls + 1):
+        assert list(numpy_stages.before(throw)) == pure_stages.before(throw), throw
+    for name in ("final", "chip_final", "chip", "with_chip"):
+        vector, want = getattr(numpy_stages, name), getattr(pure_stages, name)
+        assert (vector is None and want is None) or list(vector) == want, name
 
 
 def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,9 +219,9 @@ def test_the_dice_index_numbers_rethrows_and_outcomes_as_sub_keeps_and_outcomes_
     d10: bool,
 ) -> None:
     from kniffel.engine.dice import outcomes, sub_keeps
-    from kniffel.engine.strategy import _dice
+    from kniffel.engine.vectors import dice_index
 
-    dice = _dice(d10)
+    dice = dice_index(d10)
     keeps = list(dice.keep_index)
     for i, roll in enumerate(dice.rolls):
         want = [k for k in sub_keeps(roll) if k.size < len(roll.values)]

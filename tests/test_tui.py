@@ -25,11 +25,13 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel.engine import strategy as strategy_module
 from kniffel.engine.messages import number
+from kniffel.engine.messages import text as catalog_text
 from kniffel.engine.rules import Lang, preset
 from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
 from kniffel.storage import load_game
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
+from kniffel.tui_view import DicePlaces, MoveLog, SheetTable, key_line, wrap_parts
 
 SIZE = (150, 45)
 
@@ -489,7 +491,7 @@ def test_every_player_the_roll_column_and_the_total_are_on_screen(
             lines = text.splitlines()
             assert len(lines) <= size[1]
             header = next(line for line in lines if line.lstrip().startswith("Box"))
-            shown = screen._short
+            shown = screen.sheet.short
             assert len(set(shown)) == players  # told apart: not "Co" and "Co"
             for name in shown:
                 assert name in header
@@ -572,6 +574,69 @@ def test_abbreviations_are_distinct_and_no_wider_than_asked(names: list[str], wi
     assert len(set(short)) == len(names)
     assert all(len(s) <= width for s in short)
     assert all(s == n for s, n in zip(short, names, strict=True) if len(n) <= width)
+
+
+def test_the_key_line_closes_up_then_shortens_enter_then_breaks_between_keys() -> None:
+    keys = ["[r] roll", "[↑↓ Enter] score", "[q] quit"]
+    short = ["[r] roll", "[↑↓⏎] score", "[q] quit"]
+    assert key_line(keys, short, 40) == "[r] roll  [↑↓ Enter] score  [q] quit"
+    assert key_line(keys, short, 35) == "[r] roll [↑↓ Enter] score [q] quit"
+    assert key_line(keys, short, 30) == "[r] roll [↑↓⏎] score [q] quit"
+    assert key_line(keys, short, 22) == "[r] roll  [↑↓⏎] score\n[q] quit"
+    assert key_line(keys, short, 20) == "[r] roll\n[↑↓⏎] score\n[q] quit"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_short_enter_key_is_the_long_one_with_enter_as_a_return_sign(lang: Lang) -> None:
+    long, short = catalog_text("tui.keys_enter", lang), catalog_text("tui.keys_enter_short", lang)
+    assert "[↑↓ Enter]" in long
+    assert short == long.replace("[↑↓ Enter]", "[↑↓⏎]")
+
+
+def test_turn_parts_break_into_lines_only_where_the_room_is_narrower() -> None:
+    parts = ["throw 1 of 3", "chips left: 2", "speed 0.5 s"]
+    assert wrap_parts(parts, 0) == "throw 1 of 3 · chips left: 2 · speed 0.5 s"
+    assert wrap_parts(parts, 30) == "throw 1 of 3 · chips left: 2\nspeed 0.5 s"
+    assert wrap_parts(parts, 10) == "throw 1 of 3\nchips left: 2\nspeed 0.5 s"
+    assert wrap_parts([], 10) == ""
+
+
+def test_the_move_log_drops_exactly_the_moves_an_undo_took_back() -> None:
+    log = MoveLog("Anna starts")
+    log.add("Anna: 3 in Threes", 3)
+    log.add("Ben: strikes Ones", 7)
+    assert log.taken_back(5) == 1
+    assert log.moves == ["Anna starts", "Anna: 3 in Threes"]
+    assert log.taken_back(0) == 1
+    assert log.moves == ["Anna starts"]  # the start note stays
+    assert MoveLog("").moves == []
+
+
+def test_an_undo_marks_the_dice_of_the_undone_throw_or_else_of_the_last_throw() -> None:
+    roll = Roll((2, 2, 4, 5, 6))
+    dice = DicePlaces()
+    dice.faces_for(roll)
+    first, rethrow = Throw(), Throw(Keep((2, 2)))
+    dice.undone([first, Outcome(roll), rethrow], [first, Outcome(roll)], roll)
+    assert dice.kept == {0, 1}  # the undone throw's keep, on the dice it kept
+    dice.undone([first, Outcome(roll), UseChip()], [first, Outcome(roll)], roll)
+    assert dice.kept == set()  # the last throw kept nothing
+    dice.kept = {3}
+    dice.undone([first, Outcome(roll)], [first], None)
+    assert dice.kept == set()  # no dice on the table: nothing marked
+
+
+def test_the_sheet_takes_whole_names_where_there_is_room_and_shortens_them_where_not() -> None:
+    rules = preset("extreme")
+    sheet = SheetTable(rules, ["Annabella", "Computer 1", "Computer 2"], "en")
+    assert sheet.choose(120)
+    assert sheet.short == ["Annabella", "Computer 1", "Computer 2"]
+    assert sheet.width <= 120
+    assert not sheet.choose(120)  # the same room: the same widths
+    assert sheet.choose(40)
+    assert sheet.width <= 40 + 1
+    assert len(set(sheet.short)) == 3
+    assert all(len(s) < 9 for s in sheet.short)
 
 
 def test_the_cursor_starts_on_the_first_open_box_not_the_biggest_number() -> None:
@@ -729,7 +794,7 @@ def test_a_locked_history_is_shown_until_a_write_succeeds_and_no_move_is_lost(
         assert "Not saved: 2 of 2 moves, retrying." in warning
         assert "locked" in warning
         await pilot.press("1", "r", "enter", "r")  # more moves while it is locked
-        await until(pilot, lambda: not screen._saving and screen.match.save_state.error
+        await until(pilot, lambda: not screen.writer.busy and screen.match.save_state.error
                     is not None and screen.match.save_state.unsaved == 7)
         assert "Not saved: 7 of 7 moves" in text_of(screen, "#save")
         assert "saved" not in text_of(screen, "#message").lower()
@@ -757,7 +822,7 @@ def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_mis
         screen = screen_of(app)
         await pilot.press("r", "1", "r")
         await until(pilot, lambda: screen.match.save_state.error is not None
-                    and not screen._saving)
+                    and not screen.writer.busy)
         await pilot.press("q")
         assert "4 moves are not saved" in text_of(screen, "#message")
         assert app.is_running
@@ -863,13 +928,14 @@ def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str
 def classic_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A solver cache of its own (the expert builds the classic table there on first use)."""
     from kniffel.engine import expert as expert_module
+    from kniffel.engine import values as values_module
 
     monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "cache"))
     expert_module._expert.cache_clear()
-    expert_module._table_values.cache_clear()
+    values_module._table_values.cache_clear()
     yield tmp_path / "cache"
     expert_module._expert.cache_clear()
-    expert_module._table_values.cache_clear()
+    values_module._table_values.cache_clear()
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -1093,7 +1159,7 @@ def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_d
         assert app.is_running
         await pilot.press("r")
         await until(pilot, lambda: screen.match.save_state.error is not None
-                    and not screen._saving)
+                    and not screen.writer.busy)
         await pilot.press("ctrl+q")  # as q: the moves are not saved, a second one quits
         assert "2 Züge sind nicht gespeichert" in text_of(screen, "#message")
         assert app.is_running
@@ -1122,7 +1188,7 @@ def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so
         screen = screen_of(app)
         await pilot.press("r")
         await until(pilot, lambda: screen.match.save_state.error is not None
-                    and not screen._saving)
+                    and not screen.writer.busy)
         await pilot.press("q", "q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
         shown = screen_text(app)

@@ -17,22 +17,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, FilePayload, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, FilePayload, Page, ViewportSize
 
 from kniffel import Game, Mode, preset
 from kniffel.browser.view import game_view
 from kniffel.engine.game import Player, PlayerKind, action_from_json
 from kniffel.engine.history_file import HistoryEntry, encode_history
 from kniffel.engine.match import Match
-from kniffel.web.server import running_server
 from test_web_phone import (
     AUDIT,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     READY,
@@ -45,7 +43,9 @@ from test_web_phone import (
     wait_actions,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
+if TYPE_CHECKING:
+    from conftest import EngineSnapshot
+
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("KNIFFEL_AUDIT_DIR", "/tmp/kniffel-audit"))
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
@@ -95,20 +95,11 @@ AXE_RUN = """async (only) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with running_server() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
+@pytest.fixture(scope="module", autouse=True)
+def axe_core() -> Path:
+    """axe-core's script, to be injected into the pages."""
     assert AXE.is_file(), "the screen audit needs axe-core from npm: scripts/setup.sh"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    return AXE
 
 
 # --- saves that lead straight to a state -------------------------------------------------------
@@ -428,9 +419,10 @@ def tour_history(t: Tour, link: str) -> None:
 
 @pytest.mark.parametrize(("size", "mobile"), SIZES)
 def test_every_screen_fits_and_axe_finds_no_violation(
-    browser: Browser, site: str, size: ViewportSize, mobile: bool
+    browser: Browser, site: str, engine_snapshot: EngineSnapshot, size: ViewportSize,
+    mobile: bool,
 ) -> None:
-    device = Device(browser, site, size, mobile)
+    device = Device(browser, site, size, mobile, engine_snapshot)
     try:
         t = Tour(device.open(), size)
         link = tour_setup_and_pad(t)

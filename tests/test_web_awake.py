@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from kniffel import Box, Enter, Game, Mode, preset
-from kniffel.web.server import running_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+if TYPE_CHECKING:
+    from conftest import EngineSnapshot
+
 READY = "html[data-ready='1']"
 
 # The page's view of the document's visibility is set by the test (window.kniffelShow), and
@@ -59,24 +56,14 @@ RECORDER = """(() => {
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with running_server() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    if not CHROMIUM.exists():
-        pytest.skip("the browser tests need Debian's chromium: scripts/setup.sh --dev")
-    with sync_playwright() as p:
-        browser: Browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        # one context for the module: the engine's memory snapshot is kept between the tests
-        ctx = browser.new_context(service_workers="block", bypass_csp=True,
-                                  viewport={"width": 390, "height": 844})
-        ctx.set_default_timeout(30_000)
-        yield ctx
-        ctx.close()
-        browser.close()
+def context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
+    # one context for the module, started from the session's engine snapshot (conftest.py)
+    ctx = browser.new_context(service_workers="block", bypass_csp=True,
+                              viewport={"width": 390, "height": 844})
+    engine_snapshot.seed(ctx)
+    ctx.set_default_timeout(30_000)
+    yield ctx
+    ctx.close()
 
 
 class Table:

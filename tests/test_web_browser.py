@@ -1,8 +1,8 @@
 """The browser app in a real browser: Debian's Chromium headless, driven by Playwright.
 
-One server and one browser serve the whole module; every test gets a fresh page with empty
-storage. The engine's memory snapshot is kept in the shared browser context, so only the first
-test pays for a cold Pyodide start.
+The session's site and browser (tests/conftest.py) serve the module; every test gets a fresh
+page with empty storage. The module's browser context starts with the session's engine snapshot
+(conftest.py): no test pays for a cold Pyodide start.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,7 +23,6 @@ from playwright.sync_api import (
     Page,
     Request,
     Route,
-    sync_playwright,
 )
 
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
@@ -35,29 +34,12 @@ from kniffel.engine.advice import Position
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Player, PlayerKind, action_from_json
 from kniffel.engine.match import Match
-from kniffel.web.server import running_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+if TYPE_CHECKING:
+    from conftest import EngineSnapshot
+
 READY = "html[data-ready='1']"
 BOOT_TIMEOUT_MS = 120_000
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with running_server() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Requests:
@@ -84,13 +66,15 @@ def requests(site: str) -> Requests:
 
 
 @pytest.fixture(scope="module")
-def context(browser: Browser, requests: Requests) -> Iterator[BrowserContext]:
+def context(browser: Browser, requests: Requests,
+            engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
     # Service workers are tested in their own context (test_offline_after_first_visit): here
     # they would hide requests from Playwright's routing. The page's Content-Security-Policy is
     # bypassed so that the markup test shows the page itself never runs user text as HTML, and
     # so that Playwright may evaluate its conditions.
     ctx = browser.new_context(service_workers="block", bypass_csp=True,
                               viewport={"width": 412, "height": 915})
+    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
     ctx.on("request", requests)
     ctx.set_default_timeout(30_000)
     yield ctx

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,10 +18,11 @@ from kniffel.browser.view import game_view
 from kniffel.engine import messages
 from kniffel.engine.advice import Position
 from kniffel.engine.errors import KniffelError
-from kniffel.engine.expert import Expert, expert_for, review_game
+from kniffel.engine.expert import Expert, expert_for
 from kniffel.engine.game import Player, PlayerKind, action_from_json
 from kniffel.engine.match import Match
 from kniffel.engine.messages import CATALOG, fields
+from kniffel.engine.review import review_game
 from kniffel.engine.rules import RuleSet
 
 
@@ -92,7 +94,9 @@ def test_the_experts_engine_gives_the_same_hint_for_a_game_it_is_sent() -> None:
     assert other.handle({"op": "hint", "game": {"format": "nonsense"}})["error"]["code"]
 
 
-def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model() -> None:
+def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model(
+    classic_tables_solved: Path,
+) -> None:
     s = Session()
     reply = s.handle({"op": "warm_expert", "rules": "kniffel", "free_strike": True})
     assert reply == {"ok": True, "rules": "kniffel", "free_strike": True}
@@ -105,7 +109,9 @@ def test_warming_an_expert_up_changes_nothing_and_names_a_missing_model() -> Non
     assert s.game is None
 
 
-def test_warming_with_a_game_computes_the_turn_its_next_hint_asks_about() -> None:
+def test_warming_with_a_game_computes_the_turn_its_next_hint_asks_about(
+    classic_tables_solved: Path,
+) -> None:
     """The page sends the game it shows: the expert's engine then has the turn of the player
     to move computed before the player rolls, and the hint asked after the roll comes from
     that (the same answer as without warming)."""
@@ -271,7 +277,9 @@ def test_the_moment_of_a_decision_is_the_game_as_it_was_before_it() -> None:
 # --- the expert as a computer player ---------------------------------------------------------
 
 
-def test_the_expert_is_a_computer_player_of_the_browser_and_plays_its_best_option() -> None:
+def test_the_expert_is_a_computer_player_of_the_browser_and_plays_its_best_option(
+    classic_tables_solved: Path,
+) -> None:
     assert "expert" in WEB_STRATEGIES
     s = Session()
     reply = s.handle({"op": "new", "mode": "dice", "rules": "kniffel", "seed": 2, "players": [
@@ -320,7 +328,7 @@ def test_the_browser_offers_every_preset_and_its_free_strike_variant() -> None:
 
 
 def test_the_site_ships_the_classic_tables_in_float32_and_the_expert_reads_them() -> None:
-    from kniffel.engine.expert import TableValues
+    from kniffel.engine.values import TableValues
     from kniffel.web.server import expert_tables, package_zip
 
     tables = expert_tables()
@@ -341,7 +349,9 @@ def test_the_site_ships_the_classic_tables_in_float32_and_the_expert_reads_them(
         TableValues(preset("yahtzee"), tables["kniffel/browser/tables/kniffel.table"])
 
 
-def test_meta_says_where_the_expert_plays_and_carries_its_words() -> None:
+def test_meta_says_where_the_expert_plays_and_carries_its_words(
+    classic_tables_solved: Path,
+) -> None:
     experts = advice_view.experts()
     for key in ("kniffel", "kniffel/free", "kniffel-championship", "yahtzee"):
         assert experts[key] == {"ready": True, "code": None, "note": None}

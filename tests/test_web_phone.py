@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import (
@@ -16,15 +16,13 @@ from playwright.sync_api import (
     FilePayload,
     Page,
     ViewportSize,
-    sync_playwright,
 )
 
 from kniffel import Game
-from kniffel.web.server import running_server
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+if TYPE_CHECKING:
+    from conftest import EngineSnapshot
+
 READY = "html[data-ready='1']"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
@@ -34,29 +32,19 @@ SIZES = [pytest.param((PHONE, True), id="390x844"),
          pytest.param((DESKTOP, False), id="1280x800")]
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with running_server() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 class Device:
     """A browser context of one size; every page it opens is checked for page errors and for
-    requests to another origin."""
+    requests to another origin. With ``engine`` (the session's engine snapshot, conftest.py)
+    its first page starts the engine from the snapshot, else Pyodide starts afresh."""
 
-    def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool):
+    def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool,
+                 engine: EngineSnapshot | None = None):
         self.site = site
         self.context: BrowserContext = browser.new_context(
             viewport=viewport, is_mobile=mobile, has_touch=mobile, service_workers="block",
             bypass_csp=True)
+        if engine is not None:
+            engine.seed(self.context)
         self.context.set_default_timeout(30_000)
         self.errors: list[str] = []
         self.foreign: list[str] = []
@@ -81,9 +69,10 @@ class Device:
 
 
 @pytest.fixture
-def device(request: pytest.FixtureRequest, browser: Browser, site: str) -> Iterator[Device]:
+def device(request: pytest.FixtureRequest, browser: Browser, site: str,
+           engine_snapshot: EngineSnapshot) -> Iterator[Device]:
     viewport, mobile = getattr(request, "param", (PHONE, True))
-    d = Device(browser, site, viewport, mobile)
+    d = Device(browser, site, viewport, mobile, engine_snapshot)
     yield d
     d.close()
 

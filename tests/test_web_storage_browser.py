@@ -14,43 +14,28 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, FilePayload, Page
 
 from kniffel import Enter, Game, Mode, Strike, preset
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import summary
-from kniffel.web.server import running_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+if TYPE_CHECKING:
+    from conftest import EngineSnapshot
+
 READY = "html[data-ready='1']"
 CURRENT, HISTORY, SETTINGS = "kniffel.v1.current", "kniffel.v1.history", "kniffel.v1.settings"
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with running_server() as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: scripts/setup.sh --dev"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def context(browser: Browser, site: str) -> Iterator[BrowserContext]:
+def context(browser: Browser, site: str,
+            engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
     ctx = browser.new_context(service_workers="block", bypass_csp=True,
                               viewport={"width": 390, "height": 844}, has_touch=True)
+    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
     foreign: list[str] = []
     origin = site.rstrip("/")
     ctx.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))

@@ -21,17 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
 
 from kniffel.web.server import _bind, build_site, find_pyodide
 from test_web_awake import nearly_finished
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 #: The last release before the update notice (issue 19): its service worker took over every page
 #: at once and kept its files under "kniffel-site-<build>".
 PREVIOUS_RELEASE = "a65b96dfde27c29db3755dcf62346f001830ce46"
@@ -77,11 +73,12 @@ def newer_site(site: Path, target: Path, build: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+def sites(chromium: Path, classic_tables_solved: Path,
+          tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
     """The three builds, by name ("previous", "this", "newer"): their folder and build id. Built
-    here, each in its own folder: no other test's site is reused."""
-    if not CHROMIUM.exists():
-        pytest.skip("the browser tests need Debian's chromium: scripts/setup.sh --dev")
+    here, each in its own folder: no other test's site is reused (``chromium``: only where the
+    browser is there; the previous release reads the classic tables from the session's solver
+    cache, which its own code might not solve: tests/conftest.py)."""
     if git("cat-file", "-e", f"{PREVIOUS_RELEASE}^{{commit}}").returncode != 0:
         pytest.skip("the previous release's commit is not in this clone (a shallow checkout)")
     tmp = tmp_path_factory.mktemp("update")
@@ -178,67 +175,64 @@ def site_caches(page: Page) -> list[str]:
 
 
 def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_reload(
-    sites: dict[str, tuple[Path, str]],
+    sites: dict[str, tuple[Path, str]], browser: Browser,
 ) -> None:
     port = free_port()
     (previous, old_build), (this, build), (newer, new_build) = (
         sites["previous"], sites["this"], sites["newer"])
     url = f"http://127.0.0.1:{port}/"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        ctx = browser.new_context(viewport={"width": 390, "height": 844})
-        ctx.set_default_timeout(30_000)
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        # 1. The previous release: one game finished, another one begun.
-        with serving(previous, port):
-            page.goto(url)
-            page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)",
-                          json.dumps(nearly_finished()))
-            page.reload()
-            wait_actions(page, 21)
-            assert running_build(page) == old_build
-            pad_enter(page, 0, "chance", 20)
-            page.click("#rematch")  # the same player again, on the pad
-            wait_actions(page, 0)
-            pad_enter(page, 0, "sixes", 24)
-            pad_enter(page, 0, "ones", 3)
-            wait_until(page, "navigator.serviceWorker.controller !== null")
-            before = saved(page)
-        assert [totals for _, totals in before[1]] == [[817]]  # the chance 20 of 39
-        # 2. This build on the same origin: the old page reloads once into it, by itself (the
-        # old page knows no update notice); the game and the history are there.
-        with serving(this, port):
-            page.reload()
-            wait_build(page, build)
-            wait_actions(page, 2)
-            assert saved(page) == before
-            assert page.text_content("td[data-player='0'][data-box='sixes']") == "24"
-            assert site_caches(page) == [f"kniffel-site-2-{build}"]  # the old one is gone
-            wait_until(page, "navigator.serviceWorker.controller !== null")
-            pad_enter(page, 0, "twos", 8)  # and it plays on
-            before = saved(page)
-            assert page.locator("#update").count() == 0
-        # 3. A newer build while the page is open: it waits and is announced.
-        with serving(newer, port):
-            page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # shown again
-            page.wait_for_selector("#update-reload", timeout=30_000)
-            assert page.text_content("#update-reload") == "Neue Version – neu laden"
-            shots = Path("/tmp/shots")
-            shots.mkdir(exist_ok=True)
-            page.screenshot(path=str(shots / "update-notice.png"))
-            assert running_build(page) == build  # not taken over under the running page
-            assert page.evaluate("navigator.serviceWorker.getRegistration()"
-                                 ".then(r => Boolean(r.waiting))")
-            page.click("#lang")
-            assert page.text_content("#update-reload") == "New version – reload"
-            page.click("#update-reload")
-            wait_build(page, new_build)
-            wait_actions(page, 3)
-            assert saved(page) == before
-            assert page.locator("#update").count() == 0
-            assert site_caches(page) == [f"kniffel-site-2-{new_build}"]
-        ctx.close()
-        browser.close()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # 1. The previous release: one game finished, another one begun.
+    with serving(previous, port):
+        page.goto(url)
+        page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)",
+                      json.dumps(nearly_finished()))
+        page.reload()
+        wait_actions(page, 21)
+        assert running_build(page) == old_build
+        pad_enter(page, 0, "chance", 20)
+        page.click("#rematch")  # the same player again, on the pad
+        wait_actions(page, 0)
+        pad_enter(page, 0, "sixes", 24)
+        pad_enter(page, 0, "ones", 3)
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+        before = saved(page)
+    assert [totals for _, totals in before[1]] == [[817]]  # the chance 20 of 39
+    # 2. This build on the same origin: the old page reloads once into it, by itself (the
+    # old page knows no update notice); the game and the history are there.
+    with serving(this, port):
+        page.reload()
+        wait_build(page, build)
+        wait_actions(page, 2)
+        assert saved(page) == before
+        assert page.text_content("td[data-player='0'][data-box='sixes']") == "24"
+        assert site_caches(page) == [f"kniffel-site-2-{build}"]  # the old one is gone
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+        pad_enter(page, 0, "twos", 8)  # and it plays on
+        before = saved(page)
+        assert page.locator("#update").count() == 0
+    # 3. A newer build while the page is open: it waits and is announced.
+    with serving(newer, port):
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # shown again
+        page.wait_for_selector("#update-reload", timeout=30_000)
+        assert page.text_content("#update-reload") == "Neue Version – neu laden"
+        shots = Path("/tmp/shots")
+        shots.mkdir(exist_ok=True)
+        page.screenshot(path=str(shots / "update-notice.png"))
+        assert running_build(page) == build  # not taken over under the running page
+        assert page.evaluate("navigator.serviceWorker.getRegistration()"
+                             ".then(r => Boolean(r.waiting))")
+        page.click("#lang")
+        assert page.text_content("#update-reload") == "New version – reload"
+        page.click("#update-reload")
+        wait_build(page, new_build)
+        wait_actions(page, 3)
+        assert saved(page) == before
+        assert page.locator("#update").count() == 0
+        assert site_caches(page) == [f"kniffel-site-2-{new_build}"]
+    ctx.close()
     assert errors == []

@@ -765,16 +765,15 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
     rows = [
         ("cli.sheet.upper_sum", [s.upper_sum for s in sheets]),
         ("cli.sheet.to_bonus", [s.bonus_missing for s in sheets]),
-        ("Bonus", [s.bonus for s in sheets]),  # the same word in both languages
+        ("cli.sheet.bonus", [s.bonus for s in sheets]),
         ("cli.sheet.lower_sum", [s.lower_sum for s in sheets]),
     ]
     if rules.extra_kniffel_bonus:
         rows.append(("cli.sheet.extra_kniffel", [s.extra_bonus for s in sheets]))
     if rules.chips:
-        rows.append(("Chips", [s.chips_left for s in sheets]))
+        rows.append(("cli.sheet.chips", [s.chips_left for s in sheets]))
     for label, vals in rows:
-        shown = words(label, lang) if label.startswith("cli.") else label
-        table.add_row(shown, *(count(v, lang) for v in vals), style="dim")
+        table.add_row(words(label, lang), *(count(v, lang) for v in vals), style="dim")
     table.add_row(words("cli.sheet.total", lang), *(count(s.total, lang) for s in sheets),
                   style="bold")
     return table

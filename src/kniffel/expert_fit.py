@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kniffel.engine.expert import DEAD, ExpertStrategy
+from kniffel.engine.expert import ExpertStrategy
 from kniffel.engine.expert_model import (
     MODEL_FORMAT,
     MODEL_VERSION,
@@ -44,6 +44,7 @@ from kniffel.engine.expert_model import (
     params_digest,
 )
 from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.states import DEAD
 from kniffel.solver.sample import SAMPLE_VERSION, Sample
 from kniffel.solver.table import ValueTable, load_table
 from kniffel.solver.tables import SolverError

@@ -1,13 +1,14 @@
 """``kniffel play``: the full-screen terminal game (Textual).
 
 A thin front end over a :class:`~kniffel.engine.match.Match`: keys and clicks become the match's
-moves,
-its errors become messages (:func:`error_text`). The match throws the dice, asks the computers
-and undoes; this module draws. Computer players think in a background thread (the screen and q
-keep working while a strategy builds its tables) and take their turns step by step on a timer.
-Every change is written to the history by a writer thread, so a locked database never freezes the
-screen; a write that fails is shown until a later one succeeds, and nothing unwritten is ever
-called saved.
+moves, its errors become messages (:func:`error_text`). The match throws the dice, asks the
+computers and undoes; this module draws. Computer players think in a background thread (the
+screen and q keep working while a strategy builds its tables) and take their turns step by step
+on a timer. Every change is written to the history by a writer thread, so a locked database
+never freezes the screen; a write that fails is shown until a later one succeeds, and nothing
+unwritten is ever called saved. Those threads are :mod:`kniffel.tui_threads`; what the screen
+shows (the sheet's columns and rows, the dice in their places, the lines around them) is
+computed in :mod:`kniffel.tui_view`.
 
 The layout fits 80×24 and uses more room when there is some: the dice and the turn on top, below
 them the sheet with every player, the Roll column and the sums always visible (names and box
@@ -20,7 +21,6 @@ import asyncio
 import contextlib
 import random
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -35,40 +35,45 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from kniffel.engine.advice import Advice, Position
-from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.dice import Keep
 from kniffel.engine.errors import KniffelError
-from kniffel.engine.expert import expert_for
 from kniffel.engine.game import (
     MAX_PLAYERS,
     Action,
     Game,
     Score,
-    Sheet,
     Strike,
     Throw,
     UseChip,
     roll_off,
 )
-from kniffel.engine.match import (
-    Match,
-    Plan,
-    SaveJob,
-    SaveState,
-    Seat,
-    SeatView,
-    Step,
-    validate_players,
-)
-from kniffel.engine.messages import CATALOG, fields, number, render, render_code, strategy_name
+from kniffel.engine.match import Match, SaveState, Seat, Step, validate_players
+from kniffel.engine.messages import number, render, strategy_name
 from kniffel.engine.messages import text as catalog_text
-from kniffel.engine.rules import PRESETS, Box, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.strategy import strategy_names
 from kniffel.history import History, HistoryStorage
 from kniffel.paths import default_db_path
 from kniffel.storage import save_game
+from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter
+from kniffel.tui_view import (
+    DicePlaces,
+    MoveLog,
+    SheetTable,
+    abbreviate,
+    dice_text,
+    entry_line,
+    key_hints,
+    key_line,
+    open_row,
+    save_line,
+    short_why,
+    status_line,
+    turn_parts,
+    wrap_parts,
+)
 
-__all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "error_text", "tr"]
-
+__all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "abbreviate", "error_text", "tr"]
 
 
 def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
@@ -103,16 +108,6 @@ def tr(key: str, lang: Lang, **fields: object) -> str:
     return catalog_text(f"tui.{key}", lang, **fields)
 
 
-def _short_why(error: KniffelError, lang: Lang) -> str:
-    """Why a write failed, for the warning line of the screen: without the file's name where
-    the sentence does not need it (the quit report names it)."""
-    params = dict(error.params)
-    pair = CATALOG.get(error.code)
-    if pair is not None and not any("where" in fields(t) for t in pair):
-        params.pop("where", None)
-    return render_code(error.code, params, lang)
-
-
 def error_text(error: BaseException, lang: Lang) -> str:
     """An error as the player reads it (the one place the terminal game turns errors into
     words), from the one message catalog."""
@@ -124,89 +119,8 @@ SPEEDS = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
 WIDE = 110
 #: The room the log takes beside the sheet on a wide screen.
 LOG_WIDTH = 34
-#: After this long, a computer still deciding is said to be thinking.
-THINK_NOTICE_S = 0.15
 #: How long the note of who begins stands before a computer's first step (when it has a speed).
 NOTE_S = 2.0
-#: How often a failed history write is tried again while nothing else happens.
-RETRY_S = 3.0
-#: Strategies whose first decision in this process builds tables (said while it thinks).
-_warm: set[tuple[str, RuleSet]] = set()
-
-
-def abbreviate(names: Iterable[str], width: int) -> list[str]:
-    """``names`` cut to at most ``width`` characters (at least 2), all still told apart: the
-    start of a name, an ellipsis and the end that makes it distinct ("Computer 1" →
-    "Co…1")."""
-    names = list(names)
-    width = max(width, 2)
-    out: list[str] = []
-    for i, name in enumerate(names):
-        others = [n for j, n in enumerate(names) if j != i]
-        if len(name) <= width:
-            out.append(name)
-            continue
-        candidates = [name[:width - 1] + "…"]
-        candidates += [name[:width - 1 - t] + "…" + name[-t:] for t in range(1, width - 1)]
-        candidates.append(f"{i + 1}")
-        taken = set(out) | {n for n in others if len(n) <= width}
-        for c in candidates:
-            clash = any(c == o or (len(o) > width and c == o[:width - 1] + "…")
-                        for o in others) or c in taken
-            if not clash:
-                out.append(c)
-                break
-        else:  # pragma: no cover - the seat number is always free
-            out.append(f"{i + 1}")
-    return out
-
-
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
-
-
-def arrange(faces: tuple[int, ...], kept: set[int], roll: Roll) -> tuple[int, ...]:
-    """The faces of ``roll`` in their places on the screen after a throw that kept the dice at
-    places ``kept`` of ``faces``: a kept die stays in its place (its key 1–6 still points at
-    it), the thrown dice fill the other places in sorted order, the d10 stays last.
-
-    >>> arrange((2, 3, 5, 5, 6), {2, 3}, Roll((1, 4, 5, 5, 6)))
-    (1, 4, 5, 5, 6)
-    >>> arrange((2, 3, 5, 5, 6), {0, 4}, Roll((2, 3, 4, 5, 6)))
-    (2, 3, 4, 5, 6)
-    >>> arrange((1, 2, 3, 6, 6), {3, 4}, Roll((1, 1, 2, 6, 6)))
-    (1, 1, 2, 6, 6)
-    >>> arrange((1, 2, 3, 6, 6), {0}, Roll((1, 4, 4, 5, 6)))
-    (1, 4, 4, 5, 6)
-    >>> arrange((4, 4, 5, 6, 6), {3, 4}, Roll((1, 2, 3, 6, 6)))
-    (1, 2, 3, 6, 6)
-    >>> arrange((4, 4, 5, 6, 6), {0}, Roll((2, 3, 4, 5, 6)))
-    (4, 2, 3, 5, 6)
-    """
-    n6 = len(roll.d6)
-    placed: list[int | None] = [None] * n6
-    rest = list(roll.d6)
-    for i in sorted(kept):
-        if i < n6 and i < len(faces) and faces[i] in rest:
-            placed[i] = faces[i]
-            rest.remove(faces[i])
-    out = [p if p is not None else rest.pop(0) for p in placed]
-    return (*out, roll.d10) if roll.d10 is not None else tuple(out)
-
-
-def _same_dice(faces: tuple[int, ...], roll: Roll) -> bool:
-    """Whether ``faces`` (in any order, the d10 last) are the dice of ``roll``."""
-    if len(faces) != len(roll.values):
-        return False
-    n6 = len(roll.d6)
-    return sorted(faces[:n6]) == list(roll.d6) and faces[n6:] == roll.values[n6:]
-
-
-def _dice_text(values: Iterable[int], d10: int | None, lang: Lang) -> str:
-    parts = [" ".join(map(str, values))] if values else []
-    if d10 is not None:
-        parts.append(f"{tr('d10', lang)} {d10}")
-    return " · ".join(p for p in parts if p) or tr("nothing", lang)
 
 
 # --- widgets -----------------------------------------------------------------------------------
@@ -446,21 +360,15 @@ class GameScreen(Screen[None]):
         self.match = match
         self.lang = lang
         self.speed = speed
-        #: The dice kept, by their place on the screen (0-based, the d10 last).
-        self.kept: set[int] = set()
-        #: The faces in their places on the screen: kept dice stay where they are.
-        self.faces: tuple[int, ...] = ()
         self.note = note
-        #: The move log (with the roll-off or start note first), and for each entry the number
-        #: of actions before the move it tells (an undo drops the moves it took back).
-        self.moves: list[str] = [note] if note else []
-        self._moved_at: list[int] = [-1] if note else []
-        self._timer_running = False
-        self._thinking: int | None = None  # the match version a thinking job works for
-        self._saving = False
+        #: The dice on the screen: their faces in their places, the places kept.
+        self.dice = DicePlaces()
+        self.move_log = MoveLog(note)
+        self.sheet = SheetTable(match.game.rules, [p.name for p in match.game.players], lang)
+        self.writer = HistoryWriter(self, match, drawn=self._draw_save, synced=self._synced)
+        self.hinter = Hinter(self, match, self._hinted)
+        self.computers = ComputerTurns(self, match, lang, say=self.say, played=self._played)
         self._quit_asked = False
-        self._retry_timer: object | None = None
-        self._widths: tuple[int, ...] = ()
         self._drawn: tuple[int, tuple[int, ...], int] | None = None
         self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
 
@@ -472,6 +380,16 @@ class GameScreen(Screen[None]):
     def game_id(self) -> int | None:
         storage = self.match.storage
         return storage.game_id if isinstance(storage, HistoryStorage) else None
+
+    @property
+    def kept(self) -> set[int]:
+        """The dice kept, by their place on the screen (0-based, the d10 last)."""
+        return self.dice.kept
+
+    @property
+    def moves(self) -> list[str]:
+        """The move log, the roll-off or start note first."""
+        return self.move_log.moves
 
     # layout
 
@@ -518,7 +436,7 @@ class GameScreen(Screen[None]):
         """The sheet as tall as its boxes when there is room (the sums right below), else as
         tall as the room (it scrolls, the sums stay)."""
         main = self.query_one("#main").size.height
-        totals = self.query_one("#totals", DataTable).row_count
+        totals = self.totals.row_count
         if main <= 0:
             return
         wanted = len(self.game.rules.boxes) + 1
@@ -532,244 +450,46 @@ class GameScreen(Screen[None]):
     def table(self) -> DataTable[Text | str]:
         return self.query_one("#sheet", DataTable)
 
+    @property
+    def totals(self) -> DataTable[Text | str]:
+        return self.query_one("#totals", DataTable)
+
     def say(self, text: str) -> None:
         self._message = text
         self._draw_info()
 
-    def _sheet_width(self) -> int:
-        width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
-        return max(width - 1, 20)  # the sheet's scroll bar
-
     def _build_columns(self) -> bool:
         """Choose the sheet's column widths for the room there is; True when they changed."""
-        game, lang, rules = self.game, self.lang, self.game.rules
-        avail = self._sheet_width()
-        names = [p.name for p in game.players]
-        box_names = [rules.box_name(b, lang) for b in rules.boxes]
-        labels = [*box_names, tr("upper_sum", lang), tr("bonus_row", lang), tr("lower_sum", lang),
-                  tr("total", lang)]
-        box_w = max(map(len, labels))
-        roll_long = max(len(tr("strike", lang)), len(tr("this_roll", lang)), 6)
-        roll_short = max(len(tr("strike_short", lang)), len(tr("this_roll", lang)), 6)
-        name_w = [max(min(len(n), 14), 4) for n in names]
-        chosen: tuple[int, ...] | None = None
-        cap = 4
-        for pad in (1, 0):
-            for box_cap, name_cap, roll in ((99, 14, roll_long), (99, 14, roll_short),
-                                            (16, 10, roll_short), (14, 8, roll_short),
-                                            (12, 6, roll_short), (11, 5, roll_short),
-                                            (10, 4, roll_short), (8, 4, roll_short),
-                                            (6, 4, roll_short)):
-                widths = (min(box_w, box_cap), *(min(w, name_cap) for w in name_w), roll)
-                if sum(widths) + 2 * pad * len(widths) <= avail:
-                    chosen = (pad, *widths)
-                    cap = name_cap
-                    break
-            if chosen is not None:
-                break
-        if chosen is None:
-            chosen, cap = (0, 6, *([4] * len(names)), roll_short), 4
-        else:  # room left over: whole box names first, then longer player names
-            pad, box_now, *player_now, roll_now = chosen
-            left = avail - sum(chosen[1:]) - 2 * pad * (len(chosen) - 1)
-            grow = min(left, box_w - box_now)
-            box_now, left = box_now + grow, left - grow
-            while cap < 14:
-                trial = [max(min(len(n), cap + 1), 4) for n in names]
-                if sum(trial) - sum(player_now) > left:
-                    break
-                left -= sum(trial) - sum(player_now)
-                player_now, cap = trial, cap + 1
-            chosen = (pad, box_now, *player_now, roll_now)
-        if chosen == self._widths:
+        width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
+        if not self.sheet.choose(max(width - 1, 20)):  # the sheet's scroll bar
             return False
-        self._widths = chosen
-        pad, box_w, *player_w, roll_w = chosen
-        self._roll_w = roll_w
-        self._box_w = box_w
-        self._short = abbreviate(names, cap)
-        if self.size.width >= WIDE:
-            self.query_one("#sheet-box").styles.width = (
-                sum(chosen[1:]) + 2 * pad * (len(chosen) - 1) + 1)
-        else:
-            self.query_one("#sheet-box").styles.width = "1fr"
-        for table in (self.table, self.query_one("#totals", DataTable)):
-            table.cell_padding = pad
-            table.clear(columns=True)
-            table.add_column(tr("box", lang), key="box", width=box_w)
-            for i, w in enumerate(player_w):
-                table.add_column(self._short[i], key=f"p{i}", width=w)
-            table.add_column(tr("this_roll", lang), key="roll", width=roll_w)
+        box = self.query_one("#sheet-box")
+        box.styles.width = self.sheet.width if self.size.width >= WIDE else "1fr"
+        self.sheet.build((self.table, self.totals))
         return True
 
     def refresh_view(self) -> None:
         """Redraw sheet (when the game changed), dice and status from the game."""
         view = self.match.view()
         turn = view.turn
-        drawn = (self.match.version, self._widths, id(self.game))
+        drawn = (self.match.version, self.sheet.widths, id(self.game))
         if drawn != self._drawn:
             self._drawn = drawn
-            self._draw_sheet(view)
-        # dice
-        roll = turn.roll if turn else None
-        faces = self._faces_for(roll)
+            self.sheet.draw(self.table, view)
+            self.sheet.draw_totals(self.totals, view.sheets, turn.player if turn else None)
+        faces = self.dice.faces_for(turn.roll if turn else None)
         for die in self.query(Die):
             die.show(faces[die.index] if die.index < len(faces) else None,
                      die.index in self.kept)
-        self._draw_status()
+        self.query_one("#status", Static).update(status_line(self.game, self.lang))
         self._draw_info()
         self._draw_keys()
         self._draw_save()
 
-    def _faces_for(self, roll: Roll | None) -> tuple[int, ...]:
-        """The faces of ``roll`` in their places on the screen: as they were while they are the
-        same dice (a re-throw places them with :func:`arrange`), else in sorted order."""
-        if roll is None:
-            self.faces = ()
-            self.kept = set()
-        elif not _same_dice(self.faces, roll):
-            self.faces = roll.values
-        return self.faces
-
-    def _keep(self, roll: Roll) -> Keep:
-        """The dice marked kept (by their places) as a keep of ``roll``."""
-        faces = self._faces_for(roll)
-        n6 = len(roll.d6)
-        return Keep([faces[i] for i in sorted(self.kept) if i < n6],
-                    roll.d10 if n6 in self.kept else None)
-
-    def _places(self, roll: Roll, keep: Keep) -> set[int]:
-        """The places on the screen of the dice ``keep`` holds (the first of equal faces)."""
-        faces = self._faces_for(roll)
-        n6 = len(roll.d6)
-        wanted = list(keep.d6)
-        out = set()
-        for i, face in enumerate(faces[:n6]):
-            if face in wanted:
-                wanted.remove(face)
-                out.add(i)
-        if keep.d10 is not None and roll.d10 is not None:
-            out.add(n6)
-        return out
-
-    def _thrown(self, roll: Roll) -> None:
-        """After a throw: the kept dice stay in their places and stay marked, the new dice fill
-        the other places (sorted)."""
-        self.faces = arrange(self.faces, self.kept, roll)
-        self.kept = {i for i in self.kept if i < len(self.faces)}
-
-    def _draw_sheet(self, view: SeatView) -> None:
-        lang, rules = self.lang, self.game.rules
-        turn = view.turn
-        current = turn.player if turn else None
-        table = self.table
-        # the header: the current player's column highlighted
-        for i, column in enumerate(list(table.columns.values())[1:-1]):
-            style = "bold reverse" if i == current else "bold"
-            column.label = Text(self._short[i], style=style)
-        row = table.cursor_row
-        scroll = table.scroll_y
-        table.clear()
-        options = {c.box: c for c in view.choices}
-        strike = tr("strike", lang) if self._roll_w >= len(tr("strike", lang)) else tr(
-            "strike_short", lang)
-        for box in rules.boxes:
-            cells: list[Text | str] = [_fit(rules.box_name(box, lang), self._box_w)]
-            for i, s in enumerate(view.sheets):
-                e = s.entries.get(box)
-                value = "" if e is None else ("–" if e.struck else str(e.points))
-                cells.append(Text(value, style="bold" if i == current else ""))
-            c = options.get(box)
-            if c is None:
-                cells.append("")
-            elif c.strike:
-                cells.append(Text(strike, style="red"))
-            else:
-                extra = f"+{c.bonus}" if c.bonus else ""
-                cells.append(Text(f"{c.points}{extra}", style="bold green"))
-            table.add_row(*cells, key=box.value)
-        table.move_cursor(row=min(max(row, 0), len(rules.boxes) - 1), scroll=False)
-        table.scroll_y = scroll
-        self._draw_totals(view.sheets, current)
-
-    def _draw_totals(self, sheets: tuple[Sheet, ...], current: int | None) -> None:
-        lang, rules = self.lang, self.game.rules
-        totals_table = self.query_one("#totals", DataTable)
-        totals_table.clear()
-
-        def bonus(s: Sheet) -> str:
-            if s.bonus:
-                return str(s.bonus)
-            return f"−{s.bonus_missing}" if s.bonus_reachable else "0"
-
-        rows: list[tuple[str, str, list[str]]] = [
-            ("upper", tr("upper_sum", lang), [str(s.upper_sum) for s in sheets]),
-            ("bonus", tr("bonus_row", lang), [bonus(s) for s in sheets]),
-            ("lower", tr("lower_sum", lang), [str(s.lower_sum) for s in sheets]),
-        ]
-        if rules.extra_kniffel_bonus:
-            rows.append(("extra", tr("extra", lang, kniffel=rules.box_name(Box.KNIFFEL, lang)),
-                         [str(s.extra_bonus) for s in sheets]))
-        if rules.chips:
-            rows.append(("chips", tr("chips", lang), [str(s.chips_left) for s in sheets]))
-        for key, label, values in rows:
-            totals_table.add_row(
-                Text(_fit(label, self._box_w), style="dim"),
-                *(Text(v, style="bold" if i == current else "dim") for i, v in enumerate(values)),
-                "", key=key)
-        scores = [s.total for s in sheets]
-        best = max(scores)
-        totals_table.add_row(
-            Text(_fit(tr("total", lang), self._box_w), style="bold"),
-            *(Text(f"{t}{'★' if t == best and best else ''}",
-                   style="bold reverse" if i == current else "bold")
-              for i, t in enumerate(scores)), "", key="total")
-
-    def _draw_status(self) -> None:
-        game, lang = self.game, self.lang
-        status = self.query_one("#status", Static)
-        turn = game.turn
-        if turn is None:  # the ranking stands beside the dice (once)
-            status.update(Text(f"{game.rules.title(lang)} · {tr('over', lang)}",
-                               style="bold green"))
-            return
-        name = game.players[turn.player].name
-        status.update(Text(f"{game.rules.title(lang)} · "
-                           f"{tr('round', lang, n=game.round, of=len(game.rules.boxes))} · "
-                           f"{tr('turn', lang, name=name)}", style="bold"))
-
-    def _turn_line(self) -> str:
-        """The turn's state beside the dice, broken into lines between its parts where one
-        line is narrower than the whole (the chip offer and the speed do not fit on one line
-        of an 80-column terminal)."""
-        parts = self._turn_parts()
-        width = self.query_one("#turn", Static).size.width
-        lines = [parts[0]] if parts else []
-        for part in parts[1:]:
-            joined = f"{lines[-1]} · {part}"
-            if width and len(joined) > width:
-                lines.append(part)
-            else:
-                lines[-1] = joined
-        return "\n".join(lines)
-
-    def _turn_parts(self) -> list[str]:
-        """The parts of :meth:`_turn_line`: throws, chips left, the chip offer, the speed."""
-        game, lang, rules = self.game, self.lang, self.game.rules
-        turn = game.turn
-        if turn is None:
-            return ["   ".join(f"{rank}. {game.players[p].name} {total}"
-                               for rank, p, total in game.ranking())]
-        parts = [tr("throws", lang, used=turn.rolls_used, allowed=turn.rolls_allowed)]
-        if rules.chips:
-            parts.append(tr("chips_left", lang, n=game.sheet(turn.player).chips_left))
-        if self.speed and self.match.has_computers and not self.match.human_to_move():
-            parts.append(tr("speed", lang, s=number(self.speed, lang)))
-        return parts
-
     def _draw_info(self) -> None:
         wide = self.has_class("wide")
-        turn_line = self._turn_line()
+        parts = turn_parts(self.match, self.speed, self.lang)
+        turn_line = wrap_parts(parts, self.query_one("#turn", Static).size.width)
         turn_lines = turn_line.count("\n") + 1
         self.query_one("#turn", Static).update(Text(turn_line))
         self.query_one("#message", Static).update(Text(self._message, style="bold"))
@@ -784,98 +504,39 @@ class GameScreen(Screen[None]):
                                         *(Text(e) for e in reversed(self.moves[-12:]))]))
 
     def keys(self) -> list[str]:
-        """The keys that do something now, in the order of a turn: throw and keep while
-        throws are left, score, strike where the rules allow a strike, hint and chip after a
-        throw, undo once a person has moved, speed while a computer plays, quit."""
-        lang, rules, game = self.lang, self.game.rules, self.game
-        keys: list[str] = []
-        turn = game.turn
-        if self.match.human_to_move() and turn is not None:
-            legal = game.legal_actions()
-            if turn.roll is None or turn.rolls_left > 0:
-                keys.append(tr("keys_roll", lang))
-            if turn.roll is not None:
-                if turn.rolls_left > 0:
-                    keys.append(tr("keys_keep", lang, n=rules.dice_count))
-                if any(isinstance(a, Score) for a in legal):
-                    keys.append(tr("keys_enter", lang))
-                if any(isinstance(a, Strike) for a in legal):
-                    keys.append(tr("keys_strike", lang))
-                keys.append(tr("keys_hint", lang))
-                if UseChip() in legal:
-                    keys.append(tr("keys_chip", lang))
-        if self.match.can_undo():
-            keys.append(tr("keys_undo", lang))
-        if self.match.computer_to_move() is not None:
-            keys.append(tr("keys_speed", lang))
-        keys.append(tr("keys_quit", lang))
-        return keys
+        """The keys that do something now (:func:`kniffel.tui_view.key_hints`)."""
+        return key_hints(self.match, self.lang)
 
     def _draw_keys(self) -> None:
-        """The key line: every key that does something now, on one line where it fits (closer
-        together, Enter as ⏎), else on two."""
-        keys = self.keys()
-        room = max(self.size.width - 2, 20)
-        text = "  ".join(keys)
-        if len(text) > room:
-            text = " ".join(keys)
-        if len(text) > room:
-            text = text.replace("[↑↓ Enter]", "[↑↓⏎]")
-        if len(text) > room:  # two lines, broken between keys
-            lines = [""]
-            for key in (k.replace("[↑↓ Enter]", "[↑↓⏎]") for k in keys):
-                if lines[-1] and len(lines[-1]) + 2 + len(key) > room:
-                    lines.append(key)
-                else:
-                    lines[-1] = f"{lines[-1]}  {key}" if lines[-1] else key
-            text = "\n".join(lines)
+        """The key line: every key that does something now, on one line where it fits."""
+        text = key_line(self.keys(), key_hints(self.match, self.lang, short=True),
+                        max(self.size.width - 2, 20))
         keys_line = self.query_one("#keys", Static)
         if str(keys_line.render()) != text:
             keys_line.update(Text(text))
             self.call_after_refresh(self._fit_height)
 
     def _draw_save(self) -> None:
-        state = self.match.save_state
+        line = save_line(self.match.save_state, self.lang)
         save = self.query_one("#save", Static)
-        if state.error is None:
-            save.update("")
-            if save.display:
-                save.display = False
-                self.call_after_refresh(self._fit_height)
-            return
-        why = _short_why(state.error, self.lang)
-        if state.unsaved:
-            text = tr("unsaved", self.lang, n=state.unsaved, of=state.actions, why=why)
-        else:
-            text = tr("unsaved_undo", self.lang, n=state.stale, why=why)
-        save.update(Text(text, style="bold"))
-        if not save.display:
-            save.display = True
+        save.update("" if line is None else Text(line, style="bold"))
+        if save.display != (line is not None):
+            save.display = line is not None
             self.call_after_refresh(self._fit_height)
 
     def _cursor_to_open(self, force: bool = False) -> None:
         """At a person's new turn put the cursor on the first open box; after a throw keep it
         where the player put it unless that box cannot take the dice, then on the first open box
         that can."""
-        game = self.game
-        turn = game.turn
+        turn = self.game.turn
         if turn is None or not self.match.human_to_move():
             return
-        rules = game.rules
-        key = (turn.player, len(game.sheet(turn.player).entries))
-        sheet = game.sheet(turn.player)
-        row = self.table.cursor_row
+        key = (turn.player, len(self.game.sheet(turn.player).entries))
         new_turn = force or key != self._last_turn
         self._last_turn = key
-        fitting = {c.box for c in game.choices()}
-        if not new_turn and 0 <= row < len(rules.boxes):
-            box = rules.boxes[row]
-            if box not in sheet.entries and (not fitting or box in fitting):
-                return
-        wanted = [b for b in rules.boxes if b not in sheet.entries and (
-            not fitting or b in fitting)]
-        if wanted:
-            self.table.move_cursor(row=rules.boxes.index(wanted[0]))
+        row = open_row(self.game, self.table.cursor_row, new_turn)
+        if row is not None:
+            self.table.move_cursor(row=row)
 
     # applying moves
 
@@ -886,12 +547,8 @@ class GameScreen(Screen[None]):
         except KniffelError as e:
             self.say(error_text(e, self.lang))
             return False
-        self._changed()
-        return True
-
-    def _changed(self) -> None:
-        """After every change of the game: store it (in the writer thread)."""
         self._save_soon()
+        return True
 
     def action_roll(self) -> None:
         if not self.match.human_to_move():
@@ -902,15 +559,15 @@ class GameScreen(Screen[None]):
             self.say(tr("no_rolls", self.lang))
             return
         if turn.roll is None:
-            self.kept = set()
+            self.dice.kept = set()
         try:
-            keep = Keep() if turn.roll is None else self._keep(turn.roll)
+            keep = Keep() if turn.roll is None else self.dice.keep(turn.roll)
             outcome = self.match.throw(keep)
         except KniffelError as e:
             self.say(error_text(e, self.lang))
             return
-        self._thrown(outcome.roll)
-        self._changed()
+        self.dice.thrown(outcome.roll)
+        self._save_soon()
         self.say("")
         self.refresh_view()
         self._cursor_to_open()
@@ -922,7 +579,7 @@ class GameScreen(Screen[None]):
             return
         if index >= len(turn.roll.values) or turn.rolls_left <= 0:
             return
-        self.kept ^= {index}
+        self.dice.kept ^= {index}
         self.refresh_view()
 
     def action_keep(self, index: int) -> None:
@@ -935,7 +592,9 @@ class GameScreen(Screen[None]):
             self.say(tr("no_chip", self.lang))
             return
         if self._apply(UseChip()):
-            self.say(tr("chip_used", self.lang, name=self._mover()))
+            turn = self.game.turn
+            self.say(tr("chip_used", self.lang,
+                        name=self.game.players[turn.player].name if turn else ""))
             self.refresh_view()
 
     def _enter(self, strike: bool) -> None:
@@ -972,45 +631,21 @@ class GameScreen(Screen[None]):
     def action_strike(self) -> None:
         self._enter(strike=True)
 
-    def _entry_text(self, player: int, action: Score | Strike) -> str:
-        name, lang = self.game.players[player].name, self.lang
-        box_name = self.game.rules.box_name(action.box, lang)
-        if isinstance(action, Strike):
-            return tr("strikes", lang, name=name, box=box_name)
-        entry = self.game.sheet(player).entries.get(action.box)
-        return tr("scores", lang, name=name, box=box_name,
-                  points=entry.points if entry else 0)
-
     def _finish_turn(self, action: Score | Strike) -> None:
         player = self.game.current_player
         assert player is not None
         if not self._apply(action):
             return
-        self.kept = set()
-        text = self._entry_text(player, action)
-        self._log(text)
-        self.say(text)
+        self.dice.kept = set()
+        self._log_move(entry_line(self.game, player, action, self.lang))
         self.refresh_view()
         self._cursor_to_open()
         self._schedule()
 
-    def _log(self, text: str) -> None:
-        """Add a move (a box entered or struck, the last action of the game) to the log."""
-        self.moves.append(text)
-        self._moved_at.append(len(self.game.actions) - 1)
-
-    def moves_taken_back(self, actions: int) -> int:
-        """Drop from the log the moves an undo took back (the game now has ``actions``
-        actions); how many were dropped."""
-        keep = [i for i, at in enumerate(self._moved_at) if at < actions]
-        dropped = len(self.moves) - len(keep)
-        self.moves = [self.moves[i] for i in keep]
-        self._moved_at = [self._moved_at[i] for i in keep]
-        return dropped
-
-    def _mover(self) -> str:
-        turn = self.game.turn
-        return self.game.players[turn.player].name if turn else ""
+    def _log_move(self, text: str) -> None:
+        """A box entered or struck (the last action of the game): logged and said."""
+        self.move_log.add(text, len(self.game.actions) - 1)
+        self.say(text)
 
     def action_undo(self) -> None:
         """Take back the last decision of a person and everything after it."""
@@ -1019,19 +654,12 @@ class GameScreen(Screen[None]):
             return
         before = self.game.actions
         self.match.undo()
-        self._thinking = None
+        self.computers.forget()
         after = self.game.actions
-        self.moves_taken_back(len(after))
-        self.kept = set()
+        self.move_log.taken_back(len(after))
         turn = self.game.turn
-        if turn is not None and turn.roll is not None:
-            # the marks as they were: those of the undone throw, or those of the last throw
-            undone = before[len(after)]
-            last = undone if isinstance(undone, Throw) else next(
-                (a for a in reversed(after) if isinstance(a, Throw)), None)
-            if isinstance(last, Throw):
-                self.kept = self._places(turn.roll, last.keep)
-        self._changed()
+        self.dice.undone(before, after, turn.roll if turn is not None else None)
+        self._save_soon()
         self.say(tr("undone", self.lang))
         self.refresh_view()
         self._cursor_to_open(force=True)
@@ -1047,7 +675,7 @@ class GameScreen(Screen[None]):
         on a second q, the whole game written to a rescue file first; where not even that can
         be written, ask before the game is lost."""
         for _ in range(150):  # a write in progress (a locked database waits 2 s at most)
-            if not self._saving:
+            if not self.writer.busy:
                 break
             await self._sleep(0.02)
         state = self.match.save_state
@@ -1082,47 +710,16 @@ class GameScreen(Screen[None]):
     async def _sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
-    # the history, written by a thread
+    # the threads: the history writer, the hint, the computers (kniffel.tui_threads)
 
     def _save_soon(self) -> None:
-        if self._saving:
-            return
-        job = self.match.save_job()
-        if job is None:
-            self._draw_save()
-            return
-        self._saving = True
-        thread = threading.Thread(target=self._write, args=(job,), daemon=True,
-                                  name="kniffel-history-writer")
-        thread.start()
+        """After every change of the game: store it (in the writer thread)."""
+        self.writer.save_soon()
 
-    def _write(self, job: SaveJob) -> None:
-        error = job.run()
-        with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
-            self.app.call_from_thread(self._written, job, error)
-
-    def _written(self, job: SaveJob, error: KniffelError | None) -> None:
-        self._saving = False
-        state = self.match.saved(job, error)
-        self._draw_save()
-        if error is None:
-            if not state.in_sync:
-                self._save_soon()  # moves made while it was writing
-            elif self._quit_asked:
-                self._quit_asked = False
-                self.say(tr("written_again", self.lang))
-        elif self._retry_timer is None:
-            self._retry_timer = self.set_interval(RETRY_S, self._retry)
-
-    def _retry(self) -> None:
-        if self.match.save_state.in_sync and self.match.save_state.error is None:
-            timer, self._retry_timer = self._retry_timer, None
-            if timer is not None:
-                timer.stop()  # type: ignore[attr-defined]
-            return
-        self._save_soon()
-
-    # the hint: the expert's advice, computed in a thread
+    def _synced(self) -> None:
+        if self._quit_asked:
+            self._quit_asked = False
+            self.say(tr("written_again", self.lang))
 
     def action_hint(self) -> None:
         turn = self.game.turn
@@ -1132,100 +729,30 @@ class GameScreen(Screen[None]):
             self.say(tr("hint_after_throw", self.lang))
             return
         position = Position.from_game(self.game)
-        version = self.match.version
         self.say(tr("hint_thinking", self.lang))
+        self.hinter.ask(position)
 
-        def work() -> None:
-            try:
-                result: Advice | KniffelError = expert_for(position.rules).advise(position)
-            except KniffelError as e:
-                result = e
-            with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
-                self.app.call_from_thread(self._hinted, version, result)
-
-        threading.Thread(target=work, daemon=True, name="kniffel-hint").start()
-
-    def _hinted(self, version: int, result: Advice | KniffelError) -> None:
-        if self.match.version != version:
-            return  # the game moved on: the hint is for a position that is gone
+    def _hinted(self, result: Advice | KniffelError) -> None:
         if isinstance(result, KniffelError):
             self.say(error_text(result, self.lang))
             return
         width = self.query_one("#message", Static).size.width
         self.say(hint_text(result, self.lang, room=2 * width if width else None))
 
-    # computer players
-
     def _schedule(self) -> None:
-        if self.match.computer_to_move() is None or self._timer_running:
-            return
-        self._timer_running = True
-        if self.speed > 0:
-            # the first step waits until the start note (who begins, the roll-off) was readable
-            first = not self.game.actions and bool(self.note)
-            self.set_timer(max(self.speed, NOTE_S) if first else self.speed, self._computer_step)
-        else:
-            self.call_later(self._computer_step)
+        """A computer's next step, after the speed's delay (the first one waits until the start
+        note, who begins or the roll-off, was readable)."""
+        first = not self.game.actions and bool(self.note)
+        self.computers.schedule(max(self.speed, NOTE_S) if first and self.speed > 0
+                                else self.speed)
 
-    def _computer_step(self) -> None:
-        """One visible step of a computer's turn; its decision is made in a thread first."""
-        self._timer_running = False
-        seat = self.match.computer_to_move()
-        if seat is None:
-            return
-        version = self.match.version
-        if self.match.has_plan:
-            self._play_step()
-            return
-        if self._thinking == version:
-            return
-        try:
-            job = self.match.thinking_job()
-        except KniffelError as e:
-            self.say(error_text(e, self.lang))
-            return
-        self._thinking = version
-        key = (self.game.players[seat].strategy or "greedy", self.game.rules)
-        name = self.game.players[seat].name
-        notice = tr("thinking" if key in _warm else "building", self.lang, name=name)
-
-        def think() -> None:
-            try:
-                result: Plan | KniffelError = job()
-            except KniffelError as e:
-                result = e
-            _warm.add(key)
-            with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
-                self.app.call_from_thread(self._thought, version, result)
-
-        threading.Thread(target=think, daemon=True, name="kniffel-computer").start()
-        self.set_timer(THINK_NOTICE_S, lambda: self._notice(version, notice))
-
-    def _notice(self, version: int, text: str) -> None:
-        if self._thinking == version:
-            self.say(text)
-
-    def _thought(self, version: int, result: Plan | KniffelError) -> None:
-        if self._thinking != version:
-            return  # an undo came first: that plan is for a game that is gone
-        self._thinking = None
-        if isinstance(result, KniffelError):
-            self.say(error_text(result, self.lang))
-            return
-        if self.match.accept(result):
-            self._play_step()
-
-    def _play_step(self) -> None:
-        try:
-            step = self.match.step()
-        except KniffelError as e:
-            self.say(error_text(e, self.lang))
-            return
+    def _played(self, step: Step) -> None:
+        """After a computer's step: show it, store it, draw, schedule the next one."""
         self._show_step(step)
         if not step.shown:
-            self._changed()
+            self._save_soon()
         if isinstance(step.action, Score | Strike) and not step.shown:
-            self.kept = set()
+            self.dice.kept = set()
             self.refresh_view()
             self._cursor_to_open()
         else:
@@ -1239,21 +766,19 @@ class GameScreen(Screen[None]):
         turn = self.game.turn
         if step.shown and isinstance(action, Throw):
             if turn is not None and turn.roll is not None:
-                self.kept = self._places(turn.roll, action.keep)
+                self.dice.kept = self.dice.places(turn.roll, action.keep)
             self.say(tr("keeps", lang, name=name,
-                        dice=_dice_text(action.keep.d6, action.keep.d10, lang)))
+                        dice=dice_text(action.keep.d6, action.keep.d10, lang)))
         elif isinstance(action, Throw):
             if step.outcome is not None:
                 roll = step.outcome.roll
-                self._thrown(roll)
+                self.dice.thrown(roll)
                 self.say(tr("throws_dice", lang, name=name,
-                            dice=_dice_text(roll.d6, roll.d10, lang)))
+                            dice=dice_text(roll.d6, roll.d10, lang)))
         elif isinstance(action, UseChip):
             self.say(tr("chip_used", lang, name=name))
         elif isinstance(action, Score | Strike):
-            text = self._entry_text(step.player, action)
-            self._log(text)
-            self.say(text)
+            self._log_move(entry_line(self.game, step.player, action, lang))
 
 
 class ConfirmQuit(ModalScreen[bool]):
@@ -1460,7 +985,7 @@ class KniffelApp(App[None]):
     def _missing(self, state: SaveState, match: Match,
                  rescue: Callable[[Game], str] | None) -> str:
         lang = self.lang
-        why = _short_why(state.error, lang) if state.error is not None else ""
+        why = short_why(state.error, lang) if state.error is not None else ""
         db = str(self.history_path or "")
         if state.unsaved:
             text = tr("missing", lang, first=state.actions - state.unsaved + 1,

@@ -5,7 +5,7 @@ Every number here comes from :mod:`kniffel.engine.expert` (the exact within-turn
 valued at
 the turn's end by the classic rule sets' exact tables or by the fitted Kniffel Extreme model);
 this module only turns its :class:`~kniffel.engine.advice.Advice` and
-:class:`~kniffel.engine.expert.Review` into JSON with the words in German and English from the
+:class:`~kniffel.engine.review.Review` into JSON with the words in German and English from the
 message
 catalog. The page draws them and computes nothing.
 
@@ -23,11 +23,12 @@ from typing import Any
 
 from kniffel.engine.advice import Advice, Option
 from kniffel.engine.dice import Roll, keep_positions
-from kniffel.engine.errors import KniffelError
-from kniffel.engine.expert import Decision, ExpertError, Review, register_table_provider, values_for
+from kniffel.engine.errors import ExpertError, KniffelError
 from kniffel.engine.game import Game, Score, Strike, Throw, UseChip, action_to_json
 from kniffel.engine.messages import CATALOG, fields, number, render, text
+from kniffel.engine.review import Decision, Review
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.values import register_table_provider, values_for
 
 LANGS: tuple[Lang, ...] = ("de", "en")
 #: Where the site ships the classic rule sets' exact tables (inside kniffel.zip).

@@ -26,6 +26,7 @@ from typing import Any
 
 from kniffel.browser import advice_view, share
 from kniffel.browser.view import (
+    BROWSER_COMPUTERS,
     corrections_view,
     game_view,
     history_stats,
@@ -62,17 +63,20 @@ from kniffel.engine.history_file import (
     is_history,
 )
 from kniffel.engine.match import Match
-from kniffel.engine.messages import render
+from kniffel.engine.messages import render, text
+from kniffel.engine.review import review_game
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.engine.saves import loads_game
-from kniffel.engine.strategy import Strategy, box_scores, get_strategy
+from kniffel.engine.strategy import Strategy, get_strategy
+from kniffel.engine.values import values_for
+from kniffel.engine.vectors import box_scores
 
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
 MAX_IMPORT_GAMES = MAX_GAMES
 #: The computer players the browser offers (``optimal`` needs the compiled solver: desktop
-#: only; ``expert`` plays every rule set whose values the site ships).
-WEB_STRATEGIES = ("greedy", "random", "expert")
+#: only; ``expert`` plays every rule set whose values the site ships): the page's list.
+WEB_STRATEGIES = BROWSER_COMPUTERS
 
 Reply = dict[str, Any]
 
@@ -154,7 +158,7 @@ class Session:
         if any(p.strategy == "expert" for p in players):
             # refused now, not at the expert's first move: its values must be here
             advice_view.install()
-            expert.values_for(rules, build=False)
+            values_for(rules, build=False)
         seed = req.get("seed")
         if seed is None:
             # below 2**53: the page keeps the game as JSON in JavaScript, whose numbers hold
@@ -275,7 +279,7 @@ class Session:
         (:func:`advice_view.review_view`). Changes nothing."""
         advice_view.install()
         game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
-        return {"review": advice_view.review_view(expert.review_game(game))}
+        return {"review": advice_view.review_view(review_game(game))}
 
     def moment(self, req: dict[str, Any]) -> Reply:
         """The view of a game (``game``: a save) as it was just before its action number
@@ -298,7 +302,7 @@ class Session:
         rules = preset(_text(req.get("rules", "extreme"), "rules"),
                        free_strike=req.get("free_strike") is True)
         advice_view.install()
-        expert.values_for(rules, build=False)
+        values_for(rules, build=False)
         saved = req.get("game")
         game = None if saved is None else Game.from_json(saved)
         if game is None or game.rules != rules or game.mode is not Mode.DICE or game.is_over():
@@ -458,7 +462,7 @@ def _file_name(name: object, lang: Lang) -> str:
     the word for "the file" in the page's language (never English on a German screen)."""
     if isinstance(name, str) and name.strip():
         return name.strip()[:80]
-    return "Datei" if lang == "de" else "file"
+    return text("file.word", lang)
 
 
 def _lang(request: dict[str, Any]) -> Lang:

@@ -21,6 +21,7 @@ import segno
 from kniffel.engine.dice import seeded_rng
 from kniffel.engine.errors import CorruptSaveError, KniffelError
 from kniffel.engine.game import Game, Outcome, action_from_json, action_to_json
+from kniffel.engine.messages import text
 from kniffel.engine.rules import Lang
 
 #: The fragment's prefix and the version of what follows it.
@@ -28,23 +29,17 @@ FRAGMENT_PREFIX = "g1."
 #: The most a packed game may unpack to (a full 8-player game with every throw is ~100 kB).
 MAX_UNPACKED = 2_000_000
 
-_WORDS: dict[str, dict[str, str]] = {
-    "de": {"result": "Ergebnis", "box": "Feld", "upper": "Summe oben", "bonus": "Bonus",
-           "lower": "Summe unten", "extra": "Extra-Kniffel", "total": "Gesamt",
-           "struck": "–", "open": "·", "running": "Zwischenstand, Runde {r} von {m}"},
-    "en": {"result": "Result", "box": "Box", "upper": "Upper sum", "bonus": "Bonus",
-           "lower": "Lower sum", "extra": "Extra Kniffel", "total": "Total",
-           "struck": "–", "open": "·", "running": "Standings, round {r} of {m}"},
-}
+#: The sheet's own words (the catalog's ``share.*``).
+_WORDS = ("result", "box", "upper", "bonus", "lower", "extra", "total", "struck", "open")
 
 
 def sheet_text(game: Game, lang: Lang = "de") -> str:
     """The sheet as plain text: title, the ranking, then every box and sum per player."""
-    words = _WORDS[lang]
+    words = {key: text(f"share.{key}", lang) for key in _WORDS}
     rules = game.rules
     head = f"{rules.title(lang)} – " + (
         words["result"] if game.is_over()
-        else words["running"].format(r=game.round, m=len(rules.boxes)))
+        else text("share.running", lang, round=game.round, rounds=len(rules.boxes)))
     lines = [head, ""]
     for rank, player, total in game.ranking():
         lines.append(f"{rank}. {game.players[player].name}: {total}")

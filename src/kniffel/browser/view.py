@@ -9,12 +9,15 @@ Pure Python, no I/O: it runs inside Pyodide.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
+from importlib import resources
 from typing import Any
 
 from kniffel import __version__
 from kniffel.engine.game import (
+    MAX_PLAYERS,
     Correct,
     Enter,
     Game,
@@ -25,6 +28,7 @@ from kniffel.engine.game import (
     UseChip,
     action_to_json,
 )
+from kniffel.engine.messages import CATALOG
 from kniffel.engine.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 
 VIEW_FORMAT = "kniffel-view"
@@ -34,35 +38,12 @@ LANGS: tuple[Lang, ...] = ("de", "en")
 
 #: Box names for a narrow column (German, English): at most two short lines each. German keeps
 #: the block's own words ("1er", "3-Pasch"); English spells them out, since its abbreviations
-#: ("3 alike", "Lg. f. h.") read as code to a family.
+#: ("3 alike", "Lg. f. h.") read as code to a family. The catalog's ``box.short.*``.
 SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
-    Box.ONES: ("1er", "Ones"), Box.TWOS: ("2er", "Twos"), Box.THREES: ("3er", "Threes"),
-    Box.FOURS: ("4er", "Fours"), Box.FIVES: ("5er", "Fives"), Box.SIXES: ("6er", "Sixes"),
-    Box.THREE_OF_A_KIND: ("3-Pasch", "3 of a kind"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
-    Box.FOUR_OF_A_KIND: ("4-Pasch", "4 of a kind"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
-    Box.TWO_TRIPLES: ("2 Dreier", "2 triples"), Box.FULL_HOUSE: ("Full House", "Full house"),
-    Box.LARGE_FULL_HOUSE: ("Gr. Full House", "Big full house"),
-    Box.SMALL_STRAIGHT: ("Kl. Straße", "Small straight"),
-    Box.LARGE_STRAIGHT: ("Gr. Straße", "Large straight"), Box.HIGHWAY: ("Highway", "Highway"),
-    Box.KNIFFEL: ("Kniffel", "Kniffel"),
-    Box.KNIFFEL_EXTREME: ("Kniffel Extreme", "Kniffel Extreme"),
-    Box.TEN_OR_LESS: ("≤ 10", "≤ 10"), Box.THIRTY_THREE_OR_MORE: ("≥ 33", "≥ 33"),
-    Box.CHANCE: ("Chance", "Chance"), Box.SUPER_CHANCE: ("Super-Chance", "Super chance"),
-}
+    b: CATALOG[f"box.short.{b.value}"] for b in Box}
 
-#: What an open box needs, in a few words for its cell (German, English).
-HINTS: Mapping[Box, tuple[str, str]] = {
-    **{b: (f"{b.face}er zählen", f"count {b.face}s") for b in Box if b.is_upper},
-    Box.THREE_OF_A_KIND: ("3 gleiche", "3 of a kind"), Box.TWO_PAIRS: ("2 Paare", "2 pairs"),
-    Box.FOUR_OF_A_KIND: ("4 gleiche", "4 of a kind"), Box.THREE_PAIRS: ("3 Paare", "3 pairs"),
-    Box.TWO_TRIPLES: ("2× 3 gleiche", "2× 3 of a kind"), Box.FULL_HOUSE: ("3 + 2", "3 + 2"),
-    Box.LARGE_FULL_HOUSE: ("4 + 2", "4 + 2"), Box.SMALL_STRAIGHT: ("4 in Folge", "4 in a row"),
-    Box.LARGE_STRAIGHT: ("5 in Folge", "5 in a row"), Box.HIGHWAY: ("6 in Folge", "6 in a row"),
-    Box.KNIFFEL: ("5 gleiche", "5 of a kind"), Box.KNIFFEL_EXTREME: ("6 gleiche", "6 of a kind"),
-    Box.TEN_OR_LESS: ("Summe ≤ 10", "sum ≤ 10"),
-    Box.THIRTY_THREE_OR_MORE: ("Summe ≥ 33", "sum ≥ 33"),
-    Box.CHANCE: ("Summe", "sum"), Box.SUPER_CHANCE: ("Summe", "sum"),
-}
+#: What an open box needs, in a few words for its cell (German, English; ``box.hint.*``).
+HINTS: Mapping[Box, tuple[str, str]] = {b: CATALOG[f"box.hint.{b.value}"] for b in Box}
 
 
 def _both(text: Callable[[Lang], str]) -> dict[str, str]:
@@ -279,3 +260,39 @@ def meta() -> dict[str, Any]:
         "engine": __version__,
         "presets": [rules_view(preset(name)) for name in PRESETS],
     }
+
+
+#: The computer players the browser offers (the bridge refuses any other); the first is the
+#: default.
+BROWSER_COMPUTERS: tuple[str, ...] = ("greedy", "random", "expert")
+
+#: The catalog's codes of the page's own words.
+PAGE_PREFIX = "page."
+
+
+def page_words() -> dict[Lang, dict[str, str]]:
+    """The page's own words (the catalog's ``page.*`` codes) by language: ``{"de": {code:
+    template}, "en": {...}}``, templates with ``str.format`` placeholders that the page fills."""
+    return {lang: {code: pair[i] for code, pair in CATALOG.items() if code.startswith(PAGE_PREFIX)}
+            for i, lang in enumerate(LANGS)}
+
+
+def page_data() -> dict[str, Any]:
+    """What the page needs for its first paint, before any request: its words
+    (:func:`page_words`), the engine's facts it draws the start screen by (the most players of a
+    game, the computer players it offers, the rule set a new page starts with) and the shape of
+    the engine's replies (:func:`page_schema`). The site's build writes it into index.html."""
+    return {"words": page_words(), "max_players": MAX_PLAYERS,
+            "computers": list(BROWSER_COMPUTERS), "default_rules": PRESETS[0],
+            "schema": page_schema()}
+
+
+@cache
+def page_schema() -> dict[str, Any]:
+    """The shape of the replies the page checks before it keeps them (``schema.json`` beside
+    this module, described once): the game's view (:func:`game_view`), a game's summary
+    (:func:`summary`), and the bridge's operations by name. The page's ``store.js`` checks
+    stored views and history entries against it; the tests check this module's replies."""
+    text = resources.files("kniffel.browser").joinpath("schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

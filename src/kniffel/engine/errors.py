@@ -127,6 +127,12 @@ class UnknownStrategyError(KniffelError):
     default_code = "strategy.unknown"
 
 
+class ExpertError(KniffelError):
+    """The expert cannot play: its value data is missing, damaged or for other rules."""
+
+    default_code = "expert.error"
+
+
 class HistoryError(KniffelError):
     """The game history database cannot be used: locked, corrupt, or written by a newer version."""
 

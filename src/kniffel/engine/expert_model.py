@@ -18,7 +18,7 @@ with the bonus for every upper sum and chip count, moved by how many lower boxes
 The data file is JSON (standard library only, so the browser reads it too) with the format
 version, the rule set it was fitted to (its ``repr``: the version tied to the rules), where it
 came from (the sample's table checksum, sizes, fit errors) and the SHA-256 of its parameters;
-a file that does not match is refused with an :class:`~kniffel.engine.expert.ExpertError` whose code
+a file that does not match is refused with an :class:`~kniffel.engine.errors.ExpertError` whose code
 names the problem (``expert.model_*``).
 
 The browser's copy of the package holds the same model packed (:func:`pack_model`: a one-line
@@ -42,8 +42,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from kniffel.engine.expert import DEAD, ExpertError, upper_key
+from kniffel.engine.errors import ExpertError
 from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.states import DEAD, upper_key
 
 #: The format of the model file; a file of another version is refused.
 MODEL_FORMAT = "kniffel-expert-model"

@@ -17,6 +17,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Literal
 
+from kniffel.engine.catalog import word
 from kniffel.engine.dice import Roll, all_rolls
 from kniffel.engine.errors import InvalidDiceError, UnknownBoxError, UnknownRuleSetError
 
@@ -99,56 +100,14 @@ class BoxText:
         return self.rule_de if lang == "de" else self.rule_en
 
 
-def _upper_text(face: int, de: str, en: str) -> BoxText:
-    return BoxText(de, en, f"mindestens eine {face}",
-                   f"at least one {face}")
+def _box_text(box: Box) -> BoxText:
+    """The catalog's words of ``box`` (``box.name.*`` and ``box.rule.*``)."""
+    return BoxText(word(f"box.name.{box.value}", "de"), word(f"box.name.{box.value}", "en"),
+                   word(f"box.rule.{box.value}", "de"), word(f"box.rule.{box.value}", "en"))
 
 
-BOX_TEXTS: Mapping[Box, BoxText] = MappingProxyType({
-    Box.ONES: _upper_text(1, "Einser", "Ones"),
-    Box.TWOS: _upper_text(2, "Zweier", "Twos"),
-    Box.THREES: _upper_text(3, "Dreier", "Threes"),
-    Box.FOURS: _upper_text(4, "Vierer", "Fours"),
-    Box.FIVES: _upper_text(5, "Fünfer", "Fives"),
-    Box.SIXES: _upper_text(6, "Sechser", "Sixes"),
-    Box.THREE_OF_A_KIND: BoxText("Dreierpasch", "Three of a Kind",
-                                 "mindestens drei gleiche",
-                                 "at least three equal"),
-    Box.TWO_PAIRS: BoxText("Zwei Paare", "Two Pairs",
-                           "zwei verschiedene Paare",
-                           "two different pairs"),
-    Box.FOUR_OF_A_KIND: BoxText("Viererpasch", "Four of a Kind",
-                                "mindestens vier gleiche",
-                                "at least four equal"),
-    Box.THREE_PAIRS: BoxText("Drei Paare", "Three Pairs", "drei verschiedene Paare",
-                             "three different pairs"),
-    Box.TWO_TRIPLES: BoxText("Zwei Dreier", "Two Triples", "zwei verschiedene Drillinge",
-                             "two different triples"),
-    Box.FULL_HOUSE: BoxText("Full House", "Full House",
-                            "drei gleiche und zwei andere gleiche",
-                            "three equal and two other equal"),
-    Box.LARGE_FULL_HOUSE: BoxText("Großes Full House", "Large Full House",
-                                  "vier gleiche und zwei andere gleiche",
-                                  "four equal and two other equal"),
-    Box.SMALL_STRAIGHT: BoxText("Kleine Straße", "Small Straight", "vier in Folge",
-                                "four in a row"),
-    Box.LARGE_STRAIGHT: BoxText("Große Straße", "Large Straight", "fünf in Folge",
-                                "five in a row"),
-    Box.HIGHWAY: BoxText("Highway", "Highway", "sechs in Folge", "six in a row"),
-    Box.KNIFFEL: BoxText("Kniffel", "Kniffel", "fünf gleiche", "five equal"),
-    Box.KNIFFEL_EXTREME: BoxText("Kniffel Extreme", "Kniffel Extreme", "sechs gleiche",
-                                 "six equal"),
-    Box.TEN_OR_LESS: BoxText("10 oder weniger", "10 or Less", "Augensumme höchstens 10",
-                             "sum of all dice at most 10"),
-    Box.THIRTY_THREE_OR_MORE: BoxText("33 oder mehr", "33 or More",
-                                      "Augensumme mindestens 33",
-                                      "sum of all dice at least 33"),
-    Box.CHANCE: BoxText("Chance", "Chance", "beliebiger Wurf",
-                        "any roll"),
-    Box.SUPER_CHANCE: BoxText("Super-Chance", "Super Chance",
-                              "beliebiger Wurf",
-                              "any roll"),
-})
+#: Every box's name and rule in German and English, from the catalog.
+BOX_TEXTS: Mapping[Box, BoxText] = MappingProxyType({box: _box_text(box) for box in Box})
 
 #: The flat points of the boxes that score a fixed amount.
 FLAT_POINTS: Mapping[Box, int] = MappingProxyType({
@@ -401,34 +360,37 @@ CLASSIC_BOXES = (
 
 _PRESETS: dict[str, RuleSet] = {
     "extreme": RuleSet(
-        name="extreme", title_de="Kniffel Extreme", title_en="Kniffel Extreme",
+        name="extreme", title_de=word("rules.title.extreme", "de"),
+        title_en=word("rules.title.extreme", "en"),
         boxes=EXTREME_BOXES, d10=True, bonus_threshold=73, bonus_points=45, chips=3,
         strike=StrikeRule.FORCED, extra_kniffel=ExtraKniffel.NONE, extra_kniffel_bonus=0,
     ),
     "kniffel": RuleSet(
-        name="kniffel", title_de="Kniffel (klassisch)", title_en="Kniffel (classic)",
+        name="kniffel", title_de=word("rules.title.kniffel", "de"),
+        title_en=word("rules.title.kniffel", "en"),
         boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
         strike=StrikeRule.FORCED, extra_kniffel=ExtraKniffel.ANY_BOX_AT_MAXIMUM,
         extra_kniffel_bonus=50,
     ),
     "kniffel-championship": RuleSet(
-        name="kniffel-championship", title_de="Kniffel (Meisterschaftsregeln)",
-        title_en="Kniffel (championship rules)",
+        name="kniffel-championship", title_de=word("rules.title.kniffel-championship", "de"),
+        title_en=word("rules.title.kniffel-championship", "en"),
         boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
         strike=StrikeRule.FREE, extra_kniffel=ExtraKniffel.CHAMPIONSHIP, extra_kniffel_bonus=50,
     ),
     "yahtzee": RuleSet(
-        name="yahtzee", title_de="Yahtzee (Hasbro)", title_en="Yahtzee (Hasbro)",
+        name="yahtzee", title_de=word("rules.title.yahtzee", "de"),
+        title_en=word("rules.title.yahtzee", "en"),
         boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
         strike=StrikeRule.ANY_BOX, extra_kniffel=ExtraKniffel.FREE_JOKER,
-        extra_kniffel_bonus=100, names_en={Box.KNIFFEL: "Yahtzee"},
+        extra_kniffel_bonus=100, names_en={Box.KNIFFEL: word("box.name.kniffel.yahtzee", "en")},
     ),
     # Seed 004 ("Kniffel Anleitung") exactly as written: bonus 35 at 63, 50 for the Kniffel and
     # 100 more for every further one (no joker), and "will er nichts eintragen, kann er einen
     # Wert streichen (0 Punkte)": any open box may be struck at any time.
     "kniffel-anleitung": RuleSet(
-        name="kniffel-anleitung", title_de="Kniffel (Anleitung, ohne Joker)",
-        title_en="Kniffel (rule sheet, no joker)",
+        name="kniffel-anleitung", title_de=word("rules.title.kniffel-anleitung", "de"),
+        title_en=word("rules.title.kniffel-anleitung", "en"),
         boxes=CLASSIC_BOXES, d10=False, bonus_threshold=63, bonus_points=35, chips=0,
         strike=StrikeRule.FREE, extra_kniffel=ExtraKniffel.BONUS_ONLY, extra_kniffel_bonus=100,
     ),
@@ -543,84 +505,20 @@ def choices(rules: RuleSet, sheet: Mapping[Box, Entry], roll: Roll) -> tuple[Cho
 
 
 def describe(rules: RuleSet, lang: Lang = "de") -> tuple[str, ...]:
-    """The rule set's turn, bonus, chip, strike and further-Kniffel rules as sentences."""
-    de = lang == "de"
-    dice = ("fünf Würfel (W6) und ein Zehner (W10, 0–9), der überall mitzählt" if rules.d10
-            and de else "five d6 and one d10 (0–9) that counts everywhere" if rules.d10
-            else "fünf Würfel (W6)" if de else "five d6")
+    """The rule set's turn, bonus, chip, strike and further-Kniffel rules as sentences (the
+    catalog's ``rules.*`` words)."""
+    dice = word("rules.dice.d10" if rules.d10 else "rules.dice.d6", lang)
     lines = [
-        (f"Würfel: {dice}; bis zu {rules.rolls} Würfe pro Zug, vor jedem Wurf frei wählen, "
-         f"welche Würfel liegen bleiben." if de else
-         f"Dice: {dice}; up to {rules.rolls} throws a turn, choosing freely before each which "
-         f"dice stay."),
-        (f"Bonus: {rules.bonus_points} Punkte, wenn der obere Teil mindestens "
-         f"{rules.bonus_threshold} Punkte hat." if de else
-         f"Bonus: {rules.bonus_points} points when the upper section totals at least "
-         f"{rules.bonus_threshold}."),
+        word("rules.turn", lang).format(dice=dice, rolls=rules.rolls),
+        word("rules.bonus", lang).format(points=rules.bonus_points,
+                                         threshold=rules.bonus_threshold),
     ]
     if rules.chips:
-        lines.append(f"Chips: {rules.chips} je Spieler und Partie; ein Chip erlaubt einen "
-                     f"{rules.rolls + 1}. Wurf, höchstens einer pro Zug; Chips zählen keine "
-                     f"Punkte." if de else
-                     f"Chips: {rules.chips} per player and game; a chip buys a "
-                     f"{rules.rolls + 1}th throw, at most one per turn; chips score nothing.")
-    strike = {
-        StrikeRule.FORCED: (
-            "Streichen: Passt der Wurf in kein freies Kästchen, wird ein freies Kästchen nach "
-            "Wahl gestrichen (0). Passt er in eines, muss er in eines der passenden."
-            if de else
-            "Striking: a roll that fits no open box strikes an open box of the player's "
-            "choice (0); a roll that fits one must be entered in a fitting box."),
-        StrikeRule.FREE: (
-            "Streichen: jedes freie Kästchen darf jederzeit gestrichen werden (0), auch wenn der "
-            "Wurf passt." if de else
-            "Striking: any open box may be struck at any time (0), even when the roll fits.")
-        if rules.name == "kniffel-anleitung" else (  # seed 004's own rule, not a house rule
-            "Streichen (Meisterschaftsregel): jedes freie Kästchen darf jederzeit gestrichen "
-            "werden (0)." if de else
-            "Striking (championship rule): any open box may be struck at any time (0)."),
-        StrikeRule.ANY_BOX: (
-            "Jeder Wurf darf in jedes freie Kästchen; passt er nicht, zählt es 0." if de else
-            "Any roll may be entered in any open box; where it does not fit it scores 0."),
-    }[rules.strike]
-    lines.append(strike)
-    b = rules.extra_kniffel_bonus
-    extra = {
-        ExtraKniffel.NONE: (
-            "Keine Joker-Regel und keine Zusatzpunkte für weitere Kniffel." if de else
-            "No joker rule and no extra points for a further Kniffel."),
-        ExtraKniffel.ANY_BOX_AT_MAXIMUM: (
-            f"Weiterer Kniffel, während im Kniffel-Kästchen 50 stehen: {b} Zusatzpunkte, und "
-            f"der Wurf darf in jedes freie Kästchen mit dessen Höchstpunktzahl." if de else
-            f"A further Kniffel while the kniffel box holds 50: {b} extra points, and the roll "
-            f"may go in any open box at that box's highest points."),
-        ExtraKniffel.CHAMPIONSHIP: (
-            f"Weiterer Kniffel, während im Kniffel-Kästchen 50 stehen: {b} Zusatzpunkte; der "
-            f"Wurf muss in ein weiteres passendes Kästchen (oben die Augenzahl, Dreier-, "
-            f"Viererpasch, Chance), sonst wird gestrichen." if de else
-            f"A further Kniffel while the kniffel box holds 50: {b} extra points; the roll must "
-            f"go in another fitting box (its upper box, three/four of a kind, chance), else a "
-            f"box is struck."),
-        ExtraKniffel.FREE_JOKER: (
-            f"Weiterer Yahtzee: {b} Zusatzpunkte, solange im Yahtzee-Kästchen 50 stehen; er darf "
-            f"in jedes freie Kästchen. Ist das obere Kästchen seiner Augenzahl schon belegt, ist "
-            f"er Joker: Full House und Straßen zählen voll." if de else
-            f"A further Yahtzee: {b} extra points while the yahtzee box holds 50; it may go in "
-            f"any open box. If the upper box of its face is already filled it is a joker: full "
-            f"house and straights score their full points."),
-        ExtraKniffel.FORCED_JOKER: (
-            f"Weiterer Yahtzee: {b} Zusatzpunkte, solange im Yahtzee-Kästchen 50 stehen; "
-            f"Joker: zuerst das obere Kästchen seiner Augenzahl, sonst ein freies unteres "
-            f"(Full House, Straßen voll), sonst 0 oben." if de else
-            f"A further Yahtzee: {b} extra points while the yahtzee box holds 50; joker: the "
-            f"upper box of its face first, else an open lower box (full house and straights "
-            f"at full points), else 0 in an upper box."),
-        ExtraKniffel.BONUS_ONLY: (
-            f"Weiterer Kniffel, während im Kniffel-Kästchen 50 stehen: {b} Zusatzpunkte; kein "
-            f"Joker: der Wurf wird wie jeder andere eingetragen, wo er passt, oder gestrichen."
-            if de else
-            f"A further Kniffel while the kniffel box holds 50: {b} extra points; no joker: the "
-            f"roll is entered like any other, where it fits, or struck."),
-    }[rules.extra_kniffel]
-    lines.append(extra)
+        lines.append(word("rules.chips", lang).format(chips=rules.chips, throw=rules.rolls + 1))
+    strike = rules.strike.value
+    if rules.strike is StrikeRule.FREE and rules.name == "kniffel-anleitung":
+        strike = "free_anleitung"  # seed 004's own rule, not the championship house rule
+    lines.append(word(f"rules.strike.{strike}", lang))
+    lines.append(word(f"rules.extra.{rules.extra_kniffel.value}", lang).format(
+        bonus=rules.extra_kniffel_bonus))
     return tuple(lines)

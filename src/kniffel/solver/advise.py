@@ -14,9 +14,10 @@ from typing import Any
 from kniffel.engine.advice import Advice, Option, Position
 from kniffel.engine.dice import Keep, sub_keeps
 from kniffel.engine.errors import KniffelError
-from kniffel.engine.expert import Expert, NotJudged, expert_for
+from kniffel.engine.expert import Expert, expert_for
 from kniffel.engine.game import Action, Game, Score, Strike, Throw, UseChip
 from kniffel.engine.messages import size
+from kniffel.engine.review import NotJudged
 from kniffel.engine.rules import Box, RuleSet, choices
 from kniffel.solver import kernel
 from kniffel.solver.solve import solve, solve_in_memory

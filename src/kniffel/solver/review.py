@@ -4,24 +4,20 @@ Each decision of a dice-mode game (keep and throw again, hand in a chip, score, 
 against the advisor's options for the position it was made in: the expected final score of the
 choice taken, of the best choice, and the expected points lost. Where no value table covers a
 position (and it is too far from the end to solve on the spot) the expert
-(:mod:`kniffel.engine.expert`:
-exact within the turn, its fitted model at the turn's end) judges it instead, and the decision
-says so (``source == "model"``); only when the expert cannot either is it listed with the reason.
-The expert steps in through :meth:`Advisor.estimate`, the same path as ``kniffel advise``'s.
+(:mod:`kniffel.engine.expert`: exact within the turn, its fitted model at the turn's end) judges
+it instead, and the decision says so (``source == "model"``); only when the expert cannot either
+is it listed with the reason.
+The expert steps in through :meth:`Advisor.estimate`, the same path as ``kniffel advise``'s; the
+replay and the review's types are the engine's (:mod:`kniffel.engine.review`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from kniffel.engine.expert import (
-    Decision,
-    Expert,
-    Review,
-    Uncovered,
-    review_decisions,
-)
+from kniffel.engine.expert import Expert
 from kniffel.engine.game import Game
+from kniffel.engine.review import Decision, Review, Uncovered, review_decisions
 from kniffel.solver.advise import Advisor
 
 __all__ = ["Decision", "Review", "Uncovered", "review"]

@@ -15,9 +15,9 @@ import numpy.typing as npt
 
 from kniffel.engine.errors import KniffelError, cause_param
 from kniffel.engine.rules import RuleSet
+from kniffel.engine.table_format import HEADER_SIZE
 from kniffel.solver import kernel
 from kniffel.solver.table import (
-    HEADER_SIZE,
     Layout,
     TableMismatchError,
     TableMissingError,
@@ -252,3 +252,20 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
         write_header(f, header)
     os.replace(partial, final)
     return load_table(rules, max_open=max_open, directory=directory)
+
+
+def expert_table_file(rules: RuleSet, build: bool) -> tuple[bytes, str] | None:
+    """The expert's source of exact tables (the entry point ``kniffel.tables``, see
+    :mod:`kniffel.engine.values`): the full table file of ``rules`` in the cache, else, with
+    ``build``, the one :func:`solve` writes there; with where the bytes come from, or None."""
+    path = cache_dir() / table_name(rules, None)
+    try:
+        return path.read_bytes(), "table"
+    except OSError:
+        pass
+    if not build:
+        return None
+    table = solve(rules)
+    if table.path is None:
+        return None
+    return table.path.read_bytes(), str(table.path)

@@ -1,7 +1,8 @@
 """The value table: expected points still to come from every turn-start state, and its file.
 
 A table file is a 4,096-byte header (a JSON object after the line ``KNIFFEL-TABLE``) followed by
-the values as raw little-endian floats. The header names the format version, the rule set (its
+the values as raw little-endian floats, in the engine's format and layout
+(:mod:`kniffel.engine.table_format`). The header names the format version, the rule set (its
 ``repr``), the dtype, the number of states, which sets were solved (``max_open``, ``root``), how
 many layers are done and, once complete, the SHA-256 of the values. A file whose header does not
 match what is asked for is refused (:class:`TableMismatchError`) and never read as values.
@@ -10,7 +11,6 @@ match what is asked for is refused (:class:`TableMismatchError`) and never read 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,12 +22,16 @@ import numpy.typing as npt
 
 from kniffel.engine.errors import UnknownRuleSetError
 from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.table_format import (
+    HEADER_SIZE,
+    IDENTITY,
+    HeaderError,
+    header_bytes,
+    identity,
+    parse_header,
+)
 from kniffel.solver.tables import SolverError, Tables, build_tables
 
-MAGIC = b"KNIFFEL-TABLE\n"
-HEADER_SIZE = 4096
-FORMAT = "kniffel-solver-table"
-FORMAT_VERSION = 1
 #: Tables up to this size are checked against their checksum at every load; larger ones once
 #: per file change (the result is remembered next to the file).
 VERIFY_ALWAYS_BYTES = 256 << 20
@@ -105,7 +109,9 @@ class Layout:
 
 
 def make_layout(tables: Tables, max_open: int | None = None, root: int = 0) -> Layout:
-    """The layout of the sets with at most ``max_open`` open boxes that contain ``root``."""
+    """The layout of the sets with at most ``max_open`` open boxes that contain ``root``: the
+    engine's layout (:func:`kniffel.engine.table_format.full_layout`, numbered by
+    :mod:`kniffel.engine.states`) over the sets included, computed with numpy."""
     nb = tables.nb
     if max_open is None:
         max_open = nb
@@ -177,11 +183,12 @@ class ValueTable:
 
 def write_header(f: Any, header: dict[str, Any]) -> None:
     """Write the header block at the start of the open binary file ``f``."""
-    body = MAGIC + json.dumps(header, sort_keys=True).encode()
-    if len(body) >= HEADER_SIZE - 1:
-        raise SolverError("table header too long")
+    try:
+        block = header_bytes(header)
+    except ValueError:
+        raise SolverError("table header too long") from None
     f.seek(0)
-    f.write(body + b" " * (HEADER_SIZE - 1 - len(body)) + b"\n")
+    f.write(block)
     f.flush()
     os.fsync(f.fileno())
 
@@ -193,27 +200,22 @@ def read_header(path: Path) -> dict[str, Any]:
             block = f.read(HEADER_SIZE)
     except OSError as e:
         raise TableMismatchError(f"{path}: cannot read: {e.strerror}") from None
-    if len(block) < HEADER_SIZE or not block.startswith(MAGIC):
-        raise TableMismatchError(f"{path}: not a kniffel solver table")
     try:
-        header = json.loads(block[len(MAGIC):].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise TableMismatchError(f"{path}: damaged table header") from None
-    if not isinstance(header, dict):
-        raise TableMismatchError(f"{path}: damaged table header")
-    return header
+        return parse_header(block)
+    except HeaderError as e:
+        raise TableMismatchError(f"{path}: damaged table header" if e.damaged else
+                                 f"{path}: not a kniffel solver table") from None
 
 
 def expected_header(layout: Layout, dtype: np.dtype[Any]) -> dict[str, Any]:
-    return {"format": FORMAT, "version": FORMAT_VERSION,
-            "rules": repr(layout.tables.rules),
-            "dtype": dtype.str, "states": layout.states, "max_open": layout.max_open,
-            "root": layout.root}
+    """The header fields that say which table of ``layout`` with values of ``dtype`` a file
+    holds."""
+    return identity(layout.tables.rules, dtype.str, layout.states, layout.max_open, layout.root)
 
 
 def check_header(path: Path, header: dict[str, Any], want: dict[str, Any]) -> None:
     """Raise :class:`TableMismatchError` naming the first field that differs."""
-    for key in ("format", "version", "rules", "dtype", "states", "max_open", "root"):
+    for key in IDENTITY:
         if header.get(key) != want[key]:
             raise TableMismatchError(f"{path}: {key} is {header.get(key)!r}, expected "
                                      f"{want[key]!r}")

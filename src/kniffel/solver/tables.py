@@ -8,7 +8,8 @@ The solver numbers what it needs:
   d10 ``d`` (0–9; ``nd`` is 10 for Kniffel Extreme and 1 without a d10);
 * **upper states** of an upper-section mask ``U`` (which of ones…sixes are filled): the upper sums
   capped at the bonus threshold that can still reach it, then one *dead* state for every sum that
-  can not; once all six are filled there is a single state, as the bonus is paid when it is earned;
+  can not; once all six are filled there is a single state, as the bonus is paid when it is earned
+  (the engine's numbering, :func:`kniffel.engine.states.upper_states`);
 * **lanes** of a filled-box set ``F``: ``k * X_F + x`` for upper state ``k`` and extra state ``x``
   (Kniffel Extreme: chips left 0…3; classic rule sets once the kniffel box is filled: whether it
   holds 50).
@@ -29,6 +30,7 @@ import numpy.typing as npt
 from kniffel.engine.dice import Keep, Roll, outcomes
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.rules import Box, ExtraKniffel, RuleSet, StrikeRule, evaluate
+from kniffel.engine.states import DEAD, max_count, upper_room, upper_states
 
 I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
@@ -41,7 +43,6 @@ EXTRA_CODES = {ExtraKniffel.NONE: 0, ExtraKniffel.ANY_BOX_AT_MAXIMUM: 1,
                ExtraKniffel.FREE_JOKER: 4, ExtraKniffel.BONUS_ONLY: 5}
 #: Box kinds the kniffel rules of the classic presets name.
 KIND_OTHER, KIND_THREE_OAK, KIND_FOUR_OAK, KIND_CHANCE, KIND_JOKER_FLAT, KIND_KNIFFEL = range(6)
-DEAD = -1
 
 
 class SolverError(KniffelError):
@@ -198,7 +199,7 @@ def build_tables(rules: RuleSet) -> Tables:
             kn_face[h] = roll.d6[0]
 
     threshold = rules.bonus_threshold
-    maxc = 6 if rules.d10 else 5
+    maxc = max_count(rules)
     n_u, uval, trans_k, trans_gain = _upper_states(threshold, maxc, rules.bonus_points)
 
     box_face = np.array([b.face or 0 for b in boxes], np.int32)
@@ -236,26 +237,7 @@ def _upper_states(threshold: int, maxc: int,
     ``trans_k[U, k, j, c]`` is the state after entering ``c`` dice of face ``j + 1`` (or -1 when
     box ``j`` is filled in ``U``) and ``trans_gain`` its points plus the bonus if it is earned.
     """
-    # reach[mask]: bit s set when the upper boxes of mask can sum to s (capped at the threshold),
-    # each mask from the one without its lowest box
-    reach = [1] + [0] * 63
-    capped = (1 << (threshold + 1)) - 1
-    for mask in range(1, 64):
-        face = (mask & -mask).bit_length()
-        before = reach[mask & (mask - 1)]
-        for c in range(maxc + 1):
-            moved = before << (face * c)
-            reach[mask] |= (moved & capped) | (1 << threshold if moved >> threshold else 0)
-    states: list[list[int]] = []
-    for mask in range(64):
-        sums = [s for s in range(threshold + 1) if reach[mask] >> s & 1]
-        room = sum((j + 1) * maxc for j in range(6) if not mask >> j & 1)
-        if mask == 63:
-            states.append([0])
-            continue
-        live = sorted(s for s in sums if s + room >= threshold)
-        dead = [DEAD] if any(s + room < threshold for s in sums) else []
-        states.append(live + dead)
+    states = [list(s) for s in upper_states(threshold, maxc)]
     maxu = max(len(s) for s in states)
     n_u = np.array([len(s) for s in states], np.int32)
     uval = np.full((64, maxu), -2, np.int32)
@@ -265,7 +247,7 @@ def _upper_states(threshold: int, maxc: int,
     # no longer reach the threshold map to DEAD's index, unreachable ones to -1
     look = np.full((64, threshold + 1), -1, np.int64)
     for m in range(64):
-        room = sum((i + 1) * maxc for i in range(6) if not m >> i & 1)
+        room = upper_room(m, maxc)
         for k, u in enumerate(states[m]):
             if u != DEAD:
                 look[m, u] = k

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import html
 import importlib
 import io
 import json
 import math
 import os
+import re
 import shutil
 import socket
 import struct
@@ -33,7 +35,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kniffel.browser import advice_view
-from kniffel.browser.view import meta
+from kniffel.browser.view import meta, page_data
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
@@ -88,11 +90,11 @@ def find_pyodide() -> Path:
 def expert_tables() -> dict[str, bytes]:
     """The classic rule sets' exact value tables for the browser's expert, by their place in
     kniffel.zip (``kniffel/browser/tables/``): float32 copies
-    (:func:`kniffel.engine.expert.compact_table`)
+    (:func:`kniffel.engine.values.compact_table`)
     of the solver's tables, read from its cache and computed when missing (about a second each
     once numba has compiled the solver). Kniffel Extreme's exact table (2.4 GB) does not fit a
     browser: there the expert uses its fitted model, package data under ``kniffel/engine/data/``."""
-    from kniffel.engine.expert import compact_table
+    from kniffel.engine.values import compact_table
     from kniffel.solver.solve import solve
 
     out = {}
@@ -216,6 +218,30 @@ def write_compressed(folder: Path, names: list[str]) -> dict[str, dict[str, int]
     return sizes
 
 
+#: A word of the catalog in a page's file (index.html, the manifest): ``{{page.nav.game}}``.
+_WORD_FIELD = re.compile(r"\{\{(page\.[a-z0-9_.]+)\}\}")
+
+
+def page_text(text: str, suffix: str, page: dict[str, Any]) -> str:
+    """A file of the page as the site holds it: ``__WORDS__`` (index.html) replaced by
+    :func:`~kniffel.browser.view.page_data` as JSON (the page's words and facts, read before its
+    first paint, no request), every ``{{code}}`` by the catalog's German words for it (escaped for
+    HTML, or for JSON in the manifest), so the first paint is German until the page draws."""
+    if suffix == ".html":
+        # "<" never appears in the JSON as such: nothing in it can end the script element
+        data = json.dumps(page, ensure_ascii=False).replace("<", "\\u003c")
+        text = text.replace("__WORDS__", data)
+    german: dict[str, str] = page["words"]["de"]
+
+    def word(match: re.Match[str]) -> str:
+        found = german[match.group(1)]
+        if suffix == ".html":
+            return html.escape(found)
+        return json.dumps(found, ensure_ascii=False)[1:-1]
+
+    return _WORD_FIELD.sub(word, text) if suffix in (".html", ".webmanifest") else text
+
+
 def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, *,
                force: bool = False) -> dict[str, Any]:
     """Write the static site to ``target`` and return its build facts: build id, Pyodide
@@ -257,6 +283,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
     for size in ICON_SIZES:
         (out / f"icon-{size}.png").write_bytes(_icon(size))
+    page = page_data()
     files = ["./", "meta.json", "kniffel.zip", *(f"icon-{n}.png" for n in ICON_SIZES),
              *(f"pyodide/{n}" for n in PYODIDE_FILES)]
     for p in statics:
@@ -267,8 +294,8 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
         if p.suffix in (".html", ".js", ".css", ".webmanifest"):
             # The service worker lists every file; every file knows the build id.
             text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
-            (out / rel).write_text(text.replace("__ASSETS__", json.dumps(files)),
-                                   encoding="utf-8")
+            text = page_text(text.replace("__ASSETS__", json.dumps(files)), p.suffix, page)
+            (out / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(p, out / rel)
     compressed = write_compressed(out, [name for name in files if name != "./"])

@@ -10,7 +10,6 @@ export const KEY = {
   settings: "kniffel.v1.settings",
 };
 export const LANGS = ["de", "en"];
-export const MAX_PLAYERS = 8;
 
 // ------------------------------------------------------------------------ a small schema check
 // A check is a function (value, path) -> null when fine, else the path and what is wrong.
@@ -71,37 +70,47 @@ const all = (...checks) => (v, path) => {
 };
 const rule = (test, what) => (v, path) => (test(v) ? null : fail(path, what));
 
-const texts = obj({ de: str, en: optional(str) });
 const isoDate = is((v) => typeof v === "string" && !Number.isNaN(Date.parse(v)), "not a date");
 
 // ------------------------------------------------------------------------ settings
-const setupCheck = obj({
-  rules: str,
-  free_strike: bool,
-  mode: oneOf("pad", "dice"),
-  players: arr(obj({ name: str, kind: oneOf("human", "computer"), strategy: optional(nullable(str)) }),
-    { min: 1, max: MAX_PLAYERS }),
-});
-export const checkSettings = obj({ version: oneOf(STORE_VERSION), lang: oneOf(...LANGS), setup: setupCheck });
+// The check of stored settings, for games of at most ``maxPlayers`` players (the engine's limit).
+export function settingsCheck(maxPlayers) {
+  const setupCheck = obj({
+    rules: str,
+    free_strike: bool,
+    mode: oneOf("pad", "dice"),
+    players: arr(obj({ name: str, kind: oneOf("human", "computer"), strategy: optional(nullable(str)) }),
+      { min: 1, max: maxPlayers }),
+  });
+  return obj({ version: oneOf(STORE_VERSION), lang: oneOf(...LANGS), setup: setupCheck });
+}
 
 // ------------------------------------------------------------------------ the current game
-// The engine's view (kniffel.browser.view.game_view): only what the page draws from it.
-const boxCheck = obj({ id: str, upper: bool, name: texts, rule: texts, max: nat });
-const rulesCheck = obj({
-  name: str, title: texts, free_strike: bool, d10: bool, dice: nat, rolls: nat, chips: nat,
-  bonus_threshold: nat, bonus_points: nat, boxes: arr(boxCheck, { min: 1 }),
-});
-const columnCheck = obj({
-  name: str, kind: str,
-  cells: dict(obj({ points: int, struck: bool })),
-  upper_sum: int, bonus: int, bonus_missing: int, bonus_reachable: bool, upper_complete: bool,
-  lower_sum: int, extra_bonus: int, total: int, chips_left: nat, leader: bool,
-});
-const turnCheck = obj({
-  player: nat, rolls_used: nat, rolls_allowed: nat, rolls_left: nat, chip_used: bool,
-  dice: nullable(arr(obj({ value: int, d10: bool }))), can_throw: bool, can_chip: bool,
-});
-const optionCheck = obj({ box: str, points: int, strike: bool, bonus: int, action: obj({ type: str }) });
+// The engine's replies (its view of a game, a game's summary) are checked against the shape the
+// engine describes once, kniffel/browser/schema.json: the page hands it in (useSchema).
+const TYPES = { text: str, bool, int, nat, date: isoDate };
+
+// The check of one type of the schema (see its "about"); ``defs`` are its named types.
+export function compile(type, defs = {}) {
+  if (typeof type === "string") {
+    if (!(type in TYPES)) throw new Error(`schema: no type ${type}`);
+    return TYPES[type];
+  }
+  if (!isObj(type)) throw new Error(`schema: ${JSON.stringify(type)} is no type`);
+  const c = (t) => compile(t, defs);
+  if ("ref" in type) {
+    if (!(type.ref in defs)) throw new Error(`schema: no type ${type.ref} in defs`);
+    let check = null; // compiled when first used: a named type may use one named after it
+    return (v, path) => (check ??= compile(defs[type.ref], defs))(v, path);
+  }
+  if ("one_of" in type) return oneOf(...type.one_of);
+  if ("list" in type) return arr(c(type.list), { min: type.min ?? 0, max: type.max ?? Infinity });
+  if ("object" in type) return obj(Object.fromEntries(Object.entries(type.object).map(([k, t]) => [k, c(t)])));
+  if ("dict" in type) return dict(c(type.dict));
+  if ("nullable" in type) return nullable(c(type.nullable));
+  if ("optional" in type) return optional(c(type.optional));
+  throw new Error(`schema: ${JSON.stringify(type)} is no type`);
+}
 
 // The parts of a view that must agree with each other for the page to draw it.
 function viewFits(v) {
@@ -113,14 +122,23 @@ function viewFits(v) {
     && v.winners.every(inRange);
 }
 
-export const checkView = all(obj({
-  format: oneOf("kniffel-view"), version: oneOf(1),
-  rules: rulesCheck, mode: oneOf("pad", "dice"),
-  players: arr(obj({ name: str, kind: str }), { min: 1 }),
-  columns: arr(columnCheck, { min: 1 }),
-  round: nat, rounds: nat, current: nullable(nat), turn: nullable(turnCheck),
-  options: arr(optionCheck), over: bool, winners: arr(nat), actions: nat, can_undo: bool,
-}), rule(viewFits, "players, columns, turn and winners do not fit together"));
+// A game's summary: its players, totals and bonus agree.
+const summaryFits = (s) => s.totals.length === s.players.length && s.bonus.length === s.players.length
+  && s.winners.every((i) => i < s.players.length);
+
+const refused = () => "no schema: useSchema was not called";
+let checks = { view: refused, summary: refused };
+
+// Take the engine's schema ({defs, view, summary, ops}): the checks below follow it.
+export function useSchema(schema) {
+  checks = {
+    view: all(compile(schema.view, schema.defs), rule(viewFits, "players, columns, turn and winners do not fit together")),
+    summary: all(compile(schema.summary, schema.defs), rule(summaryFits, "players, totals and bonus do not fit together")),
+  };
+}
+
+// The engine's view (kniffel.browser.view.game_view): only what the page draws from it.
+export const checkView = (v, path) => checks.view(v, path);
 
 // Whether a view is one this page draws at all (another version is redrawn by the engine).
 export const knownView = (v) => isObj(v) && v.format === "kniffel-view" && v.version === 1;
@@ -132,12 +150,8 @@ export const checkCurrent = obj({
 });
 
 // ------------------------------------------------------------------------ history
-// The page's summary of a game (kniffel.browser.view.summary).
-const summaryCheck = all(obj({
-  rules: str, title: texts, mode: str,
-  players: arr(str, { min: 1 }), totals: arr(int), bonus: arr(bool), winners: arr(nat), over: bool,
-}), rule((s) => s.totals.length === s.players.length && s.bonus.length === s.players.length
-  && s.winners.every((i) => i < s.players.length), "players, totals and bonus do not fit together"));
+// The page's summary of a game (kniffel.browser.view.summary), by the engine's schema.
+const summaryCheck = (v, path) => checks.summary(v, path);
 
 export const checkEntry = obj({
   uid: str, started: nullable(isoDate), finished_at: nullable(isoDate),

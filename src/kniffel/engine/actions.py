@@ -1,0 +1,164 @@
+"""A game's actions, and how a save writes them as JSON.
+
+A :class:`~kniffel.engine.game.Game` is its header and the list of actions applied so far: the
+decisions of the players (:class:`Throw`, :class:`UseChip`, :class:`Score`, :class:`Strike`; on a
+score pad :class:`Enter` and :class:`Correct`) and the chance outcomes (:class:`Outcome`).
+:func:`action_to_json` and :func:`action_from_json` are a save's codec for one action; the
+``json_*`` readers check a save's values (also the header's, in :meth:`Game.from_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+from kniffel.engine.dice import Keep, Roll
+from kniffel.engine.errors import CorruptSaveError
+from kniffel.engine.rules import Box
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """Keep ``keep`` and throw the other dice (the first throw of a turn keeps nothing)."""
+
+    keep: Keep = field(default_factory=Keep)
+
+    def __repr__(self) -> str:
+        return "Throw()" if self.keep == Keep() else f"Throw({self.keep!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The chance action after a :class:`Throw`: the dice that came up (kept ones included)."""
+
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class UseChip:
+    """Hand in a chip: in dice mode after the 3rd throw, for a 4th; at most one per turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Enter the dice on the table in ``box`` (dice mode)."""
+
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """Strike ``box``: it holds 0 points (both modes)."""
+
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """Write ``points`` in ``box`` (score-pad mode); ``extra_kniffel`` claims a further
+    Kniffel's extra points where the rule set grants them."""
+
+    box: Box
+    points: int
+    extra_kniffel: bool = False
+
+    def __repr__(self) -> str:
+        extra = ", extra_kniffel=True" if self.extra_kniffel else ""
+        return f"Enter({self.box!r}, {self.points!r}{extra})"
+
+
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Score pad: put right player ``player``'s filled ``box`` — write ``points`` in it (checked
+    like an :class:`Enter`), or strike it with ``points=None``. Any player, at any time, also
+    after the last box; it is nobody's turn and the turn order stays. A box never goes back to
+    open."""
+
+    player: int
+    box: Box
+    points: int | None
+
+    def __repr__(self) -> str:
+        return f"Correct({self.player!r}, {self.box!r}, {self.points!r})"
+
+
+Action: TypeAlias = Throw | Outcome | UseChip | Score | Strike | Enter | Correct
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON object that stands for ``action`` in a save."""
+    match action:
+        case Throw(keep):
+            return {"type": "throw", "keep": list(keep.d6), "keep_d10": keep.d10}
+        case Outcome(roll):
+            return {"type": "outcome", "d6": list(roll.d6), "d10": roll.d10}
+        case UseChip():
+            return {"type": "chip"}
+        case Score(box):
+            return {"type": "score", "box": box.value}
+        case Strike(box):
+            return {"type": "strike", "box": box.value}
+        case Enter(box, points, extra):
+            return {"type": "enter", "box": box.value, "points": points, "extra_kniffel": extra}
+        case Correct(player, box, points):
+            return {"type": "correct", "player": player, "box": box.value, "points": points}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def action_from_json(data: object) -> Action:
+    """The action a save's JSON object stands for; raises KniffelError if it is malformed."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise CorruptSaveError(f"an action must be an object with a 'type', got {data!r}",
+                               code="save.bad_action")
+    kind = data["type"]
+    try:
+        if kind == "throw":
+            return Throw(Keep(json_int_list(data["keep"]), json_opt_int(data.get("keep_d10"))))
+        if kind == "outcome":
+            return Outcome(Roll(json_int_list(data["d6"]), json_opt_int(data.get("d10"))))
+        if kind == "chip":
+            return UseChip()
+        if kind in ("score", "strike"):
+            box = Box.parse(json_str(data["box"]))
+            return Score(box) if kind == "score" else Strike(box)
+        if kind == "enter":
+            extra = data.get("extra_kniffel", False)
+            if not isinstance(extra, bool):
+                raise CorruptSaveError(f"extra_kniffel must be true or false, got {extra!r}",
+                                       code="save.bad_action")
+            return Enter(Box.parse(json_str(data["box"])), json_int(data["points"]), extra)
+        if kind == "correct":
+            return Correct(json_int(data["player"]), Box.parse(json_str(data["box"])),
+                           json_opt_int(data["points"]))
+    except KeyError as e:
+        raise CorruptSaveError(f"the {kind!r} action {data!r} lacks {e.args[0]!r}",
+                               code="save.bad_action") from None
+    raise CorruptSaveError(f"unknown action type {kind!r}", code="save.bad_action")
+
+
+def json_int(value: object) -> int:
+    """A save's whole number ``value``; raises CorruptSaveError for anything else (a bool too)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptSaveError(f"expected a whole number, got {value!r}", code="save.bad_value")
+    return value
+
+
+def json_opt_int(value: object) -> int | None:
+    """A save's whole number or null ``value``."""
+    return None if value is None else json_int(value)
+
+
+def json_int_list(value: object) -> list[int]:
+    """A save's list of whole numbers ``value``."""
+    if not isinstance(value, list):
+        raise CorruptSaveError(f"expected a list of numbers, got {value!r}",
+                               code="save.bad_value")
+    return [json_int(v) for v in value]
+
+
+def json_str(value: object) -> str:
+    """A save's text ``value``."""
+    if not isinstance(value, str):
+        raise CorruptSaveError(f"expected text, got {value!r}", code="save.bad_value")
+    return value
+

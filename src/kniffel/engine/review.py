@@ -1,0 +1,139 @@
+"""Reviews of played games: every decision against the best one, like a proficiency test.
+
+A review replays a dice-mode game and asks a judge (a function from a :class:`Position` to its
+:class:`Advice`) about every decision: keep and throw again, hand in a chip, score, strike. The
+expert judges in the browser (:func:`review_game`); the desktop's exact review
+(:func:`kniffel.solver.review.review`) judges with the solver's tables and lets the expert step
+in where none covers a position (:func:`review_decisions`' ``fallback``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kniffel.engine.advice import Advice, Option, Position
+from kniffel.engine.errors import IllegalMoveError, KniffelError
+from kniffel.engine.expert import Expert, expert_for
+from kniffel.engine.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
+from kniffel.engine.messages import render
+from kniffel.engine.rules import Lang
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: ``index`` in the game's action list, the player, the round, the position,
+    the option taken and the best one; ``loss`` = best expected − taken expected (≥ 0);
+    ``source`` where the values come from ("table", "endgame", "model")."""
+
+    index: int
+    player: int
+    round: int
+    position: Position
+    taken: Option
+    best: Option
+    source: str = "table"
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best.expected - self.taken.expected)
+
+
+@dataclass(frozen=True)
+class Uncovered:
+    """A decision that could not be judged, and why (no table covers its position): ``reason``
+    in English (for logs and JSON), ``errors`` the errors behind it (for :meth:`why`)."""
+
+    index: int
+    player: int
+    round: int
+    action: Action
+    reason: str
+    errors: tuple[KniffelError, ...] = field(default=(), compare=False)
+
+    def why(self, lang: Lang = "de") -> str:
+        """Why the decision is not judged, in a player's words (``reason`` when no error says
+        it)."""
+        return " ".join(render(e, lang) for e in self.errors) if self.errors else self.reason
+
+
+@dataclass(frozen=True)
+class Review:
+    """The judged decisions of a game in order, and those that could not be judged."""
+
+    game: Game
+    decisions: tuple[Decision, ...]
+    uncovered: tuple[Uncovered, ...]
+
+    def total_loss(self, player: int | None = None) -> float:
+        """Expected points lost over all judged decisions (of ``player``, or everyone's)."""
+        return sum(d.loss for d in self.decisions if player is None or d.player == player)
+
+    def costliest(self, n: int = 3) -> tuple[Decision, ...]:
+        """The ``n`` decisions that lost the most (ties: the earlier first)."""
+        ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.index))
+        return tuple(d for d in ranked[:n] if d.loss > 0)
+
+    def by_source(self) -> dict[str, int]:
+        """How many decisions each source of values judged."""
+        out: dict[str, int] = {}
+        for d in self.decisions:
+            out[d.source] = out.get(d.source, 0) + 1
+        return out
+
+
+Judge = Callable[[Position], Advice]
+#: Why a decision is not judged: the errors of every judge asked (the table's, the expert's).
+NotJudged = tuple[KniffelError, ...]
+
+
+def review_decisions(game: Game, judge: Judge,
+                     fallback: Callable[[Position, Exception], Advice | str | NotJudged]
+                     | None = None) -> Review:
+    """Replay ``game`` and judge every decision with ``judge`` (when it raises a
+    :class:`KniffelError`, ``fallback`` gives other advice or why it is not judged: a reason,
+    or the errors behind it)."""
+    if game.mode is not Mode.DICE:
+        raise IllegalMoveError("a review needs a game played with virtual dice (dice mode): a "
+                               "score pad does not record the dice", code="review.needs_dice")
+    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
+                  start_player=game.start_player)
+    decisions: list[Decision] = []
+    uncovered: list[Uncovered] = []
+    for index, action in enumerate(game.actions):
+        turn = replay.turn
+        if (isinstance(action, Throw | Score | Strike | UseChip) and turn is not None
+                and turn.roll is not None and not isinstance(action, Outcome)):
+            player = replay.current_player
+            assert player is not None
+            pos = Position.from_game(replay)
+            advice: Advice | str | NotJudged
+            try:
+                advice = judge(pos)
+            except KniffelError as e:
+                if fallback is None:
+                    raise
+                advice = fallback(pos, e)
+            if isinstance(advice, str):
+                uncovered.append(Uncovered(index, player, replay.round, action, advice))
+            elif isinstance(advice, tuple):
+                reason = "; ".join(str(e) for e in advice)
+                uncovered.append(Uncovered(index, player, replay.round, action, reason,
+                                           advice))
+            else:
+                taken = next(o for o in advice.options if o.action == action)
+                decisions.append(Decision(index, player, replay.round, pos, taken, advice.best,
+                                          advice.source))
+        replay.apply(action)
+    return Review(game, tuple(decisions), tuple(uncovered))
+
+
+def review_game(game: Game, *, expert: Expert | None = None) -> Review:
+    """Judge every decision of ``game`` by the expert (no solver needed: works in the
+    browser)."""
+    judge = expert or expert_for(game.rules)
+    return review_decisions(game, judge.advise)
+
+
+__all__ = ["Decision", "Judge", "NotJudged", "Review", "Uncovered", "review_decisions",
+           "review_game"]

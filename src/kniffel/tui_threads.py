@@ -1,0 +1,220 @@
+"""The terminal game's work in background threads, so the screen and q keep working meanwhile:
+the history writer (:class:`HistoryWriter`), the hint (:class:`Hinter`) and the computers'
+decisions (:class:`ComputerTurns`).
+
+Each job runs in a daemon thread and hands its result back on the app's thread
+(:meth:`textual.app.App.call_from_thread`; nothing once the app has closed); a hint or a plan
+for a position that is gone (the match moved on, an undo came first) is dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from textual.screen import Screen
+from textual.timer import Timer
+
+from kniffel.engine.advice import Advice, Position
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.expert import expert_for
+from kniffel.engine.match import Match, Plan, SaveJob, Step
+from kniffel.engine.messages import render, text
+from kniffel.engine.rules import Lang, RuleSet
+
+T = TypeVar("T")
+
+#: After this long, a computer still deciding is said to be thinking.
+THINK_NOTICE_S = 0.15
+#: How often a failed history write is tried again while nothing else happens.
+RETRY_S = 3.0
+#: Strategies whose first decision in this process builds tables (said while it thinks).
+_warm: set[tuple[str, RuleSet]] = set()
+
+
+def in_thread(screen: Screen[Any], name: str, work: Callable[[], T],
+              done: Callable[[T], object]) -> None:
+    """Run ``work`` in a daemon thread called ``name``; ``done`` gets its result on the app's
+    thread (the app is looked up then: none once the screen is gone)."""
+
+    def run() -> None:
+        result = work()
+        with contextlib.suppress(RuntimeError):  # the app may have closed meanwhile
+            screen.app.call_from_thread(done, result)
+
+    threading.Thread(target=run, daemon=True, name=name).start()
+
+
+class HistoryWriter:
+    """Every change of the match written to the history by a thread, one write at a time, so a
+    locked database never freezes the screen: moves made while it writes go in the next write,
+    a write that fails is tried again every :data:`RETRY_S` seconds until one succeeds.
+
+    ``drawn`` is called whenever the match's :class:`~kniffel.engine.match.SaveState` may have
+    changed, ``synced`` once a write brought the history level with the game.
+    """
+
+    def __init__(self, screen: Screen[Any], match: Match, *, drawn: Callable[[], None],
+                 synced: Callable[[], None]) -> None:
+        self.screen = screen
+        self.match = match
+        self.drawn = drawn
+        self.synced = synced
+        #: Whether a write is in progress.
+        self.busy = False
+        self._retry_timer: Timer | None = None
+
+    def save_soon(self) -> None:
+        """Start writing what the history does not hold yet (unless a write is running)."""
+        if self.busy:
+            return
+        job = self.match.save_job()
+        if job is None:
+            self.drawn()
+            return
+        self.busy = True
+        in_thread(self.screen, "kniffel-history-writer", job.run, partial(self._written, job))
+
+    def _written(self, job: SaveJob, error: KniffelError | None) -> None:
+        self.busy = False
+        state = self.match.saved(job, error)
+        self.drawn()
+        if error is None:
+            if not state.in_sync:
+                self.save_soon()  # moves made while it was writing
+            else:
+                self.synced()
+        elif self._retry_timer is None:
+            self._retry_timer = self.screen.set_interval(RETRY_S, self._retry)
+
+    def _retry(self) -> None:
+        if self.match.save_state.in_sync and self.match.save_state.error is None:
+            timer, self._retry_timer = self._retry_timer, None
+            if timer is not None:
+                timer.stop()
+            return
+        self.save_soon()
+
+
+def _advise(position: Position) -> Advice | KniffelError:
+    """The expert's advice for ``position``, or the error that kept it from advising."""
+    try:
+        return expert_for(position.rules).advise(position)
+    except KniffelError as e:
+        return e
+
+
+class Hinter:
+    """The hint: the expert's advice for the position on the table, computed in a thread and
+    shown (``shown``) unless the game moved on meanwhile."""
+
+    def __init__(self, screen: Screen[Any], match: Match,
+                 shown: Callable[[Advice | KniffelError], None]) -> None:
+        self.screen = screen
+        self.match = match
+        self.shown = shown
+
+    def ask(self, position: Position) -> None:
+        """Start the advice for ``position`` (the match's position now)."""
+        in_thread(self.screen, "kniffel-hint", partial(_advise, position),
+                  partial(self._answered, self.match.version))
+
+    def _answered(self, version: int, result: Advice | KniffelError) -> None:
+        if self.match.version != version:
+            return  # the game moved on: the hint is for a position that is gone
+        self.shown(result)
+
+
+class ComputerTurns:
+    """The computers' turns, one visible step at a time on the screen's timer: a computer's
+    decision (a :class:`~kniffel.engine.match.Plan`) is made in a thread first, and said to
+    be thinking (or building its tables) after :data:`THINK_NOTICE_S`.
+
+    ``say`` shows a line, ``played`` is called after each step (its screen draws it and
+    schedules the next).
+    """
+
+    def __init__(self, screen: Screen[Any], match: Match, lang: Lang, *,
+                 say: Callable[[str], None], played: Callable[[Step], None]) -> None:
+        self.screen = screen
+        self.match = match
+        self.lang = lang
+        self.say = say
+        self.played = played
+        self._timer_running = False
+        #: The match version a thinking job works for (None: none, or its plan is forgotten).
+        self.thinking: int | None = None
+
+    def schedule(self, delay: float) -> None:
+        """Take the next step after ``delay`` seconds (0: as soon as the screen is idle) when a
+        computer is to move and no step is waiting."""
+        if self.match.computer_to_move() is None or self._timer_running:
+            return
+        self._timer_running = True
+        if delay > 0:
+            self.screen.set_timer(delay, self._step)
+        else:
+            self.screen.call_later(self._step)
+
+    def forget(self) -> None:
+        """Drop the decision being made (an undo took back the position it is for)."""
+        self.thinking = None
+
+    def _step(self) -> None:
+        """One visible step of a computer's turn; its decision is made in a thread first."""
+        self._timer_running = False
+        seat = self.match.computer_to_move()
+        if seat is None:
+            return
+        version = self.match.version
+        if self.match.has_plan:
+            self._play_step()
+            return
+        if self.thinking == version:
+            return
+        try:
+            job = self.match.thinking_job()
+        except KniffelError as e:
+            self.say(render(e, self.lang))
+            return
+        self.thinking = version
+        game = self.match.game
+        key = (game.players[seat].strategy or "greedy", game.rules)
+        notice = text("tui.thinking" if key in _warm else "tui.building", self.lang,
+                      name=game.players[seat].name)
+
+        def think() -> Plan | KniffelError:
+            try:
+                result: Plan | KniffelError = job()
+            except KniffelError as e:
+                result = e
+            _warm.add(key)
+            return result
+
+        in_thread(self.screen, "kniffel-computer", think, partial(self._thought, version))
+        self.screen.set_timer(THINK_NOTICE_S, lambda: self._notice(version, notice))
+
+    def _notice(self, version: int, line: str) -> None:
+        if self.thinking == version:
+            self.say(line)
+
+    def _thought(self, version: int, result: Plan | KniffelError) -> None:
+        if self.thinking != version:
+            return  # an undo came first: that plan is for a game that is gone
+        self.thinking = None
+        if isinstance(result, KniffelError):
+            self.say(render(result, self.lang))
+            return
+        if self.match.accept(result):
+            self._play_step()
+
+    def _play_step(self) -> None:
+        try:
+            step = self.match.step()
+        except KniffelError as e:
+            self.say(render(e, self.lang))
+            return
+        self.played(step)

@@ -1,0 +1,154 @@
+// The game in progress: sending actions to the engine, saying what they did, new games.
+
+import { notice } from "./dialogs.js?b=__BUILD__";
+import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
+import { h } from "./dom.js?b=__BUILD__";
+import { ask } from "./engine.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { computer } from "./setup.js?b=__BUILD__";
+import { boxName } from "./sheet.js?b=__BUILD__";
+import { play, state, timing } from "./state.js?b=__BUILD__";
+import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
+import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
+import { count, refusal, tr } from "./words.js?b=__BUILD__";
+
+// Send a request about the current game; store and draw what comes back.
+export async function act(request) {
+  if (!state.ready || state.busy) return null;
+  state.busy = true;
+  if (request.op !== "computer_move") state.computerSay = null;
+  if (request.op === "roll" || request.op === "computer_move") noteKeep(state.current && state.current.view);
+  const carried = request.op === "roll" ? play.pendingKeep : null;
+  const chip = request.op === "act" && request.action.type === "chip";
+  const kept = new Set(state.keep);
+  const order = play.order;
+  const before = state.current && state.current.view;
+  const started = performance.now();
+  const reply = await ask(request);
+  state.busy = false;
+  if (!reply.ok) {
+    notice(refusal(reply.error), "warn");
+    return reply;
+  }
+  if (reply.view) {
+    if (request.op === "undo" || request.op === "act") tell(before, reply.view, request.op === "undo");
+    state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
+    state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
+    state.padDice = null;
+    state.hint = null;
+    if (request.op !== "act" || request.action.type !== "correct") { play.padTyped = []; play.padOpen = false; }
+    saveCurrent();
+    saveUi();
+    syncHistory();
+    draw();
+    timing.lastActionMs = performance.now() - started;
+  }
+  return reply;
+}
+
+// What an entry, a chip, a correction or an undo changed, in words (say(), in the page's language
+// at the time it is read), and the cell it changed (so that the sheet can bring it into view);
+// null where nothing a player reads changed.
+function whatChanged(before, after, undo) {
+  const said = (c, who, box) => (c.struck ? tr("page.confirm.strike", { name: who, box }) : count("page.confirm.score", c.points, { name: who, box }));
+  const shown = (c) => (c.struck ? tr("page.game.struck") : String(c.points));
+  for (let i = 0; i < after.columns.length; i++) {
+    const was = before.columns[i];
+    const now = after.columns[i];
+    if (!was || !now) continue;
+    for (const b of after.rules.boxes) {
+      const a = was.cells[b.id];
+      const z = now.cells[b.id];
+      const box = () => boxName(after, b.id);
+      const at = { player: i, box: b.id };
+      if (!undo && !a && z) return { ...at, say: () => said(z, now.name, box()) };
+      if (undo && a && !z) return { ...at, say: () => tr("page.confirm.undone", { what: said(a, now.name, box()) }) };
+      if (a && z && (a.struck !== z.struck || a.points !== z.points)) {
+        const line = () => tr("page.confirm.change", { name: now.name, box: box(), now: shown(z), was: shown(a) });
+        return { ...at, say: () => (undo ? tr("page.confirm.undone", { what: line() }) : line()) };
+      }
+    }
+    if (!undo && now.chips_left < was.chips_left) return { say: () => tr("page.confirm.chip", { name: now.name, chips: now.chips_left }) };
+    if (undo && now.chips_left > was.chips_left) return { say: () => tr("page.confirm.undone", { what: tr("page.confirm.chip", { name: now.name, chips: was.chips_left }) }) };
+  }
+  if (!undo) return null;
+  const throwBack = before.turn && after.turn && after.current === before.current
+    && after.turn.rolls_left > before.turn.rolls_left;
+  return { say: () => (throwBack ? tr("page.confirm.undone_throw") : tr("page.confirm.undone_move")) };
+}
+
+// The line above the bar after a person's move: what it did, with undo in it; on the score pad
+// the first entry ever also tells that a filled box can be tapped to change it.
+const TIPS_KEY = "kniffel.v1.tips";
+function tell(before, after, undo) {
+  const told = before && after ? whatChanged(before, after, undo) : null;
+  state.confirm = told ? { ...told, undo, id: state.current && state.current.id, actions: after.actions, fresh: true } : null;
+  if (!told || undo || after.mode !== "pad" || told.box === undefined) return;
+  try {
+    const tips = JSON.parse(localStorage.getItem(TIPS_KEY) ?? "{}");
+    if (isObj(tips) && tips.correct === true) return;
+    localStorage.setItem(TIPS_KEY, JSON.stringify({ ...(isObj(tips) ? tips : {}), correct: true }));
+    state.confirm.tip = true;
+  } catch {
+    // no storage: the tip is left out rather than shown on every entry
+  }
+}
+
+export function confirmLine(view, live) {
+  const c = state.confirm;
+  if (!c || !state.current || c.id !== state.current.id || !(c.actions === view.actions || computerTurn(view))) return null;
+  return h("div", { class: "confirm", id: "confirm", role: "status" },
+    h("span", { class: "confirm-text" }, c.say()),
+    c.undo ? null : h("button", { type: "button", id: "confirm-undo", class: "small", disabled: !live || !view.can_undo,
+      onclick: () => act({ op: "undo" }) }, tr("page.game.undo")),
+    c.tip ? h("span", { class: "confirm-tip" }, tr("page.confirm.tip")) : null);
+}
+
+// Whether the player to move is a computer (it plays by itself, virtual dice only).
+export function computerTurn(view) {
+  return Boolean(view && !view.over && view.mode === "dice" && view.current !== null
+    && view.players[view.current].kind === "computer");
+}
+
+async function begin(request) {
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  const reply = await ask(request);
+  state.busy = false;
+  if (!reply.ok) {
+    notice(refusal(reply.error), "warn");
+    draw();
+    return;
+  }
+  shelveCurrent();
+  becomeCurrent(reply, newId());
+  draw();
+}
+
+// A game the engine has just loaded becomes the one in progress (the caller has shelved the
+// old one): no kept or typed dice carry over from the game before.
+export function becomeCurrent(reply, id, started = null) {
+  state.epoch++;
+  state.computerSay = null;
+  state.hint = null;
+  state.current = { version: STORE_VERSION, id, started: started ?? new Date().toISOString(),
+    game: reply.game, view: reply.view, summary: reply.summary };
+  state.keep.clear();
+  state.padDice = null;
+  state.screen = "game";
+  saveCurrent();
+}
+
+export function startGame() {
+  const s = state.setup;
+  return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,
+    players: s.players.map((p) => (s.mode === "dice" && p.kind === "computer"
+      ? { name: p.name, kind: "computer", strategy: computer(p.strategy) }
+      : { name: p.name, kind: "human" })) });
+}
+
+export function rematch() {
+  const g = state.current.game;
+  return begin({ op: "new", rules: g.rules.name, free_strike: g.rules.free_strike, mode: g.mode,
+    players: g.players });
+}

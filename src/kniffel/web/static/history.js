@@ -1,0 +1,318 @@
+// The history page: statistics, the stored games, import and export.
+
+import { notice } from "./dialogs.js?b=__BUILD__";
+import { $, focusSel, h } from "./dom.js?b=__BUILD__";
+import { ask } from "./engine.js?b=__BUILD__";
+import { openReview } from "./expert.js?b=__BUILD__";
+import { becomeCurrent } from "./game.js?b=__BUILD__";
+import { plot } from "./plot.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { drawSheet } from "./sheet.js?b=__BUILD__";
+import { state } from "./state.js?b=__BUILD__";
+import { keepCorruptCopy, newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
+import { count, dateText, label, num, percent, refusal, tr, w } from "./words.js?b=__BUILD__";
+
+// The history page: statistics, the plot of totals, and every stored game (newest first), which
+// can be opened (its final sheet, read-only), resumed when unfinished, and deleted (with undo).
+// Its styles live in history.css (app.js loads it), so the page's own stylesheet stays the layout's.
+
+const when = (iso, withTime = true) => {
+  const d = new Date(iso ?? "");
+  if (isNaN(d)) return tr("page.history.no_date");
+  return dateText(d, withTime);
+};
+
+// "Kniffel Extreme · 30.11.2026" and "Anna 836 · Ben 51" of an entry.
+const entryTitle = (e) => `${label(e.summary.title) || e.summary.rules} · ${when(entryDate(e) || null, false)}`;
+const entryNames = (e) => e.summary.players.map((n, i) => `${n} ${num(e.summary.totals[i])}`).join(" · ");
+
+export function drawHistory() {
+  const wrap = h("section", { class: "history", "aria-labelledby": "history-title" });
+  if (state.opened) return drawOpened(wrap, state.opened);
+  wrap.append(h("h2", { id: "history-title" }, tr("page.history.title")));
+  if (state.deleted) {
+    const { entries } = state.deleted;
+    const what = entries.length === 1 ? tr("page.history.deleted", { what: `${entryTitle(entries[0])} – ${entryNames(entries[0])}` })
+      : tr("page.history.deleted_many", { n: num(entries.length) });
+    wrap.append(h("p", { class: "notice deleted", id: "deleted", role: "status" },
+      h("span", { text: what }), " ",
+      h("button", { type: "button", id: "undo-delete", onclick: undoDelete }, "↶ ", tr("page.history.undo_delete"))));
+  }
+  const tools = h("div", { class: "controls" });
+  tools.append(h("button", { type: "button", id: "export-history", onclick: exportHistory, disabled: !state.ready }, tr("page.history.export")));
+  const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
+    onchange: (e) => importFile(e.target) });
+  tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
+  wrap.append(tools);
+  const ordered = byDate(state.history);
+  if (!ordered.length) {
+    wrap.append(h("p", { id: "history-empty" }, tr("page.history.empty")));
+    return wrap;
+  }
+  wrap.append(h("h3", {}, tr("page.history.stats")));
+  const stats = state.stats;
+  if (!stats) {
+    if (state.ready) loadStats(ordered);
+  } else if (stats.loading) {
+    // the engine is counting
+  } else if (!stats.games) {
+    wrap.append(h("p", {}, tr("page.history.no_games")));
+  } else {
+    wrap.append(h("p", { id: "stats-summary" }, `${tr("page.history.games")}: ${num(stats.games)} · ${tr("page.history.best")}: ${num(stats.best)} · ${tr("page.history.average")}: ${num(stats.average)}`));
+    const table = h("table", { class: "stats", id: "stats" },
+      h("thead", {}, h("tr", {}, [tr("page.history.stat_player"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.best"), tr("page.history.average"), tr("page.history.stat_bonus")]
+        .map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "pname", title: p.name }, p.name)),
+        h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
+        h("td", {}, num(p.average)), h("td", {}, percent(p.bonus_rate))))));
+    wrap.append(h("div", { class: "stats-wrap" }, table));
+    wrap.append(plot(stats, stats.order ?? ordered));
+  }
+  wrap.append(h("h3", {}, tr("page.history.games")));
+  const { listed, folded } = foldUnfinished([...ordered].reverse());
+  wrap.append(entryList(h("ol", { class: "games", id: "history-list" }), listed));
+  if (folded.length) wrap.append(drawFolded(folded));
+  return wrap;
+}
+
+// Unfinished games (the one in play is never among them: it is not in the history) stay in the
+// list while they are recent and among the newest few; the others wait in a closed group below
+// the list, where each can be resumed, opened or deleted, and all deleted at once (with undo).
+const KEEP_UNFINISHED = 3;
+const UNFINISHED_DAYS = 14;
+
+function foldUnfinished(newestFirst, now = Date.now()) {
+  const listed = [];
+  const folded = [];
+  let kept = 0;
+  for (const e of newestFirst) {
+    const t = Date.parse(entryDate(e));
+    const recent = !isNaN(t) && now - t < UNFINISHED_DAYS * 86400000;
+    if (e.summary.over || (recent && kept++ < KEEP_UNFINISHED)) listed.push(e);
+    else folded.push(e);
+  }
+  return { listed, folded };
+}
+
+function entryList(list, entries) {
+  for (const e of entries) {
+    try {
+      list.append(drawEntry(e));
+    } catch (err) {
+      // an entry the page cannot show is set aside alone (the checks in store.js should stop it first)
+      console.error("kniffel: history entry", err);
+      keepCorruptCopy(KEY.history, JSON.stringify({ version: STORE_VERSION, entries: [e] }), count("page.storage.corrupt_entries", 1));
+      state.history = state.history.filter((x) => x !== e);
+      saveHistory();
+      state.stats = null;
+    }
+  }
+  return list;
+}
+
+function drawFolded(folded) {
+  const group = h("details", { class: "unfinished-group", id: "unfinished-group", open: Boolean(state.foldOpen),
+    ontoggle: (ev) => { state.foldOpen = ev.target.open; } },
+  h("summary", { id: "unfinished-summary" }, count("page.history.unfinished_group", folded.length)),
+  h("p", { class: "hint" }, tr("page.history.unfinished_hint", { days: num(UNFINISHED_DAYS), keep: num(KEEP_UNFINISHED) })));
+  group.append(entryList(h("ol", { class: "games", id: "unfinished-list" }), folded),
+    h("p", { class: "controls" }, h("button", { type: "button", id: "delete-unfinished",
+      onclick: () => deleteEntries(folded) }, count("page.history.delete_unfinished", folded.length))));
+  return group;
+}
+
+function drawEntry(e) {
+  const s = e.summary;
+  const names = h("span", { class: "names" });
+  s.players.forEach((n, i) => {
+    if (i) names.append(" · ");
+    names.append(h(s.over && s.winners.includes(i) ? "strong" : "span", {}, `${n} ${num(s.totals[i])}`));
+  });
+  const buttons = h("span", { class: "entry-tools" },
+    s.over ? null : h("button", { type: "button", class: "small", "data-resume": e.uid, disabled: !state.ready,
+      "aria-label": `${tr("page.history.resume")}: ${entryTitle(e)}`, onclick: () => resume(e) }, tr("page.history.resume")),
+    h("button", { type: "button", class: "small", "data-open": e.uid, disabled: !state.ready,
+      "aria-label": `${tr("page.history.open")}: ${entryTitle(e)}`, onclick: () => openEntry(e) }, tr("page.history.open")),
+    h("button", { type: "button", class: "small", "data-delete": e.uid,
+      "aria-label": `${tr("page.history.delete")}: ${entryTitle(e)}`, onclick: () => deleteEntry(e) }, tr("page.history.delete")));
+  return h("li", { "data-uid": e.uid },
+    h("span", { class: "entry-head" }, h("span", { class: "when" }, when(entryDate(e) || null)), " ",
+      h("span", { class: "etitle" }, label(s.title) || s.rules),
+      s.over ? null : h("span", { class: "badge" }, ` (${tr("page.history.unfinished")})`)),
+    names, buttons);
+}
+
+// An entry's final sheet, read-only: the engine replays the game without touching the one in play.
+async function openEntry(e) {
+  const reply = await ask({ op: "import", text: JSON.stringify(e.game) });
+  if (!reply.ok) { notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn"); return; }
+  // the sheet is shown from its top, its heading read first; "back" returns to where the list was
+  state.opened = { entry: e, view: { ...reply.view, options: [], current: null }, scrollY: window.scrollY };
+  draw();
+  window.scrollTo(0, 0);
+  const title = $("history-title");
+  if (title) title.focus({ preventScroll: true });
+}
+
+function closeEntry() {
+  const { entry, scrollY } = state.opened;
+  state.opened = null;
+  draw();
+  window.scrollTo(0, scrollY ?? 0);
+  const button = document.querySelector(`[data-open="${CSS.escape(entry.uid)}"]`);
+  if (button) button.focus({ preventScroll: true });
+}
+
+function drawOpened(wrap, { entry, view }) {
+  wrap.classList.add("opened");
+  wrap.append(h("h2", { id: "history-title", tabindex: "-1" }, entryTitle(entry)));
+  wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
+    onclick: closeEntry }, "← ", tr("page.history.back")),
+  view.mode === "dice" && view.over ? h("button", { type: "button", id: "history-review", disabled: !state.ready,
+    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button")) : null));
+  const s = entry.summary;
+  wrap.append(h("p", { class: "hint", id: "opened-when" }, entry.started ? tr("page.history.started_at", { date: when(entry.started) }) : "",
+    s.over ? null : ` (${tr("page.history.unfinished")})`));
+  if (view.over) {
+    const names = view.winners.map((i) => view.columns[i].name).join(", ");
+    wrap.append(h("p", { class: "status winner" }, tr("page.game.winner", { names, points: view.columns[view.winners[0]].total })));
+  }
+  const sheet = drawSheet(view, false);
+  // read-only: what the sheet offers to tap in a cell (an entry, a correction) becomes text
+  for (const b of sheet.querySelectorAll("td button")) {
+    b.replaceWith(b.classList.contains("open") ? "" : h("span", { class: "points" }, b.textContent));
+  }
+  wrap.append(h("div", { class: "opened-sheet", id: "opened-sheet" }, sheet));
+  return wrap;
+}
+
+function deleteEntry(e) {
+  deleteEntries([e]);
+}
+
+// Delete entries (one, or the group of older unfinished games); the last deletion can be undone.
+function deleteEntries(entries) {
+  const gone = entries.filter((e) => state.history.includes(e));
+  if (!gone.length) return;
+  state.history = state.history.filter((e) => !gone.includes(e));
+  state.deleted = { entries: gone };
+  saveHistory();
+  state.stats = null;
+  draw();
+  focusSel("#undo-delete");
+}
+
+function undoDelete() {
+  const d = state.deleted;
+  state.deleted = null;
+  const back = d ? d.entries.filter((e) => !state.history.some((x) => x.uid === e.uid)) : [];
+  if (back.length) {
+    state.history = byDate([...state.history, ...back]);
+    saveHistory();
+    state.stats = null;
+  }
+  draw();
+  const first = back[0] && document.querySelector(`[data-open="${CSS.escape(back[0].uid)}"]`);
+  if (first && first.checkVisibility()) first.focus();
+}
+
+async function loadStats(ordered) {
+  state.stats = { loading: true }; // asked once per change of the history
+  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary) });
+  if (reply.ok) {
+    state.stats = { ...reply.stats, order: ordered };
+    if (state.screen === "history") draw();
+  } else {
+    state.stats = null;
+  }
+}
+
+async function resume(entry) {
+  const reply = await ask({ op: "load", game: entry.game });
+  if (!reply.ok) { notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn"); return; }
+  shelveCurrent();
+  state.history = state.history.filter((e) => e.uid !== entry.uid);
+  saveHistory();
+  state.stats = null;
+  becomeCurrent(reply, entry.uid, entry.started);
+  draw();
+}
+
+function download(name, data) {
+  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export function exportGame() {
+  if (state.current) download(`kniffel-${state.current.id}.json`, state.current.game);
+}
+
+async function exportHistory() {
+  const reply = await ask({ op: "export_history", entries: byDate(state.history) });
+  if (reply.ok) download("kniffel-verlauf.json", reply.file);
+}
+
+// Add imported entries that are not stored yet (same uid, or the very same game): how many were
+// new and how many already there.
+function addEntries(entries) {
+  const uids = new Set(state.history.map((e) => e.uid));
+  const games = new Set(state.history.map((e) => JSON.stringify(e.game)));
+  let added = 0;
+  for (const e of entries) {
+    const game = JSON.stringify(e.game);
+    if (uids.has(e.uid) || games.has(game)) continue;
+    uids.add(e.uid);
+    games.add(game);
+    state.history.push({ uid: e.uid, started: e.started ?? null, finished_at: e.finished_at ?? null,
+      game: e.game, summary: e.summary });
+    added++;
+  }
+  state.history = byDate(state.history);
+  if (added) saveHistory();
+  return { added, skipped: entries.length - added };
+}
+
+// What an import of a history added: "2 neue Spiele importiert, 1 Spiel war schon im Verlauf."
+function importResult(added, skipped) {
+  const words = count("page.history.new_games", added);
+  return skipped ? tr("page.history.import_result_known", { added: words, known: count("page.history.known_games", skipped) })
+    : tr("page.history.import_result", { added: words });
+}
+
+async function importFile(input) {
+  const file = input.files && input.files[0];
+  input.value = "";
+  if (!file || !state.ready) return;
+  const text = await file.text();
+  const reply = await ask({ op: "import", text, name: file.name });
+  if (!reply.ok) {
+    // the engine's sentence names the file and says that nothing was changed
+    const own = reply.error && String(reply.error.code).startsWith("web.import_");
+    notice(own ? refusal(reply.error) : tr("page.history.import_bad", { why: refusal(reply.error) }), "warn");
+    return;
+  }
+  state.deleted = null;
+  state.opened = null;
+  const uid = reply.uid ?? newId();
+  if (reply.kind === "history") {
+    const { added, skipped } = addEntries(reply.entries);
+    notice(importResult(added, skipped));
+  } else if (reply.view.over) {
+    const { added } = addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
+    notice(added ? tr("page.history.imported_game") : tr("page.history.import_known"));
+  } else {
+    // an unfinished game continues here; the one in progress goes to the history
+    const loaded = await ask({ op: "load", game: reply.game });
+    if (!loaded.ok) { notice(tr("page.history.import_bad", { why: refusal(loaded.error) }), "warn"); return; }
+    shelveCurrent();
+    becomeCurrent(loaded, uid);
+    notice(tr("page.history.imported_game"));
+  }
+  state.stats = null;
+  draw();
+}

@@ -1,0 +1,108 @@
+// The score pad's bar: real dice typed in, checked, and the boxes they fit.
+
+import { notice } from "./dialogs.js?b=__BUILD__";
+import { ranked } from "./dice.js?b=__BUILD__";
+import { $, focusSel, h } from "./dom.js?b=__BUILD__";
+import { ask } from "./engine.js?b=__BUILD__";
+import { act, confirmLine } from "./game.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
+import { play, state } from "./state.js?b=__BUILD__";
+import { saveUi } from "./storage.js?b=__BUILD__";
+import { num, refusal, tr } from "./words.js?b=__BUILD__";
+
+// Typed dice are checked by the page before the engine sees them: a value the die cannot show
+// (7 on a d6, 10 on the d10, a letter) or a missing one is told next to the fields in the page's
+// language (not by the browser's own bubble), the field keeps the focus, and nothing is entered.
+let padProblem = null; // {die, text}: what the fields say is wrong, kept over a redraw
+
+function padFault(input) {
+  const raw = input.value.trim();
+  const isD10 = input.classList.contains("d10");
+  const [lo, hi] = isD10 ? [0, 9] : [1, 6];
+  const die = isD10 ? tr("page.pad.d10_name") : tr("page.pad.d6", { i: Number(input.dataset.die) + 1 });
+  if (raw === "") return tr("page.pad.missing", { name: die });
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < lo || Number(raw) > hi) return tr("page.pad.bad", { name: die, typed: raw, low: num(lo), high: num(hi) });
+  return null;
+}
+
+function showPadFault(form, input, text) {
+  padProblem = text ? { die: Number(input.dataset.die), text } : null;
+  for (const i of form.querySelectorAll("input")) i.removeAttribute("aria-invalid");
+  const said = form.querySelector("#pad-error");
+  said.textContent = text ?? "";
+  said.hidden = !text;
+  if (text) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  }
+}
+
+function askPadChoices(form) {
+  const fields = [...form.querySelectorAll("input")];
+  for (const input of fields) {
+    const fault = padFault(input);
+    if (fault) { showPadFault(form, input, fault); return; }
+  }
+  showPadFault(form, fields[0], null);
+  const dice = fields.map((i) => Number(i.value));
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  ask({ op: "pad_choices", dice }).then((reply) => {
+    state.busy = false;
+    if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+    state.padDice = reply;
+    saveUi();
+    draw();
+  });
+}
+
+export function drawPadTools(view, live) {
+  const turn = view.turn;
+  const panel = h("div", { class: "bottom-bar pad-bar", id: "pad-bar" });
+  panel.append(confirmLine(view, live) ?? "");
+  const n = view.rules.dice;
+  if (play.padOpen) {
+    const form = h("form", { id: "pad-dice", class: "pad-dice", novalidate: true,
+      onsubmit: (e) => { e.preventDefault(); askPadChoices(form); } });
+    const fs = h("fieldset", {}, h("legend", { class: "sr" }, tr("page.pad.enter_dice")));
+    for (let i = 0; i < n; i++) {
+      const isD10 = view.rules.d10 && i === n - 1;
+      fs.append(h("input", { type: "text", inputmode: "numeric", autocomplete: "off", maxlength: 2,
+        class: isD10 ? "d10" : "", "data-die": i, value: play.padTyped[i] ?? "",
+        "aria-label": isD10 ? tr("page.pad.d10") : tr("page.pad.d6", { i: i + 1 }), "aria-describedby": "pad-error",
+        "aria-invalid": padProblem && padProblem.die === i ? "true" : null,
+        oninput: (e) => {
+          play.padTyped[i] = e.target.value.slice(0, 2);
+          saveUi();
+          const fault = e.target.value.trim() === "" ? null : padFault(e.target);
+          showPadFault(form, e.target, fault);
+          // one digit per die: on to the next field, unless the die cannot show it
+          if (!fault && e.target.value.length === 1 && i < n - 1) form.querySelector(`input[data-die="${i + 1}"]`).focus();
+        } }));
+    }
+    fs.append(h("button", { type: "submit", id: "show-boxes", class: "primary", disabled: !live }, tr("page.pad.show_boxes")));
+    form.append(fs, h("p", { id: "pad-error", class: "pad-error", role: "alert", hidden: !padProblem },
+      padProblem ? padProblem.text : ""));
+    panel.append(form);
+  }
+  if (state.padDice) {
+    panel.append(h("div", { class: "choices", id: "pad-options", role: "group",
+      "aria-label": tr("page.pad.pick", { dice: state.padDice.dice.join(" ") }) },
+    h("button", { type: "button", class: "icon", id: "pad-clear", "aria-label": tr("page.pad.clear"), title: tr("page.pad.clear"),
+      onclick: () => { state.padDice = null; saveUi(); draw(); } }, "✕"),
+    ranked(state.padDice.options).map((o) => optionButton(view, o, live, true))));
+  }
+  const buttons = h("div", { class: "controls" });
+  buttons.append(h("button", { type: "button", id: "enter-dice", "aria-expanded": play.padOpen ? "true" : "false",
+    onclick: () => { play.padOpen = !play.padOpen; padProblem = null; saveUi(); draw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
+  play.padOpen ? tr("page.pad.close_dice") : tr("page.pad.enter_dice")));
+  if (view.rules.chips) {
+    buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,
+      onclick: () => act({ op: "act", action: { type: "chip" } }) },
+    `${tr("page.pad.use_chip")} (${view.columns[turn.player].chips_left})`));
+  }
+  buttons.append(undoButton(view, live));
+  panel.append(buttons);
+  return panel;
+}

@@ -1,0 +1,126 @@
+// Drawing the screen: the one draw() every change ends in, the sheet's place, the focus.
+
+import { runComputer } from "./computer.js?b=__BUILD__";
+import { checkLink, drawNotices } from "./dialogs.js?b=__BUILD__";
+import { $ } from "./dom.js?b=__BUILD__";
+import { drawReview, warmExpert } from "./expert.js?b=__BUILD__";
+import { computerTurn } from "./game.js?b=__BUILD__";
+import { drawHistory } from "./history.js?b=__BUILD__";
+import { drawSetup } from "./setup.js?b=__BUILD__";
+import { drawGame } from "./sheet.js?b=__BUILD__";
+import { play, state, timing } from "./state.js?b=__BUILD__";
+import { loadUi, setAsideSuspect } from "./storage.js?b=__BUILD__";
+import { drawUpdate, keepAwake } from "./system.js?b=__BUILD__";
+import { tr } from "./words.js?b=__BUILD__";
+
+// The first screen is drawn from stored data: an error while drawing it counts as damaged data.
+// The suspect (the stored game shown, else the history shown, else the settings) is kept aside
+// and the screen drawn again.
+export function safeDraw() {
+  for (let tries = 0; ; tries++) {
+    try {
+      draw();
+      return;
+    } catch (err) {
+      console.error("kniffel: drawing failed", err);
+      if (tries > 3 || !setAsideSuspect()) throw err;
+    }
+  }
+}
+
+export function draw() {
+  const t0 = performance.now();
+  document.documentElement.lang = state.lang;
+  $("lang").textContent = tr("page.lang.switch");
+  $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
+  $("lang").setAttribute("aria-label", tr("page.lang.switch_label"));
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
+  const onHistory = state.screen === "history" || (state.screen === "review" && state.review && state.review.from === "history");
+  $("nav-game").setAttribute("aria-current", !onHistory ? "page" : "false");
+  $("nav-history").setAttribute("aria-current", onHistory ? "page" : "false");
+  let screen;
+  const playing = !["history", "setup", "review"].includes(state.screen) && Boolean(state.current);
+  if (state.screen === "review" && state.review) screen = drawReview(state.review);
+  else if (state.screen === "history") screen = drawHistory();
+  else if (!playing) screen = drawSetup();
+  else {
+    if (!play.uiLoaded) loadUi();
+    screen = drawGame(state.current.view);
+  }
+  document.body.classList.toggle("playing", playing);
+  const refocus = focusKey();
+  const oldWrap = $("sheet-wrap");
+  if (oldWrap) play.scroll = { top: oldWrap.scrollTop, left: oldWrap.scrollLeft };
+  $("screen").replaceChildren(screen);
+  drawNotices();
+  if (refocus) restoreFocus(refocus);
+  if (playing) placeSheet(state.current.view); // the one layout of the new screen
+  timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
+  keepAwake(); // the wake lock and update section
+  drawUpdate();
+  if (state.ready && !play.linkChecked) checkLink();
+  if (state.ready && playing) warmExpert(state.current);
+  if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
+}
+
+// The sheet keeps its scroll position over a redraw; when the turn passes, the column of the
+// player to move is scrolled into view.
+function placeSheet(view) {
+  const wrap = $("sheet-wrap");
+  if (!wrap) return;
+  if (play.scroll) {
+    wrap.scrollTop = play.scroll.top;
+    wrap.scrollLeft = play.scroll.left;
+  }
+  const c = state.confirm;
+  if (c && c.fresh && c.box !== undefined) {
+    c.fresh = false;
+    const td = wrap.querySelector(`td[data-player="${c.player}"][data-box="${c.box}"]`);
+    const headH = wrap.querySelector("thead") ? wrap.querySelector("thead").offsetHeight : 0;
+    const footH = wrap.querySelector("tfoot") ? wrap.querySelector("tfoot").offsetHeight : 0;
+    if (td) {
+      const top = td.offsetTop;
+      if (top - headH < wrap.scrollTop) wrap.scrollTop = Math.max(0, top - headH);
+      else if (top + td.offsetHeight > wrap.scrollTop + wrap.clientHeight - footH) {
+        wrap.scrollTop = top + td.offsetHeight - wrap.clientHeight + footH;
+      }
+      td.classList.add("just");
+    }
+  }
+  if (view.current !== play.lastCurrent) {
+    play.lastCurrent = view.current;
+    const th = wrap.querySelector("thead th.current");
+    const corner = wrap.querySelector("thead th.corner");
+    if (th && corner) {
+      const left = th.offsetLeft - corner.offsetWidth;
+      if (left < wrap.scrollLeft || th.offsetLeft + th.offsetWidth > wrap.scrollLeft + wrap.clientWidth) {
+        wrap.scrollLeft = Math.max(0, left);
+      }
+    }
+  }
+}
+
+// Keyboard users keep their place when the screen is drawn anew: the same control if it is
+// still there, else the next useful one.
+function focusKey() {
+  const el = document.activeElement;
+  const inScreen = el && ($("screen").contains(el) || $("picker").contains(el));
+  if (!inScreen || el === document.body) return null;
+  if (el.id && !$("picker").contains(el)) return `#${el.id}`;
+  if (el.dataset.pos !== undefined) return `.die[data-pos="${el.dataset.pos}"]`;
+  if (el.dataset.player !== undefined && el.tagName === "INPUT") return `input[data-player="${el.dataset.player}"]`;
+  if (el.dataset.die !== undefined) return `input[data-die="${el.dataset.die}"]`;
+  if (el.dataset.kind !== undefined) return `select[data-kind="${el.dataset.kind}"]`;
+  if (el.dataset.info !== undefined) return `button[data-info="${el.dataset.info}"]`;
+  if (el.dataset.player !== undefined && el.dataset.box !== undefined) {
+    return `button[data-player="${el.dataset.player}"][data-box="${el.dataset.box}"]`;
+  }
+  return "*";
+}
+
+function restoreFocus(key) {
+  const usable = (sel) => [...document.querySelectorAll(sel)].find((e) => !e.disabled);
+  const el = (key !== "*" && usable(key)) || usable("#roll") || usable("#sheet td.current button")
+    || usable("#rematch") || usable("#screen button");
+  if (el) el.focus({ preventScroll: true });
+}

@@ -1,0 +1,87 @@
+// The start screen: rule set, mode and players of a new game.
+
+import { focusSel, h } from "./dom.js?b=__BUILD__";
+import { expertReady, expertStatus } from "./expert.js?b=__BUILD__";
+import { startGame } from "./game.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { awake, facts, state } from "./state.js?b=__BUILD__";
+import { saveSettings } from "./storage.js?b=__BUILD__";
+import { canKeepAwake, keepAwake } from "./system.js?b=__BUILD__";
+import { label, tr, w } from "./words.js?b=__BUILD__";
+
+// The computer player ``name`` if the browser offers it, else the default one (the first).
+export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
+
+export function defaultSetup() {
+  return { rules: facts.default_rules, free_strike: false, mode: "pad",
+    players: [{ name: tr("page.setup.player_n", { n: 1 }), kind: "human" }, { name: tr("page.setup.player_n", { n: 2 }), kind: "human" }] };
+}
+
+export function drawSetup() {
+  const s = state.setup;
+  const presets = state.meta ? state.meta.presets : [];
+  const form = h("form", { id: "setup", class: "setup", onsubmit: (e) => { e.preventDefault(); startGame(); } });
+  form.append(h("h2", {}, tr("page.setup.title")));
+  const select = h("select", { id: "rules", onchange: (e) => { s.rules = e.target.value; saveSettings(); draw(); } },
+    presets.map((p) => h("option", { value: p.name, selected: p.name === s.rules }, label(p.title))));
+  form.append(h("label", { class: "field" }, h("span", {}, tr("page.setup.rules")), select));
+  const preset = presets.find((p) => p.name === s.rules);
+  if (preset && preset.free_strike_option) {
+    form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "free-strike", checked: s.free_strike,
+      onchange: (e) => { s.free_strike = e.target.checked; saveSettings(); } }), tr("page.setup.free_strike")));
+  }
+  const modes = h("fieldset", {}, h("legend", {}, tr("page.setup.mode")));
+  for (const m of ["pad", "dice"]) {
+    modes.append(h("label", { class: "check" }, h("input", { type: "radio", name: "mode", value: m, id: `mode-${m}`,
+      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); draw(); } }), tr(`page.setup.mode_${m}`)));
+  }
+  form.append(modes);
+  const players = h("fieldset", { id: "players" }, h("legend", {}, tr("page.setup.players")));
+  const dice = s.mode === "dice";
+  s.players.forEach((p, i) => {
+    const name = p.name || tr("page.setup.player_n", { n: i + 1 });
+    const kind = p.kind === "computer" ? `computer:${computer(p.strategy)}` : "human";
+    // computer players only with virtual dice: on the score pad every row is a person
+    const kindSelect = dice ? h("select", { class: "kind", "data-kind": i, "aria-label": tr("page.setup.kind_of", { name }),
+      onchange: (e) => {
+        const [k, strategy] = e.target.value.split(":");
+        p.kind = k;
+        p.strategy = strategy ?? null;
+        saveSettings();
+        draw();
+      } },
+    h("option", { value: "human", selected: kind === "human" }, tr("page.setup.human")),
+    facts.computers.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}`,
+      disabled: c === "expert" && !expertReady(s) && kind !== "computer:expert" },
+    c === "expert" ? w("web.expert.kind") : tr(`page.setup.kind_${c}`)))) : null;
+    players.append(h("div", { class: "player-row" },
+      h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("page.setup.name_of", { n: i + 1 }),
+        "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); },
+        // Enter in a name goes on to the next name, it does not start the game
+        onkeydown: (e) => {
+          if (e.key !== "Enter") return;
+          e.preventDefault();
+          focusSel(`input[data-player="${i + 1}"]`);
+        } }),
+      kindSelect,
+      h("button", { type: "button", disabled: i === 0, "aria-label": tr("page.setup.up", { name }),
+        onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↑"),
+      h("button", { type: "button", disabled: i === s.players.length - 1, "aria-label": tr("page.setup.down", { name }),
+        onclick: () => { s.players.splice(i + 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↓"),
+      h("button", { type: "button", disabled: s.players.length === 1, "aria-label": tr("page.setup.remove", { name }),
+        onclick: () => { s.players.splice(i, 1); saveSettings(); draw(); } }, "✕")));
+  });
+  players.append(h("button", { type: "button", id: "add-player", disabled: s.players.length >= facts.max_players,
+    onclick: () => { s.players.push({ name: tr("page.setup.player_n", { n: s.players.length + 1 }), kind: "human" }); saveSettings(); draw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("page.setup.add_player")));
+  if (!dice) players.append(h("p", { class: "hint", id: "computers-note" }, tr("page.setup.computers_dice_only")));
+  const expertNote = dice ? expertStatus(s) : null;
+  if (expertNote && !expertNote.ready && expertNote.note) {
+    const chosen = s.players.some((p) => p.kind === "computer" && p.strategy === "expert");
+    players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, label(expertNote.note)));
+  }
+  form.append(players);
+  if (canKeepAwake()) form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "keep-awake", checked: awake.on,
+    onchange: (e) => { awake.on = e.target.checked; awake.refused = false; saveSettings(); keepAwake(); } }), tr("page.setup.keep_awake")));
+  form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("page.setup.start")));
+  return form;
+}

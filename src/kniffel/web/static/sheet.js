@@ -1,0 +1,220 @@
+// The game screen: its head, the score sheet, the choices of a box, the result bar.
+
+import { handoff, notice, shareResult, showPicker } from "./dialogs.js?b=__BUILD__";
+import { drawDice } from "./dice.js?b=__BUILD__";
+import { $, h } from "./dom.js?b=__BUILD__";
+import { ask } from "./engine.js?b=__BUILD__";
+import { openReview } from "./expert.js?b=__BUILD__";
+import { act, computerTurn, confirmLine, rematch } from "./game.js?b=__BUILD__";
+import { exportGame } from "./history.js?b=__BUILD__";
+import { drawPadTools } from "./pad.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { play, state } from "./state.js?b=__BUILD__";
+import { count, holds, label, num, refusal, tr, w } from "./words.js?b=__BUILD__";
+
+export function drawGame(view) {
+  const computer = computerTurn(view);
+  const live = state.ready && !state.busy && !computer;
+  const wrap = h("section", { class: `game ${view.mode}`, "aria-labelledby": "game-title",
+    "data-actions": view.actions, "data-live": live ? "1" : "0", "data-computer": computer ? "1" : "0" });
+  const cur = view.current;
+  const curName = cur === null ? null : view.columns[cur].name;
+  const head = h("div", { class: "game-head" });
+  const status = h("p", { id: "status", class: "status", "aria-live": "polite" });
+  if (view.over) {
+    const names = view.winners.map((i) => view.columns[i].name).join(", ");
+    status.textContent = tr("page.game.winner", { names, points: view.columns[view.winners[0]].total });
+    status.classList.add("winner");
+  } else {
+    status.textContent = tr("page.game.turn_of", { name: curName });
+  }
+  head.append(h("div", { class: "head-text" },
+    h("h2", { id: "game-title" }, label(view.rules.title),
+      view.over ? null : h("span", { id: "round" }, ` · ${tr("page.game.round", { round: view.round, rounds: view.rounds })}`)),
+    status));
+  head.append(drawMenu(view));
+  wrap.append(head);
+  const say = typeof state.computerSay === "function" ? state.computerSay() : state.computerSay;
+  wrap.append(h("p", { id: "computer-say", class: "hint", "aria-live": "polite" }, say ?? ""));
+  wrap.append(drawSheet(view, live));
+  if (view.over) wrap.append(drawResultBar(view, live));
+  else if (view.mode === "dice") wrap.append(drawDice(view, live));
+  else wrap.append(drawPadTools(view, live));
+  return wrap;
+}
+
+function drawMenu(view) {
+  const close = (fn) => () => { $("menu").open = false; fn(); };
+  return h("details", { id: "menu", class: "menu" }, h("summary", {}, "⋯ ", tr("page.menu.title")),
+    h("div", { class: "menu-items" },
+      h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; draw(); }) }, tr("page.menu.new_game")),
+      h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
+        view.over ? tr("page.share.result") : tr("page.share.running")),
+      h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("page.handoff.title")),
+      h("button", { type: "button", id: "export-game", onclick: close(exportGame) }, tr("page.menu.export_game")),
+      h("p", { class: "note" }, tr("page.menu.saved_note"))));
+}
+
+export function undoButton(view, live) {
+  return h("button", { type: "button", id: "undo", class: "icon", disabled: !live || !view.can_undo,
+    "aria-label": tr("page.game.undo"), title: tr("page.game.undo"), onclick: () => act({ op: "undo" }) }, "↶");
+}
+
+// Every player by final total, the best first; equal totals share a place.
+function ranking(view) {
+  if (view.columns.length < 2) return null;
+  const order = view.columns.map((c, i) => ({ ...c, i })).sort((a, b) => b.total - a.total || a.i - b.i);
+  return h("ol", { class: "ranking", id: "ranking", "aria-label": tr("page.game.ranking") }, order.map((c) => {
+    const place = 1 + view.columns.filter((x) => x.total > c.total).length;
+    return h("li", { class: place === 1 ? "first" : "", "data-place": place },
+      h("span", { class: "place" }, tr("page.game.rank", { place })), " ", h("span", { class: "rname" }, c.name), " ",
+      h("strong", {}, num(c.total)));
+  }));
+}
+
+function drawResultBar(view, live) {
+  return h("div", { class: "bottom-bar result-bar" }, confirmLine(view, live), ranking(view), h("div", { class: "controls" },
+    h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("page.game.rematch")),
+    h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("page.share.result")),
+    view.mode === "dice" ? h("button", { type: "button", id: "review", disabled: !state.ready,
+      onclick: () => openReview(state.current.game, label(view.rules.title), "game") }, w("web.review.button")) : null,
+    undoButton(view, live)),
+  view.mode === "pad" ? h("p", { class: "hint" }, tr("page.pad.tap_to_change")) : null);
+}
+
+function boxOf(view, id) {
+  return view.rules.boxes.find((x) => x.id === id);
+}
+
+export function boxName(view, id) {
+  const b = boxOf(view, id);
+  return b ? label(b.name) : id;
+}
+
+function shortName(view, id) {
+  const b = boxOf(view, id);
+  return b ? label(b.short ?? b.name) : id;
+}
+
+export function optionButton(view, o, live, withName) {
+  const name = boxName(view, o.box);
+  const text = o.strike ? tr("page.game.strike") : (o.bonus ? `${o.points} +${o.bonus}` : String(o.points));
+  const said = o.strike ? `${name}: ${tr("page.game.strike")}` : tr("page.game.enter_for", { box: name, points: count("page.game.points", o.points) });
+  const shown = withName ? `${shortName(view, o.box)} ${text}` : text;
+  return h("button", {
+    type: "button", class: `option${o.strike ? " strike" : ""}`, disabled: !live,
+    "data-box": o.box, "data-points": o.points, "data-strike": o.strike ? "1" : "0",
+    "aria-label": holds(said, shown) ? said : `${shown} – ${said}`,
+    onclick: () => { $("picker").open && $("picker").close(); act({ op: "act", action: o.action }); },
+  }, withName ? h("span", { class: "oname" }, shortName(view, o.box)) : null, withName ? " " : null,
+  withName ? h("strong", {}, text) : text);
+}
+
+function openPicker(view, boxId) {
+  const b = boxOf(view, boxId);
+  const opts = view.options.filter((o) => o.box === boxId);
+  showPicker(`${boxName(view, boxId)} · ${view.columns[view.current].name}`,
+    `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`,
+    opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
+}
+
+// A filled box of any player: every other value it can hold, or striking it (from the engine).
+async function openCorrection(view, player, boxId) {
+  if (!state.ready || state.busy) return;
+  state.busy = true;
+  const reply = await ask({ op: "corrections", player, box: boxId });
+  state.busy = false;
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  const cell = view.columns[player].cells[boxId];
+  const b = boxOf(view, boxId);
+  const now = cell.struck ? tr("page.game.struck") : count("page.game.points", cell.points);
+  showPicker(tr("page.pad.change", { box: boxName(view, boxId), name: view.columns[player].name }),
+    `${tr("page.pad.now", { value: now })} · ${label(b.rule)}`,
+    reply.options.map((o) => optionButton(view, o, state.ready, false)));
+}
+
+function openInfo(view, boxId) {
+  const b = boxOf(view, boxId);
+  showPicker(label(b.name), `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`, []);
+}
+
+export function drawSheet(view, live) {
+  const table = h("table", { class: "sheet", id: "sheet" });
+  table.style.setProperty("--players", String(view.columns.length));
+  const cur = view.current;
+  const pad = view.mode === "pad";
+  table.append(h("caption", { class: "sr" }, label(view.rules.title)));
+  const head = h("tr", {}, h("th", { scope: "col", class: "corner" }, tr("page.sheet.box")));
+  view.columns.forEach((c, i) => {
+    const won = view.over && view.winners.includes(i);
+    head.append(h("th", { scope: "col", class: `${i === cur ? "current" : ""}${won ? " won" : ""}`, "data-player": i,
+      "aria-label": `${tr(i === cur ? "page.sheet.player_col_current" : "page.sheet.player_col", { name: c.name, chips: c.chips_left })}${c.kind === "computer" ? `, ${tr("page.sheet.computer")}` : ""}` },
+    h("span", { class: "pname" }, c.name),
+    c.kind === "computer" ? h("span", { class: "pkind" }, tr("page.sheet.computer")) : null,
+    h("span", { class: "pmeta", "aria-hidden": "true" },
+      view.rules.chips ? h("span", { class: "chips" }, "●".repeat(c.chips_left) + "○".repeat(view.rules.chips - c.chips_left)) : null,
+      c.leader && !view.over ? h("span", { class: "badge", title: tr("page.sheet.leader") }, "★") : null,
+      won ? h("span", { class: "badge", title: tr("page.sheet.won") }, "★") : null)));
+  });
+  table.append(h("thead", {}, head));
+  const body = h("tbody");
+  const byBox = new Map();
+  // while throws are left a strike hides in the sheet as in the bar, until "Streichen …"
+  const strikesHidden = !pad && view.turn && view.turn.can_throw && play.strikeOpen !== view.actions;
+  const shown = pad && state.padDice ? state.padDice.options
+    : view.options.filter((o) => !(strikesHidden && o.strike));
+  for (const o of shown) {
+    if (!byBox.has(o.box)) byBox.set(o.box, []);
+    byBox.get(o.box).push(o);
+  }
+  const sumRow = (cls, title, cell) => h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
+    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c))));
+  const boxRow = (b) => {
+    const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
+      h("button", { type: "button", class: "box-info", "data-info": b.id,
+        "aria-label": label(b.short ?? b.name) === label(b.name) ? tr("page.sheet.info", { box: label(b.name) })
+          : `${label(b.short)} – ${tr("page.sheet.info", { box: label(b.name) })}`,
+        onclick: () => openInfo(view, b.id) },
+      h("span", { class: "bfull" }, label(b.name)), h("span", { class: "bshort" }, label(b.short ?? b.name)),
+      h("span", { class: "q", "aria-hidden": "true" }, "?"))));
+    view.columns.forEach((c, i) => {
+      const cell = c.cells[b.id];
+      const td = h("td", { class: i === cur ? "current" : "", "data-player": i, "data-box": b.id });
+      if (cell) {
+        const shownCell = cell.struck ? "—" : String(cell.points);
+        if (pad) {
+          td.append(h("button", { type: "button", class: `filled${cell.struck ? " struck" : ""}`, disabled: !state.ready || state.busy,
+            "data-player": i, "data-box": b.id,
+            "aria-label": `${label(b.name)}, ${c.name}: ${cell.struck ? tr("page.game.struck") : count("page.game.points", cell.points)}. ${tr("page.pad.tap_to_change")}`,
+            onclick: () => openCorrection(view, i, b.id) }, shownCell));
+        } else {
+          td.append(cell.struck ? h("span", { class: "struck", role: "img", "aria-label": tr("page.game.struck") }, shownCell)
+            : h("span", { class: "points" }, shownCell));
+        }
+      } else if (i === cur && byBox.has(b.id)) {
+        const opts = byBox.get(b.id);
+        if (pad && !state.padDice) {
+          td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
+            "aria-label": `${label(b.name)}, ${c.name}: ${label(b.hint ?? b.rule)}`, onclick: () => openPicker(view, b.id) },
+          h("span", { class: "need" }, label(b.hint ?? b.rule))));
+        } else {
+          if (opts.length > 1) td.classList.add("many");
+          td.append(...opts.map((o) => optionButton(view, o, live, false)));
+        }
+      }
+      row.append(td);
+    });
+    return row;
+  };
+  body.append(...view.rules.boxes.filter((b) => b.upper).map(boxRow));
+  body.append(sumRow("upper", tr("page.sheet.upper_sum"), (c) => String(c.upper_sum)));
+  body.append(sumRow("bonus", tr("page.sheet.bonus_row", { points: view.rules.bonus_points, threshold: view.rules.bonus_threshold }),
+    (c) => (c.bonus ? tr("page.sheet.bonus_got", { points: c.bonus }) : c.upper_complete ? "0"
+      : h("span", { class: "hint" }, c.bonus_reachable ? tr("page.sheet.bonus_missing", { n: c.bonus_missing }) : tr("page.sheet.bonus_lost")))));
+  body.append(...view.rules.boxes.filter((b) => !b.upper).map(boxRow));
+  body.append(sumRow("lower", tr("page.sheet.lower_sum"), (c) => String(c.lower_sum)));
+  if (view.columns.some((c) => c.extra_bonus)) body.append(sumRow("extra", tr("page.sheet.extra"), (c) => String(c.extra_bonus)));
+  table.append(body);
+  table.append(h("tfoot", {}, sumRow("total", tr("page.sheet.total"), (c) => h("strong", { "data-total": c.name }, String(c.total)))));
+  return h("div", { class: "sheet-wrap", id: "sheet-wrap" }, table);
+}

@@ -1,0 +1,233 @@
+// The page's localStorage: reading (checked by store.js), writing, keeping damaged data aside.
+
+import { notice } from "./dialogs.js?b=__BUILD__";
+import { defaultSetup } from "./setup.js?b=__BUILD__";
+import { awake, facts, play, state } from "./state.js?b=__BUILD__";
+import { byDate, checkCurrent, checkHistory, checkView, cleanEntries, isObj, KEY, knownView, LANGS, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
+import { count, tr } from "./words.js?b=__BUILD__";
+
+// Stored data is checked before use (store.js); what fails is kept aside as a copy under
+// `<key>.corrupt.<time>` (never overwritten), the user is told, and the app goes on clean.
+const keptAside = new Set(); // key + raw text already copied in this page's life
+
+export function keepCorruptCopy(key, raw, text) {
+  const tag = `${key}\n${raw}`;
+  if (!keptAside.has(tag)) {
+    try {
+      localStorage.setItem(`${key}.corrupt.${new Date().toISOString()}`, raw);
+    } catch {
+      notice(`${text} ${tr("page.storage.no_copy")}`, "warn");
+      return false;
+    }
+    keptAside.add(tag);
+  }
+  notice(`${text} ${tr("page.storage.copy_kept")}`, "warn");
+  return true;
+}
+
+function readRaw(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (err) {
+    notice(tr("page.storage.off", { why: String(err) }), "warn"); // storage switched off
+    return null;
+  }
+}
+
+export function forget(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // storage switched off: nothing was stored either
+  }
+}
+
+// Settings: language, the start screen and whether the screen stays on during a game. The
+// language and the screen setting survive damage elsewhere.
+export function loadSettings() {
+  const raw = readRaw(KEY.settings);
+  if (raw === null) return;
+  const data = parse(raw);
+  if (isObj(data) && LANGS.includes(data.lang)) state.lang = data.lang;
+  if (isObj(data) && typeof data.keep_awake === "boolean") awake.on = data.keep_awake; // else on
+  const bad = settingsCheck(facts.max_players)(data, "");
+  if (!bad) {
+    state.setup = data.setup;
+    return;
+  }
+  console.warn("kniffel: stored settings", bad);
+  if (keepCorruptCopy(KEY.settings, raw, tr("page.storage.corrupt_settings"))) {
+    state.setup = defaultSetup();
+    saveSettings(); // the language stays
+  }
+}
+
+// The history: a damaged entry is set aside alone, the others stay.
+export function loadHistory() {
+  const raw = readRaw(KEY.history);
+  state.history = [];
+  if (raw === null) return;
+  const data = parse(raw);
+  const bad = checkHistory(data, "");
+  if (bad) {
+    console.warn("kniffel: stored history", bad);
+    if (keepCorruptCopy(KEY.history, raw, tr("page.storage.corrupt_history"))) forget(KEY.history);
+    return;
+  }
+  const clean = cleanEntries(data.entries);
+  if (clean.bad && !keepCorruptCopy(KEY.history, raw, count("page.storage.corrupt_entries", clean.bad))) {
+    return; // no room for the copy: leave the stored history alone and show none of it
+  }
+  state.history = byDate(clean.entries);
+  // older pages' entries ({id, finished}) and repeated imports are written back cleaned
+  if (clean.bad || clean.repeated || JSON.stringify(state.history) !== JSON.stringify(data.entries)) saveHistory();
+}
+
+// The game in progress: {record, raw}. A record whose view cannot be drawn still has its game,
+// which the engine replays once it runs (the view is only there to draw the sheet at once).
+export function loadCurrent() {
+  const raw = readRaw(KEY.current);
+  if (raw === null) return null;
+  const data = parse(raw);
+  const bad = checkCurrent(data, "");
+  if (bad) {
+    console.warn("kniffel: stored game", bad);
+    if (keepCorruptCopy(KEY.current, raw, tr("page.storage.corrupt_current"))) forget(KEY.current);
+    return null;
+  }
+  if (knownView(data.view)) {
+    const badView = checkView(data.view, "view");
+    if (!badView) return { record: data, raw };
+    console.warn("kniffel: stored game", badView);
+    keepCorruptCopy(KEY.current, raw, tr("page.storage.corrupt_view"));
+  }
+  // a view of another version is drawn anew by the engine, no harm done
+  return { record: { ...data, view: null }, raw };
+}
+
+export function setAsideSuspect() {
+  const raw = (key) => readRaw(key) ?? JSON.stringify(key === KEY.history
+    ? { version: STORE_VERSION, entries: state.history } : state.current);
+  if (state.screen !== "history" && state.screen !== "setup" && state.current) {
+    if (!state.ready && !state.pending) {
+      // the stored view: the engine replays the game and draws it anew
+      keepCorruptCopy(KEY.current, raw(KEY.current), tr("page.storage.corrupt_view"));
+      state.pending = { record: { ...state.current, view: null }, raw: raw(KEY.current) };
+    } else {
+      keepCorruptCopy(KEY.current, raw(KEY.current), tr("page.storage.corrupt_current"));
+      forget(KEY.current);
+    }
+    state.current = null;
+    state.screen = "setup";
+    return true;
+  }
+  if (state.screen === "history" && state.history.length) {
+    keepCorruptCopy(KEY.history, raw(KEY.history), tr("page.storage.corrupt_history"));
+    forget(KEY.history);
+    state.history = [];
+    state.stats = null;
+    return true;
+  }
+  if (readRaw(KEY.settings) !== null) {
+    keepCorruptCopy(KEY.settings, readRaw(KEY.settings), tr("page.storage.corrupt_settings"));
+    forget(KEY.settings);
+    state.setup = defaultSetup();
+    return true;
+  }
+  return false;
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch (err) {
+    notice(tr("page.storage.full", { why: String(err) }), "warn");
+    return false;
+  }
+}
+
+export function saveCurrent() {
+  if (state.current) write(KEY.current, state.current);
+  else forget(KEY.current);
+}
+export function saveHistory() {
+  write(KEY.history, { version: STORE_VERSION, entries: state.history });
+}
+export function saveSettings() {
+  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup, keep_awake: awake.on });
+}
+
+export function newId() {
+  const a = new Uint32Array(2);
+  crypto.getRandomValues(a);
+  return `${Date.now().toString(36)}-${a[0].toString(36)}${a[1].toString(36)}`;
+}
+
+// A history entry (CONTRACTS: uid, started, finished_at, game, summary) for the current game.
+function entryOf(cur, finishedAt) {
+  return { uid: cur.id, started: cur.started ?? null, finished_at: finishedAt, game: cur.game, summary: cur.summary };
+}
+
+// Keep the history in step with the current game: a finished game is in it, an unfinished
+// (undone) one is not.
+export function syncHistory() {
+  const cur = state.current;
+  if (!cur) return;
+  const i = state.history.findIndex((e) => e.uid === cur.id);
+  if (cur.view.over) {
+    const entry = entryOf(cur, i >= 0 && state.history[i].finished_at ? state.history[i].finished_at : new Date().toISOString());
+    if (i >= 0) state.history[i] = entry;
+    else state.history.push(entry);
+    saveHistory();
+    state.stats = null;
+  } else if (i >= 0) {
+    state.history.splice(i, 1);
+    saveHistory();
+    state.stats = null;
+  }
+}
+
+// A game in progress that gets replaced goes into the history, unfinished, never lost.
+export function shelveCurrent() {
+  const cur = state.current;
+  if (!cur || cur.view.over || !cur.view.actions) return;
+  if (!state.history.some((e) => e.uid === cur.id)) {
+    state.history.push(entryOf(cur, null));
+    saveHistory();
+  }
+}
+
+const UI_KEY = "kniffel.v1.ui";
+
+const isOption = (o) => isObj(o) && typeof o.box === "string" && Number.isInteger(o.points)
+  && isObj(o.action);
+
+export function saveUi() {
+  const cur = state.current;
+  try {
+    localStorage.setItem(UI_KEY, JSON.stringify({ version: 1, id: cur ? cur.id : null,
+      actions: cur ? cur.view.actions : null, padOpen: play.padOpen, padTyped: play.padTyped,
+      padDice: state.padDice, order: play.order }));
+  } catch {
+    // not stored: the typed dice are simply not kept over a reload
+  }
+}
+
+export function loadUi() {
+  play.uiLoaded = true;
+  try {
+    const d = JSON.parse(localStorage.getItem(UI_KEY));
+    const cur = state.current;
+    if (!isObj(d) || d.version !== 1 || !cur || d.id !== cur.id || d.actions !== cur.view.actions) return;
+    if (Array.isArray(d.padTyped) && d.padTyped.length <= 6
+      && d.padTyped.every((x) => typeof x === "string" && x.length <= 2)) play.padTyped = d.padTyped;
+    play.padOpen = d.padOpen === true;
+    if (isObj(d.padDice) && Array.isArray(d.padDice.dice) && d.padDice.dice.every(Number.isInteger)
+      && Array.isArray(d.padDice.options) && d.padDice.options.every(isOption)) state.padDice = d.padDice;
+    if (isObj(d.order) && d.order.actions === cur.view.actions && Array.isArray(d.order.slots)
+      && d.order.slots.every(Number.isInteger)) play.order = { actions: d.order.actions, slots: d.order.slots };
+  } catch {
+    // unreadable: start without typed dice
+  }
+}
