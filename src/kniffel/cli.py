@@ -5,15 +5,16 @@ from __future__ import annotations
 import copy
 import difflib
 import gc
+import inspect
 import json
 import math
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 import click
 from rich.console import Console
@@ -57,7 +58,27 @@ def strategy_names() -> tuple[str, ...]:
 
     return names()
 
-RULES_HELP = "Regelwerk / rule set"
+
+def both(code: str, **params: object) -> str:
+    """An option's help in both languages in one text, German first ("Regelwerk / rule set"):
+    ``--help`` is read by players of either language."""
+    return f"{words(code, 'de', **params)} / {words(code, 'en', **params)}"
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def summary(code: str) -> Callable[[F], F]:
+    """Put a command's summary line from the catalog, in both languages, in front of its
+    docstring (the English details): click shows it in ``kniffel --help`` and ``CMD --help``."""
+    def put(f: F) -> F:
+        details = inspect.cleandoc(f.__doc__ or "")
+        f.__doc__ = f"{both(code)}\n\n{details}" if details else both(code)
+        return f
+    return put
+
+
+RULES_HELP = both("cli.help.rules")
 LANG_KEY = "kniffel.lang"
 
 rules_option = click.option(
@@ -75,8 +96,7 @@ def _remember_lang(ctx: click.Context, _param: click.Parameter, value: Lang) -> 
 lang_option = click.option(
     "--lang", type=click.Choice(["de", "en"]), default=default_lang, callback=_remember_lang,
     is_eager=True,
-    help="Sprache / language (Standard/default: aus der Locale / from the locale; Deutsch, wenn "
-         "sie nichts sagt / German when it says nothing)",
+    help=both("cli.help.lang"),
 )
 
 
@@ -557,12 +577,11 @@ class StrategyChoice(click.Choice[str]):
         pass  # the registry is the only source of names
 
 
-CACHE_HELP = ("Ablage der Wertetabellen / where the value tables are kept (Standard/default: "
-              "$KNIFFEL_CACHE_DIR, sonst/else $XDG_CACHE_HOME/kniffel/solver)")
+CACHE_HELP = both("cli.help.cache")
 
 free_strike_option = click.option(
     "--free-strike", is_flag=True,
-    help="Hausregel: jederzeit streichen / house rule: strike any box any time")
+    help=both("cli.help.free_strike"))
 
 
 def ruleset_from_options(rules_name: str, free_strike: bool, command: str,
@@ -653,15 +672,14 @@ def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool
 
 # Negative numbers are dice to complain about, not options: "-1" must reach the dice check.
 @main.command(context_settings={"ignore_unknown_options": True})
+@summary("cli.help.command.score")
 @rules_option
 @click.option("--json", "as_json", is_flag=True,
-              help="one JSON object per roll and line / ein JSON-Objekt je Wurf und Zeile")
+              help=both("cli.help.score.json"))
 @lang_option
 @click.argument("dice", nargs=-1)
 def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> None:
-    """Punkte jedes Kästchens für einen Wurf / the points of every box for one roll.
-
-    DICE: for extreme six values, the five d6 (1–6) then the d10 (0–9) last; for the classic
+    """DICE: for extreme six values, the five d6 (1–6) then the d10 (0–9) last; for the classic
     rule sets five d6. Separate them by spaces or commas ("5 5 5 6 6 6" or "5,5,5,6,6,6").
     Without DICE, rolls are read from standard input, one per line.
 
@@ -704,13 +722,12 @@ def _points_text(rules: RuleSet, box: Box, lang: Lang) -> str:
 
 
 @main.command()
+@summary("cli.help.command.rules")
 @rules_option
 @free_strike_option
 @lang_option
 def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
-    """Der Spielblock eines Regelwerks / the score sheet of a rule set.
-
-    Lists every box with its condition and points, then the bonus, chips, strike and joker
+    """Lists every box with its condition and points, then the bonus, chips, strike and joker
     rules.
     """
     ruleset = ruleset_from_options(rules_name, free_strike, "rules", lang)
@@ -734,10 +751,10 @@ def rules(rules_name: str, free_strike: bool, lang: Lang) -> None:
 
 
 @main.command()
+@summary("cli.help.command.show")
 @click.argument("save", type=click.Path(dir_okay=False))
 @lang_option
 def show(save: str, lang: Lang) -> None:
-    """Den Spielblock eines gespeicherten Spiels zeigen / show the sheet of a saved game."""
     try:
         from kniffel.storage import load_game
         game = load_game(save)
@@ -783,27 +800,25 @@ def sheet_table(game: Game, lang: Lang = "de") -> Table:
 
 
 @main.command()
+@summary("cli.help.command.simulate")
 @rules_option
 @free_strike_option
 @click.option("--strategy", "strategy_name", type=StrategyChoice(), default="greedy",
               show_default=True,
-              help="Computerspieler / computer player: greedy (gierig), random (zufällig), "
-                   "optimal (needs the solver's table / braucht die Wertetabelle)")
+              help=both("cli.help.simulate.strategy"))
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Anzahl Spiele / number of games")
+              help=both("cli.help.simulate.games"))
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Startwert der Würfel / random seed (same seed, same result)")
+              help=both("cli.help.simulate.seed"))
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
-              help="PNG-Histogramm der Summen / PNG histogram of the totals")
-@click.option("--json", "as_json", is_flag=True, help="Ergebnis als JSON / result as JSON")
+              help=both("cli.help.simulate.plot"))
+@click.option("--json", "as_json", is_flag=True, help=both("cli.help.simulate.json"))
 @lang_option
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help="Prozesse / processes (Standard/default: alle Kerne / all cores)")
+              help=both("cli.help.simulate.jobs"))
 def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
                  plot: str | None, as_json: bool, lang: Lang, jobs: int | None) -> None:
-    """Solospiele eines Computerspielers simulieren / simulate solitaire games of a strategy.
-
-    Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
+    """Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
     how often it was struck. A Rich progress bar runs on stderr. Ctrl-C (or SIGTERM) stops the
     run: the games 0…N-1 finished by then are printed as a partial result (the same as
     ``--games N``), exit status 130. A ``--plot`` target is checked before any game runs.
@@ -1040,7 +1055,7 @@ def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
 
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False), default=None,
-    help=f"Spielverlauf-Datenbank / history database (Standard/default: {default_db_path()})")
+    help=both("cli.help.db", path=default_db_path()))
 
 
 def _open_history(db_path: str | None, command: str, lang: Lang = "de", *,
@@ -1063,14 +1078,13 @@ def _no_database(db: History, lang: Lang) -> None:
 
 
 @main.command()
+@summary("cli.help.command.history")
 @db_option
 @click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="höchstens so viele Spiele / at most this many games")
+              help=both("cli.help.history.limit"))
 @lang_option
 def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
-    """Gespeicherte Spiele auflisten / list the stored games (most recent first).
-
-    Only reads: a missing or empty database file stays as it is.
+    """Only reads: a missing or empty database file stays as it is.
     """
     from kniffel.engine.messages import count
 
@@ -1100,13 +1114,12 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
 
 
 @main.command()
+@summary("cli.help.command.stats")
 @db_option
-@click.option("--player", default=None, help="nur dieser Spieler / only this player")
+@click.option("--player", default=None, help=both("cli.help.stats.player"))
 @lang_option
 def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
-    """Statistik beendeter Spiele / statistics of finished games, per player and rule set.
-
-    One table per rule set; Bonus and Kniffel are the shares of a player's games with the bonus
+    """One table per rule set; Bonus and Kniffel are the shares of a player's games with the bonus
     and with at least one Kniffel. Only reads: a missing or empty database file stays as it is.
     """
     from kniffel.engine.messages import count, number, percent
@@ -1151,25 +1164,20 @@ def stats(db_path: str | None, player: str | None, lang: Lang) -> None:
     console.print(words("history.stats.legend", lang), markup=False, soft_wrap=False)
 
 
-FORCE_HELP = ("eine vorhandene Datei ersetzen (nie eine Datenbank) / replace an existing file "
-              "(never a database)")
+FORCE_HELP = both("cli.help.force")
 
 
 @main.command()
+@summary("cli.help.command.export")
 @db_option
 @click.option("--game", "game_id", type=click.IntRange(min=1), default=None, metavar="ID",
-              help="nur Spiel ID (siehe kniffel history) als Spielstand, für show, advise --game "
-                   "und review / only game ID (see kniffel history) as a save file, for show, "
-                   "advise --game and review")
+              help=both("cli.help.export.game"))
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @lang_option
 @click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
 def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
            target: str) -> None:
-    """Alle Spiele als Verlaufsdatei (JSON) exportieren / export every game as a history file
-    (JSON) to TARGET or stdout.
-
-    The file is the one the browser app imports too (format kniffel-history, version 2: uid,
+    """The file is the one the browser app imports too (format kniffel-history, version 2: uid,
     start and finish time and the game of every stored game). With --game ID, only that game
     is written, as a save file (kniffel show, kniffel advise --game, kniffel review read it).
 
@@ -1210,13 +1218,12 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
 
 
 @main.command("import")
+@summary("cli.help.command.import")
 @db_option
 @lang_option
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
-    """Spiele aus einer Verlaufsdatei übernehmen / import the games of a history file.
-
-    Reads the desktop's and the browser app's exports (every version), and a single saved game
+    """Reads the desktop's and the browser app's exports (every version), and a single saved game
     (``kniffel export --game``, a rescue file of ``kniffel play``). Every game is checked
     first; an invalid file is refused and nothing is changed (no database is created). Games
     already stored (by uid, or by content: the same game from a file of another version) are
@@ -1279,30 +1286,26 @@ def _stored_prefix(db: History, game: Game) -> tuple[int, Game] | None:
 
 
 @main.command()
+@summary("cli.help.command.play")
 @rules_option
 @free_strike_option
 @lang_option
 @db_option
 @click.option("--resume", type=int, is_flag=False, flag_value=0, default=None, metavar="[ID]",
-              help="ein offenes Spiel fortsetzen: das letzte, oder Nr. ID aus kniffel history / "
-                   "continue an unfinished game: the last one, or number ID of kniffel history")
+              help=both("cli.help.play.resume"))
 @click.option("--load", "load", type=click.Path(dir_okay=False), default=None, metavar="SAVE",
-              help="ein Spiel aus einer Spieldatei weiterspielen (z. B. einer Rettungsdatei) / "
-                   "play on a game from a save file (a rescue file, say)")
+              help=both("cli.help.play.load"))
 @click.option("--player", "players", multiple=True, metavar="NAME[:STRATEGY]",
-              help="Spieler ohne Setup-Bildschirm, z. B. --player Anna --player Bot:greedy / "
-                   "players without the setup screen")
+              help=both("cli.help.play.player"))
 @click.option("--start", type=click.IntRange(min=1, max=8), default=None,
-              help="Startspieler (1–8) statt auswürfeln / start player instead of a roll-off")
+              help=both("cli.help.play.start"))
 @click.option("--speed", type=click.FloatRange(min=0), default=0.5, show_default=True,
-              help="Sekunden pro Computerschritt / seconds per computer step")
-@click.option("--seed", type=int, default=None, help="Würfel-Startwert / dice seed")
+              help=both("cli.help.play.speed"))
+@click.option("--seed", type=int, default=None, help=both("cli.help.play.seed"))
 def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
          resume: int | None, load: str | None, players: tuple[str, ...], start: int | None,
          speed: float, seed: int | None) -> None:
-    """Kniffel im Terminal spielen / play kniffel in the terminal (full screen).
-
-    Without --player a setup screen asks for the rule set and players. Every action is saved in
+    """Without --player a setup screen asks for the rule set and players. Every action is saved in
     the history database as it happens: quit with q at any time, continue with --resume (the
     last unfinished game) or --resume ID (any of them). A game that could not be stored is
     written to a rescue file; --load FILE plays it on.
@@ -1469,24 +1472,22 @@ def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: b
 
 
 @main.command()
+@summary("cli.help.command.solve")
 @rules_option
 @free_strike_option
 @click.option("--threads", type=int, default=None,
-              help="CPU-Threads / CPU threads (Standard/default: alle/all)")
+              help=both("cli.help.solve.threads"))
 @click.option("--device", type=click.Choice(["cpu", "gpu"]), default="cpu", show_default=True,
-              help="Rechenwerk / device")
+              help=both("cli.help.solve.device"))
 @click.option("--max-open", type=int, default=None,
-              help="nur Endspiele mit höchstens K offenen Kästchen / only endgames with at most K "
-                   "open boxes")
-@click.option("--force", is_flag=True, help="neu berechnen / recompute even if a table exists")
+              help=both("cli.help.solve.max_open"))
+@click.option("--force", is_flag=True, help=both("cli.help.solve.force"))
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help=CACHE_HELP)
 @lang_option
 def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
           max_open: int | None, force: bool, cache_dir: str | None, lang: Lang) -> None:
-    """Optimale Strategie berechnen / compute the optimal strategy's value table.
-
-    Builds the table of expected final scores of optimal solitaire play (or loads and checks the
+    """Builds the table of expected final scores of optimal solitaire play (or loads and checks the
     stored one) and prints the expected score of the empty sheet. Long solves resume where they
     stopped: Ctrl-C or SIGTERM stop it (exit status 130), the last checkpoint is kept.
     """
@@ -1555,20 +1556,20 @@ def _parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
+@summary("cli.help.command.advise")
 @rules_option
 @free_strike_option
 @click.option("--filled", multiple=True, metavar="BOX=POINTS",
-              help="belegtes Kästchen, z. B. fives=20 oder kniffel=- (gestrichen) / a filled "
-                   "box, e.g. fives=20 or kniffel=- (struck); repeat or separate by commas")
+              help=both("cli.help.advise.filled"))
 @click.option("--upper", type=int, default=None,
-              help="Summe oben, falls nicht aus --filled / upper sum if not from --filled")
-@click.option("--chips", type=int, default=None, help="Chips übrig / chips left (extreme)")
+              help=both("cli.help.advise.upper"))
+@click.option("--chips", type=int, default=None, help=both("cli.help.advise.chips"))
 @click.option("--rolls-used", type=int, default=None,
-              help="Würfe in diesem Zug / throws made this turn (default: 1 with DICE)")
-@click.option("--chip-used", is_flag=True, help="Chip in diesem Zug abgegeben / chip handed in")
+              help=both("cli.help.advise.rolls_used"))
+@click.option("--chip-used", is_flag=True, help=both("cli.help.advise.chip_used"))
 @click.option("--game", "save", type=click.Path(dir_okay=False), default=None,
-              help="Rat für die Stellung eines Spielstands / advise the position of a saved game")
-@click.option("--top", type=int, default=10, show_default=True, help="so viele Optionen / options")
+              help=both("cli.help.advise.game"))
+@click.option("--top", type=int, default=10, show_default=True, help=both("cli.help.advise.top"))
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help=CACHE_HELP)
@@ -1578,9 +1579,7 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
            chips: int | None, rolls_used: int | None, chip_used: bool, save: str | None,
            top: int, as_json: bool, cache_dir: str | None, lang: Lang,
            dice: tuple[str, ...]) -> None:
-    """Was behalten, wo eintragen? / what to keep, where to score — ranked by expected score.
-
-    Every legal choice with its expected final score under optimal play and its loss against
+    """Every legal choice with its expected final score under optimal play and its loss against
     the best, for the player, throw and dice named in the first line. Without DICE: the expected
     final score from the start of the turn. A Kniffel Extreme position no table covers is
     answered by the expert, whose values are an estimate (the output says so).
@@ -1680,23 +1679,21 @@ REVIEW_LEAST = 0.5
 
 
 @main.command()
+@summary("cli.help.command.review")
 @click.argument("save", required=False, type=click.Path(dir_okay=False))
 @click.option("--history", "game_id", type=int, default=None,
-              help="ein Spiel aus dem Spielverlauf (ID) / a game from the history (its id)")
+              help=both("cli.help.review.history"))
 @db_option
 @click.option("--all", "show_all", is_flag=True,
-              help="jede Entscheidung zeigen / show every decision")
+              help=both("cli.help.review.all"))
 @click.option("--json", "as_json", is_flag=True,
-              help="als JSON ausgeben / print one JSON object")
+              help=both("cli.help.review.json"))
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
-              help="Ordner der Wertetabellen / folder of the value tables "
-                   "(Standard/default: the user's cache)")
+              help=both("cli.help.review.cache_dir"))
 @lang_option
 def review(save: str | None, game_id: int | None, db_path: str | None, show_all: bool,
            as_json: bool, cache_dir: str | None, lang: Lang) -> None:
-    """Partie auswerten / review a game: every decision against the optimal choice.
-
-    For a saved game (SAVE) or one from the history (--history ID), per player: the points given
+    """For a saved game (SAVE) or one from the history (--history ID), per player: the points given
     away in all, that player's three costliest decisions and every decision that cost at least
     half a point (--all: every decision), each with the choice taken and the better one. Classic
     rule sets use their table (built if missing); Kniffel Extreme its stored table or endgames
@@ -1855,24 +1852,20 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
 
 
 @main.command()
+@summary("cli.help.command.web")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Adresse / address (0.0.0.0: für Handys im selben Netz / for phones on the "
-                   "same network)")
+              help=both("cli.help.web.host"))
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port (0: ein freier / any free one)")
-@click.option("--no-browser", is_flag=True, help="keinen Browser öffnen / do not open a browser")
+              help=both("cli.help.web.port"))
+@click.option("--no-browser", is_flag=True, help=both("cli.help.web.no_browser"))
 @click.option("--export", "export_dir", type=click.Path(file_okay=False),
-              help="statische Seite in DIR schreiben statt zu starten / write the static site "
-                   "to DIR instead of serving it")
+              help=both("cli.help.web.export"))
 @click.option("--force", is_flag=True,
-              help="mit --export: auch in einen Ordner mit anderen Dateien schreiben / with "
-                   "--export: write into a folder that holds other files too")
+              help=both("cli.help.web.force"))
 @lang_option
 def web(host: str, port: int, no_browser: bool, export_dir: str | None, force: bool,
         lang: Lang) -> None:
-    """Die Browser-App: Block und Würfelspiel / the browser app: score pad and dice game.
-
-    A port in use is told before the site is built; ``--export`` writes only into an empty or
+    """A port in use is told before the site is built; ``--export`` writes only into an empty or
     new folder or over an earlier export (``--force``: into any folder).
     """
     from kniffel.web.server import build_site, serve
