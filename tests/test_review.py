@@ -181,11 +181,14 @@ def test_review_falls_back_to_the_expert_where_no_table_covers_and_says_so(
 def test_review_without_table_or_model_lists_the_decision_with_both_reasons(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(expert_model, "model_bytes", lambda rules: None)
+    # an expert built by an earlier test still holds the model: without the model there is none
     expert_model.load_model.cache_clear()
+    expert_module._expert.cache_clear()
     try:
         result = review(_extreme_game(), directory=tmp_path)
     finally:
         expert_model.load_model.cache_clear()
+        expert_module._expert.cache_clear()
     assert not result.decisions
     assert len(result.uncovered) == 2
     reason = result.uncovered[0].reason

@@ -1,7 +1,7 @@
 """The expert's value model for Kniffel Extreme: V̂(filled boxes, upper sum, chips left).
 
 The exact table of Kniffel Extreme holds 598 million values (2.4 GB); this model holds about
-two hundred thousand numbers, fitted by least squares to a sample of that table
+134 thousand numbers, fitted by least squares to a sample of that table
 (``scripts/fit_expert_model.py``, :mod:`kniffel.expert_fit`). For a sheet with ``n`` open boxes,
 ``c`` chips left, upper boxes ``U`` filled with upper sum ``u`` and ``l`` lower boxes open:
 

@@ -14,8 +14,8 @@ earned, the extra-Kniffel bonus, plus the value ``V`` of the successor state. Ar
 states, float32 or float64), ``base`` (2^nb,) offset of each set's lanes in ``V`` or -1.
 
 The computation is C (``_kernel.c``, built with the package): lanes go in chunks of
-8 float32 or 4 float64 lanes (one AVX2 register), every lane loop is straight vector code and a
-chunk's keep array stays in a core's L2 cache. This module loads the library with ctypes and
+8 lanes (one AVX2 register of float32, two of float64), every lane loop is straight vector code
+and a chunk's keep array stays in a core's L2 cache. This module loads the library with ctypes and
 runs one call per thread; ctypes releases the GIL, so the threads run in parallel.
 """
 
