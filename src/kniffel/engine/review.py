@@ -128,6 +128,31 @@ def review_decisions(game: Game, judge: Judge,
     return Review(game, tuple(decisions), tuple(uncovered))
 
 
+@dataclass(frozen=True)
+class LuckSkill:
+    """How a player's result came about: ``expected`` the expected final total at the game's
+    start (if every decision is the best), ``final`` the total reached, ``skill`` the points
+    the player's judged decisions lost (≥ 0), ``luck`` the rest of the difference,
+    ``final − expected + skill`` (the dice: positive when they were kind)."""
+
+    player: int
+    expected: float
+    final: int
+    skill: float
+    luck: float
+
+
+def luck_and_skill(review: Review, expected: float) -> tuple[LuckSkill, ...]:
+    """Every player's split of ``final − expected`` into luck and lost points, for a reviewed
+    game whose players all expected ``expected`` at its start
+    (:func:`kniffel.engine.chances.start_expectation`)."""
+    out = []
+    for player, total in enumerate(review.game.scores()):
+        skill = review.total_loss(player)
+        out.append(LuckSkill(player, expected, total, skill, total - expected + skill))
+    return tuple(out)
+
+
 def review_game(game: Game, *, expert: Expert | None = None) -> Review:
     """Judge every decision of ``game`` by the expert (no solver needed: works in the
     browser)."""
@@ -135,5 +160,5 @@ def review_game(game: Game, *, expert: Expert | None = None) -> Review:
     return review_decisions(game, judge.advise)
 
 
-__all__ = ["Decision", "Judge", "NotJudged", "Review", "Uncovered", "review_decisions",
-           "review_game"]
+__all__ = ["Decision", "Judge", "LuckSkill", "NotJudged", "Review", "Uncovered", "luck_and_skill",
+           "review_decisions", "review_game"]

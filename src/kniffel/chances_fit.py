@@ -1,0 +1,178 @@
+"""Fitting the win chances' spread model (:mod:`kniffel.engine.chances`) to the expert's games.
+
+For each rule set, solitaire games of the ``expert`` player (exactly optimal where the rule set
+has its value table) are played and replayed; every turn start gives one sample: the state, the
+expected points still to come ``V`` and the points that came, ``R``. Then, in this order:
+
+1. the bonus's logistic model: ``P(B = 1) = σ(w · f)``, ``B`` whether the bonus is reached
+   later, ``f`` = :func:`~kniffel.engine.chances.bonus_features`, fitted by Newton's method
+   (a small ridge keeps it finite) on the samples whose bonus is still open;
+2. the gap between the two humps, ``R − V = (J₀ + J₁ · open upper boxes) · (B − p)``, by least
+   squares on the same samples;
+3. the per-box spread: ``(R − μ_B)² = Σ_open b σ²_b``, by non-negative least squares over the
+   open-box indicators of every sample (an active set: negative weights are dropped and the
+   rest refitted).
+
+numpy only here (a desktop tool); the fitted numbers go into ``kniffel/engine/data/chances.json``
+(``python scripts/fit_chances.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from kniffel.engine.chances import (
+    CHANCE_FORMAT,
+    CHANCE_VERSION,
+    ChanceModel,
+    PlayerState,
+    SpreadModel,
+    bonus_features,
+)
+from kniffel.engine.game import Enter, Game, Score, Strike
+from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.strategy import get_strategy
+from kniffel.simulate import game_seed, play_out
+
+#: The rule sets fitted, and how many games each by default.
+FIT_GAMES = {"extreme": 1200, "kniffel": 3000, "kniffel-championship": 3000,
+             "yahtzee": 3000, "kniffel-anleitung": 3000}
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One turn start of a played game: its state, V, the points that came, and whether the
+    bonus was reached later."""
+
+    state: PlayerState
+    expected: float
+    came: int
+    bonus_later: bool
+
+
+def turn_starts(game: Game) -> list[tuple[PlayerState, int]]:
+    """Every turn start of player 0 in the finished ``game``: its state and the final total."""
+    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
+                  start_player=game.start_player)
+    states = [PlayerState.of(replay, 0)]
+    for action in game.actions:
+        replay.apply(action)
+        if isinstance(action, Score | Strike | Enter) and not replay.is_over():
+            states.append(PlayerState.of(replay, 0))
+    final = replay.sheet(0).total
+    return [(s, final) for s in states]
+
+
+def _games(args: tuple[str, int, int, int]) -> list[tuple[PlayerState, int, bool]]:
+    name, seed, start, stop = args
+    rules = preset(name)
+    strategy = get_strategy("expert", rules)
+    out: list[tuple[PlayerState, int, bool]] = []
+    for index in range(start, stop):
+        game = Game(rules, ["fit"], seed=game_seed(seed, index))
+        play_out(game, strategy, random.Random(f"chances:{seed}:{index}"))
+        bonus_end = game.sheet(0).bonus > 0
+        out.extend((s, final, bonus_end) for s, final in turn_starts(game))
+    return out
+
+
+def play_samples(rules: RuleSet, games: int, seed: int, *, jobs: int = 2,
+                 progress: Callable[[int], None] | None = None) -> list[Sample]:
+    """Samples of ``games`` expert games of the preset ``rules`` (``jobs`` processes)."""
+    model = ChanceModel(rules, spread=SpreadModel(rules.name, {}, (0.0, 0.0),
+                                                  (0.0, 0.0, 0.0, 0.0, 0.0)))
+    chunk = 25
+    tasks = [(rules.name, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
+    samples: list[Sample] = []
+    with ProcessPoolExecutor(jobs) as pool:
+        for rows in pool.map(_games, tasks):
+            for state, final, bonus_end in rows:
+                bonus_now = state.upper >= rules.bonus_threshold
+                samples.append(Sample(state, model.expected_rest(state), final - state.total,
+                                      bonus_end and not bonus_now))
+            if progress:
+                progress(chunk)
+    return samples
+
+
+def _logistic_fit(x: Any, y: Any, ridge: float = 1e-3) -> Any:
+    import numpy as np
+
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(x @ w)))
+        grad = x.T @ (p - y) + ridge * w
+        hess = (x.T * (p * (1 - p))) @ x + ridge * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return w
+
+
+def _nnls(a: Any, b: Any) -> Any:
+    import numpy as np
+
+    active = np.ones(a.shape[1], dtype=bool)
+    w = np.zeros(a.shape[1])
+    for _ in range(a.shape[1] + 1):
+        sol, *_ = np.linalg.lstsq(a[:, active], b, rcond=None)
+        if (sol >= 0).all():
+            w[:] = 0
+            w[active] = sol
+            return w
+        idx = np.flatnonzero(active)
+        active[idx[sol < 0]] = False
+    return w
+
+
+def fit_spread(rules: RuleSet, samples: Sequence[Sample]) -> SpreadModel:
+    """The spread model of ``rules`` fitted to ``samples`` (see the module docstring)."""
+    import numpy as np
+
+    feats, ys, rest, ups, idx = [], [], [], [], []
+    for i, s in enumerate(samples):
+        f = bonus_features(rules, s.state.entries, s.state.upper, s.state.chips)
+        if f is not None:
+            feats.append(f)
+            ys.append(1.0 if s.bonus_later else 0.0)
+            rest.append(s.came - s.expected)
+            ups.append(sum(1 for b in rules.upper_boxes if b not in s.state.entries))
+            idx.append(i)
+    mu = np.array([s.expected for s in samples], dtype=float)
+    if feats:
+        x = np.array(feats)
+        y = np.array(ys)
+        w = _logistic_fit(x, y)
+        p = 1 / (1 + np.exp(-(x @ w)))
+        d = y - p
+        u = np.array(ups, dtype=float)
+        g, *_ = np.linalg.lstsq(np.stack([d, d * u], axis=1), np.array(rest), rcond=None)
+        gap = np.maximum(0.0, g[0] + g[1] * u)
+        mu[np.array(idx)] += np.where(y > 0, (1 - p) * gap, -p * gap)
+        weights = tuple(float(v) for v in w)
+        gap_pair = (float(g[0]), float(g[1]))
+    else:
+        weights, gap_pair = (0.0, 0.0, 0.0, 0.0, 0.0), (0.0, 0.0)
+    came = np.array([s.came for s in samples], dtype=float)
+    boxes = list(rules.boxes)
+    a = np.array([[0.0 if b in s.state.entries else 1.0 for b in boxes] for s in samples])
+    var = _nnls(a, (came - mu) ** 2)
+    return SpreadModel(rules.name, {b: float(v) for b, v in zip(boxes, var, strict=True)},
+                       gap_pair, (weights[0], weights[1], weights[2], weights[3], weights[4]))
+
+
+def model_file(models: Sequence[SpreadModel], sources: dict[str, Any]) -> str:
+    """The data file's text for ``models``."""
+    data = {"format": CHANCE_FORMAT, "version": CHANCE_VERSION,
+            "models": {m.rules_name: dict(m.to_json(), fitted=sources[m.rules_name])
+                       for m in models}}
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+__all__ = ["FIT_GAMES", "Sample", "fit_spread", "model_file", "play_samples", "turn_starts"]

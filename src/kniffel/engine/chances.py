@@ -1,0 +1,453 @@
+"""Win chances: who is likely to win from here, if everyone plays well.
+
+For every player of a game in progress (any rule set, 1–8 players, score pad or dice game) this
+computes the distribution of the final total if the player plays like the expert from here
+(for the classic rule sets: optimally), and from those distributions each player's chance of
+ending above all others (a tie shared equally), the expected final total and a range (10 %–90 %).
+
+**One player's final total.** The points on the sheet ``s`` plus the points still to come
+``R``. The mean of ``R`` is the expert's value of the turn-start state,
+``E[R] = V(filled boxes, upper sum, extra state)`` (:mod:`kniffel.engine.values`: exact tables
+for the classic sets, the fitted model for Kniffel Extreme). The upper bonus makes ``R``
+two-humped, so ``R`` is modelled as a mixture of two normal distributions, one for the games
+that still reach the bonus (probability ``p``) and one for those that do not:
+
+    R ~ p · N(μ₁, σ²) + (1 − p) · N(μ₀, σ²),   μ₁ = V + (1 − p)·J,   μ₀ = V − p·J,
+
+which keeps ``E[R] = V``; ``J`` is the gap between the two humps (the bonus and the upper points
+that come with it). ``p`` is a logistic function of the points the bonus still needs per open
+upper face, of how many upper and other boxes are open and of the chips left; ``p`` is 0 when
+the bonus is out of reach and there is no mixture once it is reached. The spread is a sum over
+the open boxes, ``σ² = Σ_open b σ²_b``. ``J``, ``p``'s weights and ``σ²_b`` are fitted per rule
+set to the expert's own games (:mod:`kniffel.chances_fit`, the data file
+``kniffel/engine/data/chances.json``). The mixture is put on the whole numbers from 0 to the most
+points the open boxes can still bring. A finished sheet is its total.
+
+**Who wins.** With every player's distribution ``P_j`` (independent: nobody's dice depend on
+another's), player ``i`` wins with
+
+    P(i wins) = Σ_x P_i(x) · E[1/(1+K) · 1{all others ≤ x}],
+
+``K`` the number of others who end on ``x`` as well. The expectation is the integral over ``t``
+in [0, 1] of ``Π_{j≠i} (P(X_j < x) + P(X_j = x)·t)``, a polynomial of degree ≤ 7 in ``t``,
+which a 4-point Gauss–Legendre rule integrates exactly. The chances sum to 1 and need no guess
+about pairs.
+
+Pure Python (it runs in the browser); no random generator.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from kniffel.engine.errors import ExpertError
+from kniffel.engine.game import Enter, Game, Score, Strike
+from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet
+from kniffel.engine.states import DEAD, max_count, upper_key
+from kniffel.engine.values import Values, values_for
+
+#: The format of the data file; a file of another version is refused.
+CHANCE_FORMAT = "kniffel-chance-model"
+CHANCE_VERSION = 1
+#: The data file in the package (``kniffel/engine/data``).
+CHANCE_FILE = "chances.json"
+#: The range's quantiles.
+LOW_Q, HIGH_Q = 0.1, 0.9
+#: Normal tails beyond this many standard deviations are left out (then renormalised).
+_TAILS = 6.0
+
+# the 4-point Gauss–Legendre rule on [0, 1]: exact for polynomials of degree ≤ 7 (8 players)
+_A, _B = math.sqrt(3 / 7 - 2 / 7 * math.sqrt(6 / 5)), math.sqrt(3 / 7 + 2 / 7 * math.sqrt(6 / 5))
+_WA, _WB = (18 + math.sqrt(30)) / 36, (18 - math.sqrt(30)) / 36
+_NODES = ((0.5 - _B / 2, _WB / 2), (0.5 - _A / 2, _WA / 2), (0.5 + _A / 2, _WA / 2),
+          (0.5 + _B / 2, _WB / 2))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A distribution over whole numbers: ``probs[k]`` is the probability of ``offset + k``."""
+
+    offset: int
+    probs: tuple[float, ...]
+
+    @classmethod
+    def point(cls, value: int) -> Distribution:
+        """Certainly ``value``."""
+        return cls(value, (1.0,))
+
+    @property
+    def mean(self) -> float:
+        return self.offset + sum(k * p for k, p in enumerate(self.probs))
+
+    @property
+    def variance(self) -> float:
+        m = self.mean - self.offset
+        return sum((k - m) ** 2 * p for k, p in enumerate(self.probs))
+
+    def quantile(self, q: float) -> int:
+        """The smallest value ``x`` with P(X ≤ x) ≥ ``q``."""
+        acc = 0.0
+        for k, p in enumerate(self.probs):
+            acc += p
+            if acc >= q - 1e-12:
+                return self.offset + k
+        return self.offset + len(self.probs) - 1
+
+    def shifted(self, by: int) -> Distribution:
+        """The distribution of X + ``by``."""
+        return Distribution(self.offset + by, self.probs)
+
+
+def win_probabilities(dists: Sequence[Distribution]) -> tuple[float, ...]:
+    """Each player's chance of the highest total, a tie shared equally (see the module
+    docstring): exact for independent totals, summing to 1."""
+    n = len(dists)
+    if n == 0:
+        return ()
+    if n == 1:
+        return (1.0,)
+    lo = min(d.offset for d in dists)
+    hi = max(d.offset + len(d.probs) - 1 for d in dists)
+    below = [0.0] * n  # P(X_j < x)
+    wins = [0.0] * n
+    for x in range(lo, hi + 1):
+        at = []
+        for d in dists:
+            k = x - d.offset
+            at.append(d.probs[k] if 0 <= k < len(d.probs) else 0.0)
+        if any(at):
+            for t, w in _NODES:
+                factors = [b + a * t for a, b in zip(at, below, strict=True)]
+                # prefix and suffix products: Π over everyone but i
+                pre = [1.0] * (n + 1)
+                for j in range(n):
+                    pre[j + 1] = pre[j] * factors[j]
+                suf = 1.0
+                for i in range(n - 1, -1, -1):
+                    if at[i]:
+                        wins[i] += w * at[i] * pre[i] * suf
+                    suf *= factors[i]
+            for j in range(n):
+                below[j] += at[j]
+    total = sum(wins)
+    return tuple(w / total for w in wins)
+
+
+# --- the model of one player's points still to come ------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpreadModel:
+    """The fitted spread of the points still to come for one rule set (see the module
+    docstring): ``box_variance[b]`` = σ²_b, ``gap`` = (J's constant, J per open upper box),
+    ``bonus_weights`` = the logistic weights of (1, need per open upper face, open upper boxes,
+    open other boxes, chips left)."""
+
+    rules_name: str
+    box_variance: Mapping[Box, float]
+    gap: tuple[float, float]
+    bonus_weights: tuple[float, float, float, float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"box_variance": {b.value: v for b, v in self.box_variance.items()},
+                "gap": list(self.gap), "bonus_weights": list(self.bonus_weights)}
+
+    @classmethod
+    def from_json(cls, name: str, data: Mapping[str, Any]) -> SpreadModel:
+        weights = tuple(float(w) for w in data["bonus_weights"])
+        gap = tuple(float(g) for g in data["gap"])
+        if len(weights) != 5 or len(gap) != 2:
+            raise ValueError("bonus_weights needs 5 numbers, gap 2")
+        return cls(name, {Box(k): float(v) for k, v in data["box_variance"].items()},
+                   (gap[0], gap[1]), (weights[0], weights[1], weights[2], weights[3],
+                                      weights[4]))
+
+
+def bonus_features(rules: RuleSet, entries: Mapping[Box, Entry], upper: int,
+                   chips: int) -> tuple[float, float, float, float, float] | None:
+    """The features of the bonus's logistic model, or None when the bonus is settled (already
+    reached, out of reach, or no upper box open)."""
+    open_upper = [b for b in rules.upper_boxes if b not in entries]
+    need = rules.bonus_threshold - upper
+    if need <= 0 or not open_upper or rules.bonus_points == 0:
+        return None
+    mask = 0
+    for i, b in enumerate(rules.boxes):
+        if b in entries and b.is_upper:
+            mask |= 1 << i
+    if upper_key(mask & 63, upper, rules.bonus_threshold, max_count(rules)) == DEAD:
+        return None
+    if need > sum(rules.max_points(b) for b in open_upper):
+        return None
+    faces = sum(b.face or 0 for b in open_upper)
+    others = sum(1 for b in rules.boxes if b not in entries and not b.is_upper)
+    return (1.0, need / faces, float(len(open_upper)), float(others), float(chips))
+
+
+def _logistic(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> Distribution:
+    """The mixture of normals ``(weight, mean)`` with spread ``sd``, on the whole numbers
+    0…``top`` (each number the mass of its unit interval; what falls outside is left out and
+    the rest renormalised)."""
+    if sd <= 1e-9 or top <= 0:
+        mean = sum(w * m for w, m in components)
+        return Distribution.point(min(top, max(0, round(mean))))
+    lo = max(0, math.floor(min(m for _, m in components) - _TAILS * sd))
+    hi = min(top, math.ceil(max(m for _, m in components) + _TAILS * sd))
+    if lo > hi:  # every hump beyond the range: the nearer end
+        return Distribution.point(0 if hi <= 0 else top)
+    probs = []
+    cdfs = [_normal_cdf((lo - 0.5 - m) / sd) for _, m in components]
+    for x in range(lo, hi + 1):
+        p = 0.0
+        for c, (w, m) in enumerate(components):
+            upper = _normal_cdf((x + 0.5 - m) / sd)
+            p += w * (upper - cdfs[c])
+            cdfs[c] = upper
+        probs.append(p)
+    total = sum(probs)
+    if total <= 0:
+        mean = sum(w * m for w, m in components)
+        return Distribution.point(min(top, max(0, round(mean))))
+    return Distribution(lo, tuple(p / total for p in probs))
+
+
+# --- a player's state at the start of their turn -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """What decides a player's future: the filled boxes, points on the sheet, chips left (at
+    the start of the turn), the upper sum."""
+
+    entries: Mapping[Box, Entry]
+    total: int
+    upper: int
+    chips: int
+
+    @classmethod
+    def of(cls, game: Game, player: int) -> PlayerState:
+        """Player ``player``'s state in ``game`` at the start of their current (or next) turn:
+        a chip handed in during the turn in progress still counts as theirs."""
+        sheet = game.sheet(player)
+        chips = sheet.chips_left
+        turn = game.turn
+        if turn is not None and turn.chip_used and game.current_player == player:
+            chips += 1
+        return cls(dict(sheet.entries), sheet.total, sheet.upper_sum, chips)
+
+
+class ChanceModel:
+    """Final-total distributions for the players of one rule set (values and spread loaded
+    once)."""
+
+    def __init__(self, rules: RuleSet, *, values: Values | None = None,
+                 spread: SpreadModel | None = None, build: bool = True) -> None:
+        self.rules = rules
+        self.values = values if values is not None else values_for(rules, build=build)
+        self.spread = spread if spread is not None else spread_model(rules)
+        self._bit = {box: 1 << b for b, box in enumerate(rules.boxes)}
+        self._further = (rules.extra_kniffel is not ExtraKniffel.NONE
+                         and Box.KNIFFEL in rules.boxes)
+
+    @property
+    def source(self) -> str:
+        """Where the expected values come from: "table" or "model"."""
+        return self.values.source
+
+    def expected_rest(self, state: PlayerState) -> float:
+        """V: the expected points still to come from ``state``."""
+        rules = self.rules
+        mask = 0
+        for box in state.entries:
+            mask |= self._bit[box]
+        if rules.chips:
+            x = state.chips
+        elif self._further and Box.KNIFFEL in state.entries:
+            x = 1 if state.entries[Box.KNIFFEL].points > 0 else 0
+        else:
+            x = 0
+        return self.values.future(mask, state.upper, x)
+
+    def most_to_come(self, state: PlayerState) -> int:
+        """The most points the open boxes can still bring (with the bonus, and further
+        Kniffels' extra points for every open box)."""
+        rules = self.rules
+        open_boxes = [b for b in rules.boxes if b not in state.entries]
+        top = sum(rules.max_points(b) for b in open_boxes)
+        if state.upper < rules.bonus_threshold and any(b.is_upper for b in open_boxes):
+            top += rules.bonus_points
+        if self._further:
+            top += rules.extra_kniffel_bonus * len(open_boxes)
+        return top
+
+    def rest(self, state: PlayerState) -> Distribution:
+        """The distribution of the points still to come from ``state``."""
+        rules = self.rules
+        open_boxes = [b for b in rules.boxes if b not in state.entries]
+        if not open_boxes:
+            return Distribution.point(0)
+        v = self.expected_rest(state)
+        top = self.most_to_come(state)
+        var = sum(self.spread.box_variance.get(b, 0.0) for b in open_boxes)
+        sd = math.sqrt(max(var, 0.0))
+        features = bonus_features(rules, state.entries, state.upper, state.chips)
+        if features is None:
+            return mixture(((1.0, v),), sd, top)
+        z = sum(w * f for w, f in zip(self.spread.bonus_weights, features, strict=True))
+        p = _logistic(z)
+        ups = sum(1 for b in open_boxes if b.is_upper)
+        gap = max(0.0, self.spread.gap[0] + self.spread.gap[1] * ups)
+        return mixture(((p, v + (1 - p) * gap), (1 - p, v - p * gap)), sd, top)
+
+    def final(self, state: PlayerState) -> Distribution:
+        """The distribution of the final total from ``state``."""
+        return self.rest(state).shifted(state.total)
+
+
+@cache
+def _spread_models() -> dict[str, SpreadModel]:
+    raw = resources.files("kniffel.engine").joinpath("data", CHANCE_FILE).read_text("utf-8")
+    data = json.loads(raw)
+    if data.get("format") != CHANCE_FORMAT or data.get("version") != CHANCE_VERSION:
+        raise ExpertError("the win-chance model file has another format",
+                          code="chances.model_format", params={"file": CHANCE_FILE})
+    return {name: SpreadModel.from_json(name, m) for name, m in data["models"].items()}
+
+
+def spread_model(rules: RuleSet) -> SpreadModel:
+    """The fitted spread of ``rules``: its own where the data file has one, else that of the
+    preset it is closest to (Kniffel Extreme for rules with the d10, Kniffel otherwise)."""
+    models = _spread_models()
+    found = models.get(rules.name)
+    if found is None:
+        found = models["extreme" if rules.d10 else "kniffel"]
+    return found
+
+
+@cache
+def _model(rules: RuleSet) -> ChanceModel:
+    return ChanceModel(rules)
+
+
+def chance_model(rules: RuleSet) -> ChanceModel:
+    """The shared model of ``rules`` (its values and spread loaded once)."""
+    return _model(rules)
+
+
+def start_expectation(rules: RuleSet, *, model: ChanceModel | None = None) -> float:
+    """The expected final total of a player at the start of a game of ``rules``."""
+    model = model or chance_model(rules)
+    return model.expected_rest(PlayerState({}, 0, 0, rules.chips))
+
+
+# --- the answer ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """One player's prospects: the chance to win (a tie shared), the points now, the expected
+    final total and the range the final total falls in with 80 % (``low`` = 10 %, ``high`` =
+    90 % quantile); ``finished`` when the sheet is full."""
+
+    name: str
+    win: float
+    total: int
+    expected: float
+    low: int
+    high: int
+    finished: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "win": self.win, "expected": self.expected,
+                "low": self.low, "high": self.high, "total": self.total,
+                "finished": self.finished}
+
+
+@dataclass(frozen=True)
+class Chances:
+    """Every player's :class:`Outlook`, in player order."""
+
+    players: tuple[Outlook, ...]
+    source: str
+
+    @property
+    def leader(self) -> int | None:
+        """The player with the best chance (None when two share it)."""
+        best = max(o.win for o in self.players)
+        top = [i for i, o in enumerate(self.players) if abs(o.win - best) < 1e-9]
+        return top[0] if len(top) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [o.to_json() for o in self.players], "source": self.source}
+
+
+def chances_of(names: Sequence[str], dists: Sequence[Distribution],
+               finished: Sequence[bool], totals: Sequence[int], source: str) -> Chances:
+    """The :class:`Chances` of players with final-total distributions ``dists``."""
+    wins = win_probabilities(dists)
+    return Chances(tuple(
+        Outlook(name, w, total, d.mean, d.quantile(LOW_Q), d.quantile(HIGH_Q), done)
+        for name, w, d, done, total in zip(names, wins, dists, finished, totals, strict=True)),
+        source)
+
+
+def win_chances(game: Game, *, model: ChanceModel | None = None) -> Chances:
+    """Every player's chances in ``game`` from the start of the turn in progress (the dice of
+    a turn in progress are not counted: the chances change with entries, not throws). A game
+    that is over gives its winners 1 (shared on a tie)."""
+    model = model or chance_model(game.rules)
+    names, dists, finished, totals = [], [], [], []
+    for i, player in enumerate(game.players):
+        sheet = game.sheet(i)
+        names.append(player.name)
+        totals.append(sheet.total)
+        finished.append(sheet.is_full)
+        dists.append(Distribution.point(sheet.total) if sheet.is_full else
+                     model.final(PlayerState.of(game, i)))
+    return chances_of(names, dists, finished, totals, model.source)
+
+
+@dataclass(frozen=True)
+class ChancePoint:
+    """The chances after action number ``index`` (an entry; -1: before the first), in round
+    ``round``."""
+
+    index: int
+    round: int
+    chances: Chances
+
+
+def chances_over_game(game: Game, *, model: ChanceModel | None = None) -> tuple[ChancePoint, ...]:
+    """The chances before the first entry and after every entry (score, strike or a score
+    pad's entry) of ``game``, replayed from its actions."""
+    model = model or chance_model(game.rules)
+    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
+                  start_player=game.start_player)
+    points = [ChancePoint(-1, replay.round, win_chances(replay, model=model))]
+    for index, action in enumerate(game.actions):
+        replay.apply(action)
+        if isinstance(action, Score | Strike | Enter):
+            points.append(ChancePoint(index, replay.round, win_chances(replay, model=model)))
+    return tuple(points)
+
+
+__all__ = ["ChanceModel", "ChancePoint", "Chances", "Distribution", "Outlook",
+           "PlayerState", "SpreadModel", "chance_model", "chances_over_game", "mixture",
+           "spread_model", "start_expectation", "win_chances", "win_probabilities"]
