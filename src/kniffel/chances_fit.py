@@ -11,7 +11,9 @@ expected points still to come ``V`` and the points that came, ``R``. Then, in th
    squares on the same samples;
 3. the per-box spread: ``(R − μ_B)² = Σ_open b σ²_b``, by non-negative least squares over the
    open-box indicators of every sample (an active set: negative weights are dropped and the
-   rest refitted).
+   rest refitted);
+4. the factor per number of open boxes ``n``: ``s[n]`` = the mean of ``(R − μ_B)²`` over the
+   mean of ``Σ_open b σ²_b`` among the samples with ``n`` open (1 with fewer than 30 samples).
 
 numpy only here (a desktop tool); the fitted numbers go into ``kniffel/engine/data/chances.json``
 (``python scripts/fit_chances.py``).
@@ -155,16 +157,27 @@ def fit_spread(rules: RuleSet, samples: Sequence[Sample]) -> SpreadModel:
         g, *_ = np.linalg.lstsq(np.stack([d, d * u], axis=1), np.array(rest), rcond=None)
         gap = np.maximum(0.0, g[0] + g[1] * u)
         mu[np.array(idx)] += np.where(y > 0, (1 - p) * gap, -p * gap)
-        weights = tuple(float(v) for v in w)
+        weights = tuple(round(float(v), 6) for v in w)
         gap_pair = (float(g[0]), float(g[1]))
     else:
         weights, gap_pair = (0.0, 0.0, 0.0, 0.0, 0.0), (0.0, 0.0)
     came = np.array([s.came for s in samples], dtype=float)
     boxes = list(rules.boxes)
     a = np.array([[0.0 if b in s.state.entries else 1.0 for b in boxes] for s in samples])
-    var = _nnls(a, (came - mu) ** 2)
-    return SpreadModel(rules.name, {b: float(v) for b, v in zip(boxes, var, strict=True)},
-                       gap_pair, (weights[0], weights[1], weights[2], weights[3], weights[4]))
+    err2 = (came - mu) ** 2
+    var = _nnls(a, err2)
+    summed = a @ var
+    n_open = a.sum(axis=1).astype(int)
+    scale = []
+    for n in range(len(boxes) + 1):
+        at = n_open == n
+        ok = at.sum() >= 30 and summed[at].mean() > 0
+        scale.append(round(float(err2[at].mean() / summed[at].mean()), 6) if ok else 1.0)
+    return SpreadModel(rules.name, {b: round(float(v), 6) for b, v in zip(boxes, var,
+                                                                          strict=True)},
+                       (round(float(gap_pair[0]), 6), round(float(gap_pair[1]), 6)),
+                       (weights[0], weights[1], weights[2], weights[3], weights[4]),
+                       tuple(scale))
 
 
 def model_file(models: Sequence[SpreadModel], sources: dict[str, Any]) -> str:

@@ -18,10 +18,11 @@ which keeps ``E[R] = V``; ``J`` is the gap between the two humps (the bonus and 
 that come with it). ``p`` is a logistic function of the points the bonus still needs per open
 upper face, of how many upper and other boxes are open and of the chips left; ``p`` is 0 when
 the bonus is out of reach and there is no mixture once it is reached. The spread is a sum over
-the open boxes, ``σ² = Σ_open b σ²_b``. ``J``, ``p``'s weights and ``σ²_b`` are fitted per rule
-set to the expert's own games (:mod:`kniffel.chances_fit`, the data file
-``kniffel/engine/data/chances.json``). The mixture is put on the whole numbers from 0 to the most
-points the open boxes can still bring. A finished sheet is its total.
+the open boxes, times a factor for how many are open, ``σ² = s[n] · Σ_open b σ²_b`` (a box
+open near the end has fewer turns to fit its roll in). ``J``, ``p``'s weights, ``σ²_b`` and
+``s`` are fitted per rule set to the expert's own games (:mod:`kniffel.chances_fit`, the data
+file ``kniffel/engine/data/chances.json``). The mixture is put on the whole numbers from 0 to
+the most points the open boxes can still bring. A finished sheet is its total.
 
 **Who wins.** With every player's distribution ``P_j`` (independent: nobody's dice depend on
 another's), player ``i`` wins with
@@ -46,6 +47,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from kniffel.engine.distribution import Distribution
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import Enter, Game, Score, Strike
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet
@@ -67,41 +69,6 @@ _A, _B = math.sqrt(3 / 7 - 2 / 7 * math.sqrt(6 / 5)), math.sqrt(3 / 7 + 2 / 7 * 
 _WA, _WB = (18 + math.sqrt(30)) / 36, (18 - math.sqrt(30)) / 36
 _NODES = ((0.5 - _B / 2, _WB / 2), (0.5 - _A / 2, _WA / 2), (0.5 + _A / 2, _WA / 2),
           (0.5 + _B / 2, _WB / 2))
-
-
-@dataclass(frozen=True)
-class Distribution:
-    """A distribution over whole numbers: ``probs[k]`` is the probability of ``offset + k``."""
-
-    offset: int
-    probs: tuple[float, ...]
-
-    @classmethod
-    def point(cls, value: int) -> Distribution:
-        """Certainly ``value``."""
-        return cls(value, (1.0,))
-
-    @property
-    def mean(self) -> float:
-        return self.offset + sum(k * p for k, p in enumerate(self.probs))
-
-    @property
-    def variance(self) -> float:
-        m = self.mean - self.offset
-        return sum((k - m) ** 2 * p for k, p in enumerate(self.probs))
-
-    def quantile(self, q: float) -> int:
-        """The smallest value ``x`` with P(X ≤ x) ≥ ``q``."""
-        acc = 0.0
-        for k, p in enumerate(self.probs):
-            acc += p
-            if acc >= q - 1e-12:
-                return self.offset + k
-        return self.offset + len(self.probs) - 1
-
-    def shifted(self, by: int) -> Distribution:
-        """The distribution of X + ``by``."""
-        return Distribution(self.offset + by, self.probs)
 
 
 def win_probabilities(dists: Sequence[Distribution]) -> tuple[float, ...]:
@@ -147,16 +114,25 @@ class SpreadModel:
     """The fitted spread of the points still to come for one rule set (see the module
     docstring): ``box_variance[b]`` = σ²_b, ``gap`` = (J's constant, J per open upper box),
     ``bonus_weights`` = the logistic weights of (1, need per open upper face, open upper boxes,
-    open other boxes, chips left)."""
+    open other boxes, chips left), ``scale[n]`` = s[n], the factor of σ² with ``n`` boxes
+    open (1 where missing)."""
 
     rules_name: str
     box_variance: Mapping[Box, float]
     gap: tuple[float, float]
     bonus_weights: tuple[float, float, float, float, float]
+    scale: tuple[float, ...] = ()
+
+    def variance(self, open_boxes: Sequence[Box]) -> float:
+        """σ² of the points still to come with ``open_boxes`` open."""
+        n = len(open_boxes)
+        factor = self.scale[n] if n < len(self.scale) else 1.0
+        return factor * sum(self.box_variance.get(b, 0.0) for b in open_boxes)
 
     def to_json(self) -> dict[str, Any]:
         return {"box_variance": {b.value: v for b, v in self.box_variance.items()},
-                "gap": list(self.gap), "bonus_weights": list(self.bonus_weights)}
+                "gap": list(self.gap), "bonus_weights": list(self.bonus_weights),
+                "scale": list(self.scale)}
 
     @classmethod
     def from_json(cls, name: str, data: Mapping[str, Any]) -> SpreadModel:
@@ -166,7 +142,8 @@ class SpreadModel:
             raise ValueError("bonus_weights needs 5 numbers, gap 2")
         return cls(name, {Box(k): float(v) for k, v in data["box_variance"].items()},
                    (gap[0], gap[1]), (weights[0], weights[1], weights[2], weights[3],
-                                      weights[4]))
+                                      weights[4]),
+                   tuple(float(f) for f in data.get("scale", ())))
 
 
 def bonus_features(rules: RuleSet, entries: Mapping[Box, Entry], upper: int,
@@ -305,8 +282,7 @@ class ChanceModel:
             return Distribution.point(0)
         v = self.expected_rest(state)
         top = self.most_to_come(state)
-        var = sum(self.spread.box_variance.get(b, 0.0) for b in open_boxes)
-        sd = math.sqrt(max(var, 0.0))
+        sd = math.sqrt(max(self.spread.variance(open_boxes), 0.0))
         features = bonus_features(rules, state.entries, state.upper, state.chips)
         if features is None:
             return mixture(((1.0, v),), sd, top)
