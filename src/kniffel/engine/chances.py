@@ -10,7 +10,8 @@ ending above all others (a tie shared equally), the expected final total and a r
 ``E[R] = V(filled boxes, upper sum, extra state)`` (:mod:`kniffel.engine.values`: exact tables
 for the classic sets, the fitted model for Kniffel Extreme). The upper bonus makes ``R``
 two-humped, so ``R`` is modelled as a mixture of two normal distributions, one for the games
-that still reach the bonus (probability ``p``) and one for those that do not:
+that still reach the bonus (probability ``p``) and one for those that do not (where one or two
+boxes are open it is exact instead: :mod:`kniffel.engine.endgame`):
 
     R ~ p · N(μ₁, σ²) + (1 − p) · N(μ₀, σ²),   μ₁ = V + (1 − p)·J,   μ₀ = V − p·J,
 
@@ -48,6 +49,7 @@ from importlib import resources
 from typing import Any
 
 from kniffel.engine.distribution import Distribution
+from kniffel.engine.endgame import endgame_rest
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import Enter, Game, Score, Strike
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet
@@ -61,6 +63,9 @@ CHANCE_VERSION = 1
 CHANCE_FILE = "chances.json"
 #: The range's quantiles.
 LOW_Q, HIGH_Q = 0.1, 0.9
+#: With at most this many boxes open the distribution is exact (the endgame's recursion): 2
+#: for the classic rule sets, 1 for the d10's (a cold call there takes tens of milliseconds).
+EXACT_OPEN, EXACT_OPEN_D10 = 2, 1
 #: Normal tails beyond this many standard deviations are left out (then renormalised).
 _TAILS = 6.0
 
@@ -235,8 +240,12 @@ class ChanceModel:
     once)."""
 
     def __init__(self, rules: RuleSet, *, values: Values | None = None,
-                 spread: SpreadModel | None = None, build: bool = True) -> None:
+                 spread: SpreadModel | None = None, build: bool = True,
+                 exact_open: int | None = None) -> None:
         self.rules = rules
+        #: Up to this many open boxes the distribution is exact (:mod:`kniffel.engine.endgame`).
+        self.exact_open = (exact_open if exact_open is not None else
+                           EXACT_OPEN_D10 if rules.d10 else EXACT_OPEN)
         self.values = values if values is not None else values_for(rules, build=build)
         self.spread = spread if spread is not None else spread_model(rules)
         self._bit = {box: 1 << b for b, box in enumerate(rules.boxes)}
@@ -280,6 +289,11 @@ class ChanceModel:
         open_boxes = [b for b in rules.boxes if b not in state.entries]
         if not open_boxes:
             return Distribution.point(0)
+        if len(open_boxes) <= self.exact_open:
+            exact = endgame_rest(rules, state.entries, state.upper, state.chips,
+                                 limit=self.exact_open)
+            if exact is not None:
+                return exact
         v = self.expected_rest(state)
         top = self.most_to_come(state)
         sd = math.sqrt(max(self.spread.variance(open_boxes), 0.0))
