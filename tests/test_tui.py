@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
@@ -31,7 +32,7 @@ from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
 from kniffel.storage import load_game
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
-from kniffel.tui_view import DicePlaces, MoveLog, SheetTable, key_line, wrap_parts
+from kniffel.tui_view import DicePlaces, MoveLog, SheetTable, chance_text, key_line, wrap_parts
 
 SIZE = (150, 45)
 
@@ -1350,3 +1351,235 @@ def test_setup_the_free_strike_box_cannot_be_ticked_where_it_means_nothing() -> 
         assert not box.value
 
     run(KniffelApp(lang="en"), script)
+
+
+# --- the win chances under the totals (issue 22) -----------------------------------------------
+
+
+def chance_cells(screen: GameScreen) -> list[str]:
+    """The win chances the sheet's footer shows, one per player."""
+    totals: DataTable[object] = screen.query_one("#totals", DataTable)
+    return [str(totals.get_cell("chance", f"p{i}")) for i in range(len(screen.game.players))]
+
+
+def chances_shown_for(screen: GameScreen) -> bool:
+    """Whether the footer shows the win chances of the game as it is now."""
+    from kniffel.engine.chances import win_chances
+
+    widths = screen.sheet.widths[2:-1]
+    found = win_chances(screen.game)
+    return chance_cells(screen) == [chance_text(o.win, screen.lang, w)
+                                    for o, w in zip(found.players, widths, strict=True)]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_win_chance_row_follows_every_entry_and_undo_and_marks_the_leader(
+        lang: Lang) -> None:
+    label = {"de": "Gewinnchance", "en": "Win chance"}
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, seats=SEATS[3], seed=1, start=1, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await until(pilot, lambda: screen.match.human_to_move()
+                        and chances_shown_for(screen))
+            before = chance_cells(screen)
+            assert all(cell.endswith("%") for cell in before)
+            lines = screen_text(app).splitlines()
+            row = next(line for line in lines if line.lstrip().startswith(label[lang]))
+            assert all(cell in row for cell in before)
+            assert lines.index(row) == len(lines) - 2  # under the totals, above the keys
+            totals: DataTable[object] = screen.query_one("#totals", DataTable)
+            leader = screen.sheet.chances.leader if screen.sheet.chances else None
+            assert leader is not None
+            cell = totals.get_cell("chance", f"p{leader}")
+            assert isinstance(cell, Text)
+            assert str(cell.style) == "bold green"
+            entries = len(screen.game.sheet(0).entries)
+            await pilot.press("r", "enter")  # Anna scores: the chances change
+            await until(pilot, lambda: len(screen.game.sheet(0).entries) > entries)
+            await until(pilot, lambda: screen.match.human_to_move()
+                        and chances_shown_for(screen))
+            assert chance_cells(screen) != before
+            await pilot.press("u")  # back to Anna's throw: the chances of before it
+            await until(pilot, lambda: len(screen.game.sheet(0).entries) == entries
+                        and chances_shown_for(screen))
+            assert chance_cells(screen) == before
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("rules", ["extreme", "kniffel"])
+def test_the_win_chances_fit_80x24_with_every_player_in_view(players: int, rules: str) -> None:
+    from kniffel.engine.chances import chance_model
+
+    seats = [Seat("Anna"), *(Seat(f"Computer {i}", "greedy") for i in range(1, players))]
+    chance_model(preset(rules))  # the test's own win_chances: never beside the game's thread
+
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset(rules), seats=seats, seed=3, start=0, speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await until(pilot, lambda: chances_shown_for(screen))
+            lines = screen_text(app).splitlines()
+            assert len(lines) <= 24
+            assert all(len(line) <= 80 for line in lines)
+            row = next(line for line in lines if line.lstrip().startswith("Gewinnchance"))
+            cells = chance_cells(screen)
+            assert all(cell in row for cell in cells)
+            assert len(set(cells)) == 1  # nobody has entered anything: equal chances
+            totals: DataTable[object] = screen.query_one("#totals", DataTable)
+            assert totals.region.bottom <= 23  # the row above the key line
+            assert totals.virtual_size.width <= totals.size.width
+
+    asyncio.run(main())
+
+
+def test_a_player_alone_has_no_win_chance_row() -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await pilot.press("r", "enter")
+        await pilot.pause()
+        totals: DataTable[object] = screen.query_one("#totals", DataTable)
+        assert "chance" not in totals.rows
+        assert "Gewinnchance" not in screen_text(app)
+        assert not screen.win_chances.busy
+
+    run(KniffelApp(lang="de", seats=SEATS[1], seed=1, start=0), script)
+
+
+def test_where_no_chances_can_be_computed_the_row_is_empty_and_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from kniffel import tui_threads
+    from kniffel.engine.errors import ExpertError
+
+    def no_values(rules: object) -> object:
+        raise ExpertError("no values", code="expert.model_missing",
+                          params={"rules": "extreme", "command": "fit"})
+
+    monkeypatch.setattr(tui_threads, "chance_model", no_values)
+
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await until(pilot, lambda: not screen.win_chances.busy)
+        assert chance_cells(screen) == ["", ""]
+        assert "Gewinnchance" in screen_text(app)
+        await pilot.press("r", "enter")
+        await until(pilot, lambda: len(screen.game.sheet(0).entries) == 1
+                    and not screen.win_chances.busy)
+        assert chance_cells(screen) == ["", ""]
+        assert screen.sheet.chances is None
+
+    run(KniffelApp(lang="de", seats=[Seat("Anna"), Seat("Ben")], seed=1, start=0), script)
+
+
+def test_the_threads_chances_are_the_libraries_at_every_entry_and_in_the_midst_of_a_turn() -> None:
+    import random
+
+    from kniffel.engine.chances import win_chances
+    from kniffel.engine.match import Match
+    from kniffel.engine.strategy import get_strategy
+    from kniffel.tui_threads import chances_job
+
+    rules = preset("extreme")
+    game = Game(rules, ["Anna", "Ben", "Cleo"], seed=5)
+    greedy = get_strategy("greedy", rules)
+    match = Match(game, strategies=dict.fromkeys(range(3), greedy), rng=random.Random(5))
+    checked = 0
+    chip_seen = False
+    while not game.is_over():
+        match.move()
+        turn = game.turn
+        chip_seen |= turn is not None and turn.chip_used
+        if checked < 60 or game.is_over() or (turn is not None and turn.chip_used):
+            assert chances_job(game)() == win_chances(game)
+            checked += 1
+    assert chip_seen
+    assert chances_job(game)() == win_chances(game)
+
+
+@pytest.mark.parametrize(("win", "lang", "width", "shown"), [
+    (0.4321, "de", 6, "43 %"), (0.4321, "en", 3, "43%"), (1.0, "de", 5, "100 %"),
+    (1.0, "de", 4, "100%"), (0.0, "en", 4, "0 %"), (0.003, "de", 6, "<1 %"),
+    (0.003, "de", 3, "<1%"), (0.997, "en", 5, ">99 %"), (0.997, "en", 4, ">99%"),
+])
+def test_a_win_chance_is_whole_percent_and_not_quite_0_or_1_is_said_so(
+        win: float, lang: Lang, width: int, shown: str) -> None:
+    assert chance_text(win, lang, width) == shown
+
+
+def test_the_first_job_that_may_build_a_table_holds_the_lock_and_later_ones_do_not(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from kniffel import tui_threads
+    from kniffel.engine.advice import Position
+    from kniffel.engine.chances import chance_model
+    from kniffel.engine.errors import ExpertError
+
+    held: list[str] = []
+
+    def model(rules: object) -> object:
+        held.append(f"chances {tui_threads.TABLES_LOCK.locked()}")
+        return chance_model(preset("extreme"))
+
+    def expert(rules: object) -> object:
+        held.append(f"hint {tui_threads.TABLES_LOCK.locked()}")
+        raise ExpertError("none", code="expert.error")
+
+    monkeypatch.setattr(tui_threads, "chance_model", model)
+    monkeypatch.setattr(tui_threads, "expert_for", expert)
+    monkeypatch.setattr(tui_threads, "_loaded", set())
+    game = Game(preset("extreme"), ["Anna", "Ben"], seed=1)
+    game.apply(Throw())
+    game.apply(Outcome(Roll((1, 2, 3, 4, 6), d10=3)))
+    position = Position.from_game(game)
+    for _ in range(2):
+        assert tui_threads.chances_job(game)() is not None
+        assert isinstance(tui_threads._advise(position), ExpertError)
+    # the chances ran once: later ones need no lock; the hint failed: it still takes it
+    assert held == ["chances True", "hint True", "chances False", "hint True"]
+    assert not tui_threads.TABLES_LOCK.locked()
+
+
+def _chance_row(text: str, label: str) -> str:
+    return next((line for line in text.splitlines() if line.lstrip().startswith(label)), "")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+def test_a_real_terminal_of_80x24_shows_four_players_win_chances_after_every_entry(
+        tmp_path: Path) -> None:
+    kniffel = Path(sys.executable).with_name("kniffel")
+    db = tmp_path / "h.sqlite3"
+    session = f"kniffel-chances-{os.getpid()}"
+    players = " ".join(f"--player 'Computer {i}:greedy'" for i in range(1, 4))
+    command = (f"{kniffel} play --lang de --db {db} --seed 4 --start 2 --speed 0.1 "
+               f"--player Anna {players}; echo exit=$?; sleep 60")
+    _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+          f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
+    try:
+        def four(t: str) -> bool:
+            return "Anna ist dran" in t and _chance_row(t, "Gewinnchance").count("%") == 4
+
+        text = _pane_until(session, four)
+        (tmp_path / "pane.txt").write_text(text, "utf-8")
+        lines = text.splitlines()
+        assert len(lines) <= 24
+        assert all(len(line) <= 80 for line in lines)
+        assert "Traceback" not in text
+        row = _chance_row(text, "Gewinnchance")
+        total = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Gesamt"))
+        assert lines.index(row) == total + 1  # right under the totals
+        header = next(line for line in lines if "Anna" in line and "Wurf" in line)
+        assert all(f"Computer {i}" in header for i in range(1, 4))
+        _tmux("send-keys", "-t", session, "r")
+        _pane_until(session, lambda t: "1 von 3" in t)
+        _tmux("send-keys", "-t", session, "Enter")  # Anna scores; the computers play on
+        after = _pane_until(session, lambda t: four(t) and _chance_row(t, "Gewinnchance") != row
+                            and "Runde 2/22" in t)
+        assert "Traceback" not in after
+        _tmux("send-keys", "-t", session, "q")
+        assert "exit=0" in _pane_until(session, lambda t: "exit=" in t)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)

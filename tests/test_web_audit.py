@@ -293,6 +293,8 @@ def tour_setup_and_pad(t: Tour) -> str:
     t.check("notice-imported")
     t.dismiss_notices()
     t.check("pad-mid")
+    t.dialog("pad-chances", lambda: page.click("#chances-info"), "#panel[open] #chances-list",
+             panel_close(page))
     page.click("#enter-dice")
     for i, v in enumerate([5, 5, 5, 6, 6, 3]):
         page.fill(f"input[data-die='{i}']", str(v))

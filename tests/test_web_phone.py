@@ -425,7 +425,8 @@ AUDIT = """(width) => {
     const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
   };
-  // the part of an element its scrolling ancestors show
+  // the part of an element its scrolling ancestors show; a row of the sheet's body scrolls
+  // under its sticky head and foot, which hide what lies beneath them
   const visible = (e) => {
     let r = e.getBoundingClientRect();
     let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
@@ -435,6 +436,13 @@ AUDIT = """(width) => {
       const q = p.getBoundingClientRect();
       box = { l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom) };
+    }
+    const body = e.closest('table.sheet > tbody');
+    if (body) {  // (the cells are sticky, not their rows)
+      const cells = (sel) => [...body.parentElement.querySelectorAll(sel)]
+        .map((c) => c.getBoundingClientRect());
+      for (const c of cells(':scope > thead th')) box.t = Math.max(box.t, c.bottom);
+      for (const c of cells(':scope > tfoot th, :scope > tfoot td')) box.b = Math.min(box.b, c.top);
     }
     return box;
   };

@@ -5,6 +5,7 @@ the page (its words from the catalog, the engine's facts) comes from the engine.
 from __future__ import annotations
 
 import json
+import math
 import random
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +29,8 @@ def fault(kind: Any, value: Any, path: str = "") -> str | None:
         number = isinstance(value, int) and not isinstance(value, bool)
         fits = {"text": isinstance(value, str), "bool": isinstance(value, bool), "int": number,
                 "nat": number and value >= 0,
+                "number": (isinstance(value, int | float) and not isinstance(value, bool)
+                           and math.isfinite(value)),
                 "date": isinstance(value, str) and _is_date(value)}[kind]
         return None if fits else f"{path}: not {kind}"
     if "ref" in kind:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from kniffel import Box, Enter, Game, Keep, Mode, Roll, Score, Strike, Throw, UseChip, preset
 from kniffel.browser.bridge import Session, handle_json
-from kniffel.browser.view import game_view, history_stats, meta, summary
+from kniffel.browser.view import chances_view, game_view, history_stats, meta, summary
 from kniffel.engine.game import Outcome, action_to_json
 
 
@@ -619,3 +620,70 @@ def test_a_damaged_link_is_refused(fragment: str) -> None:
     reply = Session().handle({"op": "unpack", "fragment": fragment})
     assert not reply["ok"]
     assert reply["error"]["type"] == "CorruptSaveError"
+
+
+# --- win chances (issue 22) ------------------------------------------------------------------
+
+
+def test_the_view_carries_each_players_win_chance_expected_total_range_and_leader() -> None:
+    session = Session()
+    start = new(session)["view"]["chances"]
+    assert [p["win"] for p in start["players"]] == [0.5, 0.5]  # equal positions, equal chances
+    assert start["leader"] is None
+    assert start["source"] == "model"
+    assert start["coverage"] == 0.8
+    for p in start["players"]:
+        assert p["low"] < p["expected"] < p["high"]
+        assert not p["finished"]
+    kniffel = next(o for o in session._state()["view"]["options"]
+                   if o["box"] == "kniffel" and not o["strike"])
+    after = session.handle({"op": "act", "action": kniffel["action"]})["view"]["chances"]
+    anna, ben = after["players"]
+    assert anna["win"] > 0.5 > ben["win"]
+    assert abs(anna["win"] + ben["win"] - 1) < 1e-3
+    assert after["leader"] == 0
+    assert anna["expected"] > start["players"][0]["expected"]
+
+
+def test_a_throw_changes_no_chance_and_a_finished_game_gives_the_winner_all() -> None:
+    session = Session()
+    before = new(session, mode="dice")["view"]["chances"]
+    thrown = session.handle({"op": "roll", "keep": []})["view"]["chances"]
+    assert thrown == before
+    rng = random.Random(5)
+    view = session._state()["view"]
+    while not view["over"]:
+        if view["options"]:
+            reply = session.handle({"op": "act", "action": rng.choice(view["options"])["action"]})
+        else:
+            reply = session.handle({"op": "roll", "keep": []})
+        view = reply["view"]
+    wins = [p["win"] for p in view["chances"]["players"]]
+    assert sorted(wins) == ([0.5, 0.5] if len(view["winners"]) == 2 else [0.0, 1.0])
+    assert all(p["finished"] for p in view["chances"]["players"])
+    assert [p["expected"] for p in view["chances"]["players"]] == [c["total"]
+                                                                   for c in view["columns"]]
+
+
+def test_rules_without_values_give_no_chances_and_the_warm_up_computes_none() -> None:
+    custom = dataclasses.replace(preset("extreme"), bonus_threshold=80)  # no model fits it
+    game = Game(custom, ["Anna", "Ben"], mode=Mode.PAD, seed=1)
+    assert chances_view(game) is None
+    assert game_view(game)["chances"] is None
+    warm = Session(chances=False)
+    assert new(warm)["view"]["chances"] is None
+    assert game_view(pad_game(), chances=False)["chances"] is None
+
+
+def test_the_pages_start_loads_without_chances_and_gets_them_with_the_chances_request() -> None:
+    played = new(Session())
+    session = Session()
+    loaded = session.handle({"op": "load", "game": played["game"], "chances": False})
+    assert loaded["view"]["chances"] is None
+    assert loaded["view"]["columns"] == played["view"]["columns"]
+    asked = session.handle({"op": "chances"})
+    assert asked["ok"]
+    assert asked["chances"] == played["view"]["chances"]
+    # without a game the request only loads the values of the rule set it names
+    empty = Session().handle({"op": "chances", "rules": "extreme"})
+    assert empty == {"ok": True, "chances": None}

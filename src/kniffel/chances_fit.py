@@ -9,11 +9,12 @@ expected points still to come ``V`` and the points that came, ``R``. Then, in th
    (a small ridge keeps it finite) on the samples whose bonus is still open;
 2. the gap between the two humps, ``R − V = (J₀ + J₁ · open upper boxes) · (B − p)``, by least
    squares on the same samples;
-3. the per-box spread: ``(R − μ_B)² = Σ_open b σ²_b``, by non-negative least squares over the
-   open-box indicators of every sample (an active set: negative weights are dropped and the
-   rest refitted);
+3. the per-box spread ``σ²_b``: the variance of the points box ``b`` ends with over the games
+   (a regression of the squared errors on the open boxes cannot tell the boxes apart: early in
+   a game they are all open);
 4. the factor per number of open boxes ``n``: ``s[n]`` = the mean of ``(R − μ_B)²`` over the
-   mean of ``Σ_open b σ²_b`` among the samples with ``n`` open (1 with fewer than 30 samples).
+   mean of ``Σ_open b σ²_b`` among the samples with ``n`` open (1 with fewer than 30 samples):
+   it carries what the boxes' sum misses (how they compete for the rolls, fewer turns left).
 
 numpy only here (a desktop tool); the fitted numbers go into ``kniffel/engine/data/chances.json``
 (``python scripts/fit_chances.py``).
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +38,7 @@ from kniffel.engine.chances import (
     bonus_features,
 )
 from kniffel.engine.game import Enter, Game, Score, Strike
-from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.rules import Box, RuleSet, preset
 from kniffel.engine.strategy import get_strategy
 from kniffel.simulate import game_seed, play_out
 
@@ -55,6 +56,8 @@ class Sample:
     expected: float
     came: int
     bonus_later: bool
+    #: The points of every box at the game's end.
+    final_points: Mapping[Box, int]
 
 
 def turn_starts(game: Game) -> list[tuple[PlayerState, int]]:
@@ -70,16 +73,20 @@ def turn_starts(game: Game) -> list[tuple[PlayerState, int]]:
     return [(s, final) for s in states]
 
 
-def _games(args: tuple[str, int, int, int]) -> list[tuple[PlayerState, int, bool]]:
+_Row = tuple[PlayerState, int, bool, Mapping[Box, int]]
+
+
+def _games(args: tuple[str, int, int, int]) -> list[_Row]:
     name, seed, start, stop = args
     rules = preset(name)
     strategy = get_strategy("expert", rules)
-    out: list[tuple[PlayerState, int, bool]] = []
+    out: list[_Row] = []
     for index in range(start, stop):
         game = Game(rules, ["fit"], seed=game_seed(seed, index))
         play_out(game, strategy, random.Random(f"chances:{seed}:{index}"))
-        bonus_end = game.sheet(0).bonus > 0
-        out.extend((s, final, bonus_end) for s, final in turn_starts(game))
+        sheet = game.sheet(0)
+        points = {b: e.points for b, e in sheet.entries.items()}
+        out.extend((s, final, sheet.bonus > 0, points) for s, final in turn_starts(game))
     return out
 
 
@@ -93,10 +100,10 @@ def play_samples(rules: RuleSet, games: int, seed: int, *, jobs: int = 2,
     samples: list[Sample] = []
     with ProcessPoolExecutor(jobs) as pool:
         for rows in pool.map(_games, tasks):
-            for state, final, bonus_end in rows:
+            for state, final, bonus_end, points in rows:
                 bonus_now = state.upper >= rules.bonus_threshold
                 samples.append(Sample(state, model.expected_rest(state), final - state.total,
-                                      bonus_end and not bonus_now))
+                                      bonus_end and not bonus_now, points))
             if progress:
                 progress(chunk)
     return samples
@@ -114,22 +121,6 @@ def _logistic_fit(x: Any, y: Any, ridge: float = 1e-3) -> Any:
         w -= step
         if np.max(np.abs(step)) < 1e-10:
             break
-    return w
-
-
-def _nnls(a: Any, b: Any) -> Any:
-    import numpy as np
-
-    active = np.ones(a.shape[1], dtype=bool)
-    w = np.zeros(a.shape[1])
-    for _ in range(a.shape[1] + 1):
-        sol, *_ = np.linalg.lstsq(a[:, active], b, rcond=None)
-        if (sol >= 0).all():
-            w[:] = 0
-            w[active] = sol
-            return w
-        idx = np.flatnonzero(active)
-        active[idx[sol < 0]] = False
     return w
 
 
@@ -165,7 +156,8 @@ def fit_spread(rules: RuleSet, samples: Sequence[Sample]) -> SpreadModel:
     boxes = list(rules.boxes)
     a = np.array([[0.0 if b in s.state.entries else 1.0 for b in boxes] for s in samples])
     err2 = (came - mu) ** 2
-    var = _nnls(a, err2)
+    ends = {id(s.final_points): s.final_points for s in samples}.values()
+    var = np.array([np.var([p[b] for p in ends]) for b in boxes])
     summed = a @ var
     n_open = a.sum(axis=1).astype(int)
     scale = []

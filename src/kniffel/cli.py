@@ -46,6 +46,7 @@ from kniffel.paths import default_db_path
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from kniffel.engine.chances import Chances
     from kniffel.engine.game import Game
     from kniffel.history import History
     from kniffel.simulate import SimulationResult
@@ -1698,7 +1699,9 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
     half a point (--all: every decision), each with the choice taken and the better one. Classic
     rule sets use their table (built if missing); Kniffel Extreme its stored table or endgames
     solved on the spot, and where neither covers a position the expert player (its fitted model
-    at the turn's end), which the output says. --json: every decision at full precision.
+    at the turn's end), which the output says. Of a finished game, every player's result split
+    into the total expected at the start with best play, the points the decisions lost and
+    luck (the rest). --json: every decision at full precision.
     """
     from kniffel.solver import SolverError
     from kniffel.solver.review import review as review_game
@@ -1725,6 +1728,7 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
         sys.exit(130)
     rules = game.rules
     names = [p.name for p in game.players]
+    split = luck_skill_split(result)
 
     def text(d: Any, option: Any) -> str:
         return str(option.describe(rules, lang))
@@ -1746,10 +1750,58 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
             "costliest": [d.index for d in result.costliest(3)],
             "players": [{"name": name, "decisions": sum(d.player == i for d in result.decisions),
                          "total_loss": round(result.total_loss(i), 6),
-                         "costliest": [d.index for d in _costliest(result, i)]}
+                         "costliest": [d.index for d in _costliest(result, i)],
+                         "luck_skill": _luck_skill_json(split, i)}
                         for i, name in enumerate(names)]}, ensure_ascii=False))
         return
     _print_review(result, names, show_all, lang)
+
+
+def luck_skill_split(result: Any) -> tuple[Any, ...]:
+    """Every player's result split into the expected total at the start (best play), the
+    points the decisions lost and luck (:func:`kniffel.engine.review.luck_and_skill`); empty
+    while the game is not over, or where the rule set has no values to expect from."""
+    from kniffel.engine.chances import start_expectation
+    from kniffel.engine.review import luck_and_skill
+
+    if not result.game.is_over():
+        return ()
+    try:
+        expected = start_expectation(result.game.rules)
+    except KniffelError:
+        return ()
+    return luck_and_skill(result, expected)
+
+
+def _luck_skill_json(split: Sequence[Any], player: int) -> dict[str, Any] | None:
+    if not split:
+        return None
+    s = split[player]
+    return {"expected": round(s.expected, 6), "final": s.final, "skill": round(s.skill, 6),
+            "luck": round(s.luck, 6)}
+
+
+def signed(value: float, lang: Lang, digits: int = 1) -> str:
+    """``value`` with its sign, "+" or "−" (none where it rounds to 0): ``"−12,3"``."""
+    from kniffel.engine.messages import number
+
+    shown = number(abs(value), lang, digits)
+    if shown == number(0, lang, digits):
+        return shown
+    return ("+" if value > 0 else "−") + shown
+
+
+def luck_skill_lines(split: Sequence[Any], names: Sequence[str], lang: Lang) -> list[str]:
+    """The review's lines of the split into decisions and luck: a heading, then per player
+    the final total, the expected one, the points the decisions lost and luck."""
+    from kniffel.engine.messages import number
+
+    if not split:
+        return []
+    return [words("cli.review.luck_title", lang), *(
+        words("cli.review.luck", lang, name=names[s.player], final=count(s.final, lang),
+              expected=number(s.expected, lang, 1), skill=signed(-s.skill, lang),
+              luck=signed(s.luck, lang)) for s in split)]
 
 
 def _costliest(result: Any, player: int, n: int = 3) -> list[Any]:
@@ -1793,6 +1845,12 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
         return words("review.throw_number", lang, throw=d.position.rolls_used)
 
     say(words("review.title", lang, title=rules.title(lang)))
+    lines = luck_skill_lines(luck_skill_split(result), names, lang)
+    if lines:
+        say("")
+        say(lines[0], "bold")
+        for line in lines[1:]:
+            say(f"  {line}")
     hidden = 0
     for i, name in enumerate(names):
         own = [d for d in result.decisions if d.player == i]
@@ -1849,6 +1907,103 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
     if result.uncovered:
         say(words("review.uncovered", lang, count=count(len(result.uncovered), lang),
                   why=result.uncovered[0].why(lang)))
+
+
+# --- kniffel chances ----------------------------------------------------------------------------
+
+
+def details(code: str) -> Callable[[F], F]:
+    """Put the catalog's text ``code`` in both languages after a command's docstring (a
+    paragraph of its ``--help``; below :func:`summary`)."""
+    def put(f: F) -> F:
+        doc = inspect.cleandoc(f.__doc__ or "")
+        f.__doc__ = f"{doc}\n\n{both(code)}" if doc else both(code)
+        return f
+    return put
+
+
+def _chances_of(path: str) -> tuple[Game, Chances]:
+    """The game saved at ``path`` and every player's chances in it (the model of each rule set
+    is loaded once per process: :func:`kniffel.engine.chances.chance_model`)."""
+    from kniffel.engine.chances import chance_model, win_chances
+    from kniffel.storage import load_game
+
+    game = load_game(path)
+    return game, win_chances(game, model=chance_model(game.rules))
+
+
+def chances_json(path: str, chances: Chances) -> dict[str, Any]:
+    """The JSON line of ``kniffel chances --json`` for the save ``path``: every player's name,
+    chance to win (the chances sum to 1), expected final total and range (10 %–90 %)."""
+    return {"file": path, "players": [
+        {"name": o.name, "win": round(o.win, 6), "expected": round(o.expected, 6),
+         "low": o.low, "high": o.high} for o in chances.players]}
+
+
+def chances_table(path: str, game: Game, chances: Chances, lang: Lang) -> Table:
+    """The chances of the game saved at ``path`` as a table: per player the chance to win,
+    the points now, the expected final total and the range; the leader in bold."""
+    from rich.markup import escape
+    from rich.text import Text
+
+    from kniffel.engine.messages import percent
+
+    rules = game.rules
+    state = (words("cli.chances.over", lang) if game.is_over() else
+             words("cli.chances.round", lang, round=count(game.round, lang),
+                   of=count(len(rules.boxes), lang)))
+    title = words("cli.chances.title", lang, file=path, rules=rules.name, state=state)
+    table = _table(title=escape(title), title_justify="left")
+    table.add_column(words("cli.chances.col_player", lang))
+    for code in ("cli.chances.col_win", "cli.chances.col_points", "cli.chances.col_expected",
+                 "cli.chances.col_range"):
+        table.add_column(words(code, lang), justify="right", no_wrap=True)
+    for i, o in enumerate(chances.players):
+        table.add_row(Text(o.name), percent(o.win, lang), count(o.total, lang),
+                      decimal(o.expected, lang, 1),
+                      count(o.low, lang) if o.low == o.high else
+                      f"{count(o.low, lang)}–{count(o.high, lang)}",
+                      style="bold" if i == chances.leader else None)
+    return table
+
+
+@main.command()
+@summary("cli.help.command.chances")
+@details("cli.help.chances.exit")
+@click.argument("saves", nargs=-1, required=True, metavar="SAVE...")
+@click.option("--json", "as_json", is_flag=True, help=both("cli.help.chances.json"))
+@lang_option
+def chances(saves: tuple[str, ...], as_json: bool, lang: Lang) -> None:
+    """For each saved game (SAVE, any number of them): every player's chance to win if everyone
+    plays well from here (a tie shared), the expected final total and the range the final total
+    falls in with 80 % (10 %–90 %). A finished game gives its winner 1. --json: one JSON object
+    per file and line, {"file": ..., "players": [{"name", "win", "expected", "low", "high"}]}.
+    A file that cannot be read, or a rule set without values, is named on stderr in one
+    sentence; the other files are shown all the same.
+    """
+    failed, shown = False, 0
+    console = _console()
+    for path in saves:
+        try:
+            game, found = _chances_of(path)
+        except (KniffelError, OSError) as e:
+            message = _message(e, lang)
+            if isinstance(e, KniffelError) and "where" not in e.params:
+                message = f"{path}: {message}"  # the error does not name the file
+            _console(err=True).print(f"kniffel chances: {message}", markup=False)
+            failed = True
+            continue
+        shown += 1
+        if as_json:
+            click.echo(json.dumps(chances_json(path, found), ensure_ascii=False))
+        else:
+            if shown > 1:
+                console.print()
+            console.print(chances_table(path, game, found, lang))
+    if shown and not as_json:
+        console.print(words("cli.chances.note", lang), markup=False)
+    if failed:
+        sys.exit(2)
 
 
 @main.command()

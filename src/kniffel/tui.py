@@ -12,7 +12,9 @@ computed in :mod:`kniffel.tui_view`.
 
 The layout fits 80×24 and uses more room when there is some: the dice and the turn on top, below
 them the sheet with every player, the Roll column and the sums always visible (names and box
-names shortened when the columns are narrow), a move log beside the sheet when it is wide.
+names shortened when the columns are narrow), under the sums every player's win chance (with two
+players or more; computed in a thread after every entry), a move log beside the sheet when it is
+wide.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from kniffel.engine.advice import Advice, Position
+from kniffel.engine.chances import Chances
 from kniffel.engine.dice import Keep
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import (
@@ -55,7 +58,7 @@ from kniffel.engine.strategy import strategy_names
 from kniffel.history import History, HistoryStorage
 from kniffel.paths import default_db_path
 from kniffel.storage import save_game
-from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter
+from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter, WinChances
 from kniffel.tui_view import (
     DicePlaces,
     MoveLog,
@@ -368,6 +371,7 @@ class GameScreen(Screen[None]):
         self.writer = HistoryWriter(self, match, drawn=self._draw_save, synced=self._synced)
         self.hinter = Hinter(self, match, self._hinted)
         self.computers = ComputerTurns(self, match, lang, say=self.say, played=self._played)
+        self.win_chances = WinChances(self, match, self._chances_shown)
         self._quit_asked = False
         self._drawn: tuple[int, tuple[int, ...], int] | None = None
         self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
@@ -477,6 +481,8 @@ class GameScreen(Screen[None]):
             self._drawn = drawn
             self.sheet.draw(self.table, view)
             self.sheet.draw_totals(self.totals, view.sheets, turn.player if turn else None)
+            if self.sheet.has_chances:
+                self.win_chances.update()
         faces = self.dice.faces_for(turn.roll if turn else None)
         for die in self.query(Die):
             die.show(faces[die.index] if die.index < len(faces) else None,
@@ -731,6 +737,10 @@ class GameScreen(Screen[None]):
         position = Position.from_game(self.game)
         self.say(tr("hint_thinking", self.lang))
         self.hinter.ask(position)
+
+    def _chances_shown(self, chances: Chances | None) -> None:
+        """The win chances computed for the sheets on the screen (None: none can be)."""
+        self.sheet.draw_chances(self.totals, chances)
 
     def _hinted(self, result: Advice | KniffelError) -> None:
         if isinstance(result, KniffelError):

@@ -1,6 +1,7 @@
 """What the terminal game's screen shows, computed from the match: the score sheet's columns and
-rows (:class:`SheetTable`), the dice in their places (:class:`DicePlaces`), the move log
-(:class:`MoveLog`) and the lines around them (status, turn, keys, a failed write).
+rows (:class:`SheetTable`, with every player's win chance under the totals), the dice in their
+places (:class:`DicePlaces`), the move log (:class:`MoveLog`) and the lines around them (status,
+turn, keys, a failed write).
 
 :mod:`kniffel.tui` puts these into its widgets; every word comes from the one message catalog
 (the codes ``tui.*``).
@@ -13,11 +14,12 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
+from kniffel.engine.chances import Chances
 from kniffel.engine.dice import Keep, Roll
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Action, Game, Score, Sheet, Strike, Throw, UseChip
 from kniffel.engine.match import Match, SaveState, SeatView
-from kniffel.engine.messages import CATALOG, fields, number, render_code, text
+from kniffel.engine.messages import CATALOG, fields, number, percent, render_code, text
 from kniffel.engine.rules import Box, Lang, RuleSet
 
 
@@ -66,6 +68,19 @@ def short_why(error: KniffelError, lang: Lang) -> str:
 # --- the sheet ---------------------------------------------------------------------------------
 
 
+def chance_text(win: float, lang: Lang, width: int) -> str:
+    """A win chance as the sheet's footer shows it in a column ``width`` wide: whole percent
+    ("43 %"), "<1 %" and ">99 %" for a chance that is not quite 0 or 1, without the space
+    where the column is narrow ("43%")."""
+    if 0 < win < 0.005:
+        shown = "<" + percent(0.01, lang, 0)
+    elif 0.995 <= win < 1:
+        shown = ">" + percent(0.99, lang, 0)
+    else:
+        shown = percent(win, lang, 0)
+    return shown if len(shown) <= width else shown.replace(" ", "")
+
+
 #: The widths tried for the sheet's columns, widest first: (box names, player names, Roll
 #: column long or short).
 _COLUMN_CAPS = ((99, 14, True), (99, 14, False), (16, 10, False), (14, 8, False), (12, 6, False),
@@ -87,6 +102,8 @@ class SheetTable:
         self.short: list[str] = []
         self.box_w = 0
         self.roll_w = 0
+        #: Every player's win chance as last computed (None: not yet, or none can be).
+        self.chances: Chances | None = None
 
     def _tr(self, key: str, **params: object) -> str:
         return text(f"tui.{key}", self.lang, **params)
@@ -186,7 +203,9 @@ class SheetTable:
     def draw_totals(self, table: DataTable[Text | str], sheets: tuple[Sheet, ...],
                     current: int | None) -> None:
         """The sums' rows: upper sum, bonus (or what it still needs), lower sum, the extra
-        Kniffel points and chips where the rules have them, the total (the best starred)."""
+        Kniffel points and chips where the rules have them, the total (the best starred) and,
+        with two players or more, every player's win chance as last computed
+        (:attr:`chances`)."""
         lang, rules, tr = self.lang, self.rules, self._tr
         table.clear()
 
@@ -217,6 +236,37 @@ class SheetTable:
             *(Text(f"{t}{'★' if t == best and best else ''}",
                    style="bold reverse" if i == current else "bold")
               for i, t in enumerate(scores)), "", key="total")
+        if self.has_chances:
+            label = tr("chances.row")
+            if len(label) > self.box_w:
+                label = tr("chances.row_short")
+            table.add_row(Text(fit(label, self.box_w), style="dim"),
+                          *self.chance_cells(), "", key="chance")
+
+    @property
+    def has_chances(self) -> bool:
+        """Whether the sheet has the row of win chances (not for a player alone)."""
+        return len(self.names) > 1
+
+    def chance_cells(self) -> list[Text]:
+        """The win chances' cells, one per player (the leader in bold green; empty where none
+        are known)."""
+        chances = self.chances
+        _pad, _box_w, *player_w, _roll_w = self.widths
+        if chances is None or len(chances.players) != len(player_w):
+            return [Text("") for _ in player_w]
+        leader = chances.leader
+        return [Text(chance_text(o.win, self.lang, w),
+                     style="bold green" if i == leader else "dim")
+                for i, (o, w) in enumerate(zip(chances.players, player_w, strict=True))]
+
+    def draw_chances(self, table: DataTable[Text | str], chances: Chances | None) -> None:
+        """Show ``chances`` (None: none) in the row of win chances of the sums' ``table``."""
+        self.chances = chances
+        if not self.has_chances or "chance" not in table.rows:
+            return
+        for i, cell in enumerate(self.chance_cells()):
+            table.update_cell("chance", f"p{i}", cell)
 
 
 # --- the dice ----------------------------------------------------------------------------------

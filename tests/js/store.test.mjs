@@ -138,7 +138,11 @@ test("the schema's types check what they say, and an unknown type is an error at
   assert.match(check({ ...ok, list: [["x"]] }, "v"), /^v\.list\[0\]: 1 items/);
   assert.match(check({ ...ok, list: [] }, "v"), /^v\.list: 0 items/);
   assert.match(check({ ...ok, map: { a: 1.5 } }, "v"), /^v\.map\.a: not a whole number/);
-  assert.throws(() => compile("number"), /no type number/);
+  const share = compile({ list: "number" });
+  assert.equal(share([0.25, 1, -3e-9], "w"), null);
+  assert.match(share([0.5, "50 %"], "w"), /^w\[1\]: not a number/);
+  assert.match(share([NaN], "w"), /^w\[0\]: not a number/);
+  assert.throws(() => compile("float"), /no type float/);
   assert.throws(() => compile({ ref: "nothing" }, {}), /no type nothing/);
   assert.throws(() => compile({ tuple: [] }), /is no type/);
 });

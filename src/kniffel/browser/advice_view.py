@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.engine.advice import Advice, Option
+from kniffel.engine.chances import chance_model, chances_over_game, start_expectation
 from kniffel.engine.dice import Roll, keep_positions
 from kniffel.engine.errors import ExpertError, KniffelError
 from kniffel.engine.game import Game, Score, Strike, Throw, UseChip, action_to_json
 from kniffel.engine.messages import CATALOG, fields, number, render, text
-from kniffel.engine.review import Decision, Review
+from kniffel.engine.review import Decision, LuckSkill, Review, luck_and_skill
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.values import register_table_provider, values_for
 
@@ -245,7 +246,40 @@ def review_view(review: Review) -> dict[str, Any]:
         "players": players,
         "decisions": [decision_view(rules, d) for d in decisions],
         "uncovered": len(review.uncovered),
+        "chances": review_chances_view(review),
     }
+
+
+def review_chances_view(review: Review) -> dict[str, Any] | None:
+    """How a reviewed game went for each player: the win chances before the first entry and
+    after every entry (:func:`kniffel.engine.chances.chances_over_game`; ``entry`` counts the
+    entries made, ``index`` is the action's number, -1 before the first, ``win`` one chance
+    per player) and each player's result split into the points lost by decisions (``skill``)
+    and luck (:func:`kniffel.engine.review.luck_and_skill` against the expected final total at
+    the start). None where the rule set has no values to compute chances with."""
+    game = review.game
+    try:
+        model = chance_model(game.rules)
+        points = chances_over_game(game, model=model)
+        expected = start_expectation(game.rules, model=model)
+    except KniffelError:
+        return None
+    return {
+        "source": model.source,
+        "points": [{"entry": k, "index": p.index, "round": p.round,
+                    "win": [round(o.win, 4) for o in p.chances.players]}
+                   for k, p in enumerate(points)],
+        "luck": [_luck_view(game, s) for s in luck_and_skill(review, expected)],
+    }
+
+
+def _luck_view(game: Game, split: LuckSkill) -> dict[str, Any]:
+    """One player's split with one decimal, the luck the rest of the shown numbers (so that
+    final = expected − skill + luck holds for what the page shows)."""
+    expected, skill = round(split.expected, 1), round(split.skill, 1)
+    return {"player": split.player, "name": game.players[split.player].name,
+            "expected": expected, "final": split.final, "skill": skill,
+            "luck": round(split.final - expected + skill, 1)}
 
 
 def moment(game: Game, index: int) -> Game:

@@ -19,14 +19,16 @@ it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel.browser import advice_view, share
+from kniffel.browser import advice_view, coach_view, share
 from kniffel.browser.view import (
     BROWSER_COMPUTERS,
+    chances_view,
     corrections_view,
     game_view,
     history_stats,
@@ -64,6 +66,7 @@ from kniffel.engine.history_file import (
 )
 from kniffel.engine.match import Match
 from kniffel.engine.messages import render, text
+from kniffel.engine.pad_review import pad_advice, review_pad
 from kniffel.engine.review import review_game
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.engine.saves import loads_game
@@ -84,9 +87,12 @@ Reply = dict[str, Any]
 class Session:
     """The game the page is showing, and the requests that read and change it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, chances: bool = True) -> None:
         self.match: Match | None = None
         self._strategies: dict[tuple[str, RuleSet], Strategy] = {}
+        #: whether the views carry the win chances (the warm-up's sessions do without: the
+        #: values they need would make the engine's memory snapshot too large)
+        self.chances = chances
 
     @property
     def game(self) -> Game | None:
@@ -117,9 +123,16 @@ class Session:
     def _game(self) -> Game:
         return self._current().game
 
+    def _view(self, game: Game) -> dict[str, Any]:
+        """The view of ``game`` (:func:`game_view`), with the win chances unless this session
+        does without."""
+        if self.chances:
+            advice_view.install()  # the classic tables the site ships, for the chances
+        return game_view(game, chances=self.chances)
+
     def _state(self) -> Reply:
         game = self._game()
-        return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
+        return {"game": game.to_json(), "view": self._view(game), "summary": summary(game)}
 
     def new(self, req: dict[str, Any]) -> Reply:
         """A new game: rule set, free-strike house rule, mode, players, seed (random if
@@ -172,10 +185,16 @@ class Session:
 
     def load(self, req: dict[str, Any]) -> Reply:
         """Replay a saved game (the page's stored copy); a bad one raises and changes
-        nothing."""
+        nothing. With ``"chances": false`` the view comes without the win chances (the page's
+        start: it keeps those of its stored view and asks for them with ``chances`` once it
+        is ready, so loading their values does not hold up its start)."""
         match = self._match(Game.from_json(req.get("game")))
         match.settle()
         self.match = match
+        if req.get("chances") is False:
+            game = match.game
+            return {"game": game.to_json(), "view": game_view(game, chances=False),
+                    "summary": summary(game)}
         return self._state()
 
     def act(self, req: dict[str, Any]) -> Reply:
@@ -233,8 +252,10 @@ class Session:
         """Score pad: where the dice a player typed in may go, with their points."""
         game = self._game()
         roll = game.rules.parse_roll(_dice(req.get("dice")))
-        return {"dice": list(roll.values),
-                "options": pad_options_view(game, game.pad_choices(roll))}
+        # each entry records the typed dice (checked again when it is entered): the coach's
+        # review judges them afterwards
+        entries = [dataclasses.replace(a, dice=roll) for a in game.pad_choices(roll)]
+        return {"dice": list(roll.values), "options": pad_options_view(game, entries)}
 
     def corrections(self, req: dict[str, Any]) -> Reply:
         """Score pad: the ways to put a filled box of any player right (``player``, ``box``)."""
@@ -263,7 +284,7 @@ class Session:
         """The game a link's fragment carries, checked by the engine; changes nothing here (the
         page asks before it loads it)."""
         game = share.unpack(_text(req.get("fragment"), "the link"))
-        return {"game": game.to_json(), "view": game_view(game), "summary": summary(game)}
+        return {"game": game.to_json(), "view": self._view(game), "summary": summary(game)}
 
     def hint(self, req: dict[str, Any]) -> Reply:
         """The expert's hint for the player to move (virtual dice) in ``game`` (a save; the
@@ -290,7 +311,9 @@ class Session:
                 0 <= index <= len(game.actions)):
             raise InvalidGameError(f"index must be an action number 0–{len(game.actions)}, "
                                    f"got {index!r}", code="web.bad_request")
-        return {"index": index, "view": game_view(advice_view.moment(game, index))}
+        # without chances: a review's sheet shows the moment, its plot the chances
+        return {"index": index,
+                "view": game_view(advice_view.moment(game, index), chances=False)}
 
     def warm_expert(self, req: dict[str, Any]) -> Reply:
         """Make the expert of a rule set (``rules``, ``free_strike``) ready: its values loaded,
@@ -309,6 +332,30 @@ class Session:
             game = Game(rules, [Player("A")], mode=Mode.DICE, seed=0)
         expert.hint(game)
         return {"rules": rules.name, "free_strike": rules.free_strike}
+
+    def pad_hint(self, req: dict[str, Any]) -> Reply:
+        """The coach's tip on the score pad: the expert's advice for the dice the player to move
+        in ``game`` (a pad game's save; the game in play when absent) typed in (``dice``) after
+        throw number ``rolls_used`` (1–3, 4 after a chip): before the last throw the dice to
+        keep, after it the chip or the box, every choice with its expected final score
+        (:func:`coach_view.pad_hint_view`). Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        roll = game.rules.parse_roll(_dice(req.get("dice")))
+        rolls_used = req.get("rolls_used", game.rules.rolls)
+        if isinstance(rolls_used, bool) or not isinstance(rolls_used, int):
+            raise InvalidGameError(f"rolls_used must be a whole number, got {rolls_used!r}",
+                                   code="web.bad_request")
+        return {"hint": coach_view.pad_hint_view(game, pad_advice(game, roll, rolls_used))}
+
+    def pad_review(self, req: dict[str, Any]) -> Reply:
+        """The coach's review of a score pad game (``game``: a save; the game in play when
+        absent): every entry whose dice were typed in, the box chosen against the best box for
+        them, and how many entries could not be judged (:func:`coach_view.pad_review_view`).
+        Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        return {"review": coach_view.pad_review_view(review_pad(game))}
 
     def stats(self, req: dict[str, Any]) -> Reply:
         """Statistics over the history's summaries."""
@@ -361,7 +408,7 @@ class Session:
                  "summary": summary(e.game)} for e in decode_history(data)]}
         game = loads_game(text, name=name)
         return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
-                "view": game_view(game), "summary": summary(game)}
+                "view": self._view(game), "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file (version 2) of the page's history entries: ``uid``, ``started``
@@ -392,6 +439,19 @@ class Session:
             out.append(HistoryEntry(str(uid), str(started),
                                     None if finished_at is None else str(finished_at), game))
         return {"file": encode_history(out)}
+
+    def chances_now(self, req: dict[str, Any]) -> Reply:
+        """The win chances of the game in play (:func:`chances_view`; None where its rule set
+        has no values here), its values loaded once; without a game, the values of the rule
+        set ``rules`` (``free_strike``) are loaded for the next game's view, and the chances
+        are None. Changes nothing."""
+        advice_view.install()
+        if self.match is not None:
+            return {"chances": chances_view(self.match.game)}
+        rules = preset(_text(req.get("rules", "extreme"), "rules"),
+                       free_strike=req.get("free_strike") is True)
+        chances_view(Game(rules, [Player("A"), Player("B")], mode=Mode.PAD, seed=0))  # loads
+        return {"chances": None}
 
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
@@ -442,6 +502,9 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "warm_expert": Session.warm_expert,
     "import": Session.parse_import,
     "export_history": Session.export_history,
+    "pad_hint": Session.pad_hint,
+    "pad_review": Session.pad_review,
+    "chances": Session.chances_now,
 }
 
 
@@ -507,7 +570,7 @@ def warm_up() -> None:
     page's first request at once."""
     for name in PRESETS:
         for mode in Mode:
-            s = Session()
+            s = Session(chances=False)
             s.handle_json(json.dumps({"op": "new", "rules": name, "mode": mode.value, "seed": 0,
                                       "players": [{"name": "A"}]}))
             s.handle_json(json.dumps({"op": "roll"} if mode is Mode.DICE else

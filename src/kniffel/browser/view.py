@@ -16,6 +16,8 @@ from importlib import resources
 from typing import Any
 
 from kniffel import __version__
+from kniffel.engine.chances import HIGH_Q, LOW_Q, ChanceModel, PlayerState, win_chances
+from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import (
     MAX_PLAYERS,
     Correct,
@@ -124,9 +126,54 @@ def corrections_view(game: Game, player: int, box: Box | str) -> list[dict[str, 
     return [_option(c, c.points or 0, 0) for c in game.corrections(player, game.rules.box(box))]
 
 
-def game_view(game: Game) -> dict[str, Any]:
+#: The win-chance models built so far, one per rule set: from the values at hand (the tables
+#: the site ships, the Kniffel Extreme model), never solved for a view.
+_CHANCE_MODELS: dict[RuleSet, ChanceModel] = {}
+#: The last position's chances (its key, its view): a throw changes no chance, so the views of
+#: a turn's throws and a computer's steps reuse them.
+_LAST_CHANCES: list[tuple[object, dict[str, Any]]] = []
+
+
+def _chance_model(rules: RuleSet) -> ChanceModel:
+    """The win-chance model of ``rules``, built once; :class:`ExpertError` where no values
+    exist here (a custom rule set, a classic table that is not at hand)."""
+    model = _CHANCE_MODELS.get(rules)
+    if model is None:
+        model = _CHANCE_MODELS[rules] = ChanceModel(rules, build=False)
+    return model
+
+
+def chances_view(game: Game) -> dict[str, Any] | None:
+    """Every player's chance to win ``game`` if everyone plays well from here
+    (:func:`kniffel.engine.chances.win_chances`: ``win`` a share, a tie shared; the expected
+    final total; ``low``–``high`` the range a final total falls in with the share
+    ``coverage``, 80 %; ``finished`` when the sheet is full), in player order, with the
+    ``leader`` (the one best chance; None when shared) and the values' ``source`` ("table" or
+    "model"). None where the chances cannot be computed (no values for the rule set here)."""
+    key = (game.rules, tuple((frozenset(s.entries.items()), s.chips)
+                             for s in (PlayerState.of(game, i)
+                                       for i in range(len(game.players)))))
+    if _LAST_CHANCES and _LAST_CHANCES[0][0] == key:
+        return _LAST_CHANCES[0][1]
+    try:
+        chances = win_chances(game, model=_chance_model(game.rules))
+    except ExpertError:
+        return None
+    shown = {
+        "players": [{"win": round(o.win, 4), "expected": round(o.expected, 1), "low": o.low,
+                     "high": o.high, "finished": o.finished} for o in chances.players],
+        "leader": chances.leader,
+        "coverage": round(HIGH_Q - LOW_Q, 4),
+        "source": chances.source,
+    }
+    _LAST_CHANCES[:] = [(key, shown)]
+    return shown
+
+
+def game_view(game: Game, *, chances: bool = True) -> dict[str, Any]:
     """Everything the page draws for ``game``: the sheet of every player with sums, bonus and
-    chips, whose turn it is, the dice, the legal choices, the leader, the winners."""
+    chips, whose turn it is, the dice, the legal choices, the leader, the winners, and (with
+    ``chances``) every player's win chance (:func:`chances_view`; None without)."""
     rules = game.rules
     totals = game.scores()
     best = max(totals)
@@ -190,6 +237,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "actions": len(game.actions),
         # undo takes back the last human decision (with every computer move after it)
         "can_undo": game.last_human_decision() is not None,
+        "chances": chances_view(game) if chances else None,
     }
 
 

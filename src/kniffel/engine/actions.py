@@ -48,23 +48,32 @@ class Score:
 
 @dataclass(frozen=True, slots=True)
 class Strike:
-    """Strike ``box``: it holds 0 points (both modes)."""
+    """Strike ``box``: it holds 0 points (both modes). On a score pad ``dice`` records the
+    roll typed in from real dice that the strike enters (checked: the roll must allow it)."""
 
     box: Box
+    dice: Roll | None = None
+
+    def __repr__(self) -> str:
+        dice = "" if self.dice is None else f", dice={self.dice!r}"
+        return f"Strike(box={self.box!r}{dice})"
 
 
 @dataclass(frozen=True, slots=True)
 class Enter:
     """Write ``points`` in ``box`` (score-pad mode); ``extra_kniffel`` claims a further
-    Kniffel's extra points where the rule set grants them."""
+    Kniffel's extra points where the rule set grants them; ``dice`` records the roll typed in
+    from real dice that the entry comes from (checked: the roll must give these points)."""
 
     box: Box
     points: int
     extra_kniffel: bool = False
+    dice: Roll | None = None
 
     def __repr__(self) -> str:
         extra = ", extra_kniffel=True" if self.extra_kniffel else ""
-        return f"Enter({self.box!r}, {self.points!r}{extra})"
+        dice = "" if self.dice is None else f", dice={self.dice!r}"
+        return f"Enter({self.box!r}, {self.points!r}{extra}{dice})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +105,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"type": "chip"}
         case Score(box):
             return {"type": "score", "box": box.value}
-        case Strike(box):
-            return {"type": "strike", "box": box.value}
-        case Enter(box, points, extra):
-            return {"type": "enter", "box": box.value, "points": points, "extra_kniffel": extra}
+        case Strike(box, dice):
+            return {"type": "strike", "box": box.value, **_dice_json(dice)}
+        case Enter(box, points, extra, dice):
+            return {"type": "enter", "box": box.value, "points": points, "extra_kniffel": extra,
+                    **_dice_json(dice)}
         case Correct(player, box, points):
             return {"type": "correct", "player": player, "box": box.value, "points": points}
     raise TypeError(f"not an action: {action!r}")
@@ -120,13 +130,14 @@ def action_from_json(data: object) -> Action:
             return UseChip()
         if kind in ("score", "strike"):
             box = Box.parse(json_str(data["box"]))
-            return Score(box) if kind == "score" else Strike(box)
+            return Score(box) if kind == "score" else Strike(box, _dice_from_json(data))
         if kind == "enter":
             extra = data.get("extra_kniffel", False)
             if not isinstance(extra, bool):
                 raise CorruptSaveError(f"extra_kniffel must be true or false, got {extra!r}",
                                        code="save.bad_action")
-            return Enter(Box.parse(json_str(data["box"])), json_int(data["points"]), extra)
+            return Enter(Box.parse(json_str(data["box"])), json_int(data["points"]), extra,
+                         _dice_from_json(data))
         if kind == "correct":
             return Correct(json_int(data["player"]), Box.parse(json_str(data["box"])),
                            json_opt_int(data["points"]))
@@ -134,6 +145,23 @@ def action_from_json(data: object) -> Action:
         raise CorruptSaveError(f"the {kind!r} action {data!r} lacks {e.args[0]!r}",
                                code="save.bad_action") from None
     raise CorruptSaveError(f"unknown action type {kind!r}", code="save.bad_action")
+
+
+def _dice_json(dice: Roll | None) -> dict[str, Any]:
+    """The ``dice`` field of a pad entry's JSON: the typed roll, none when nothing was typed
+    (so a save without typed dice reads as before)."""
+    return {} if dice is None else {"dice": {"d6": list(dice.d6), "d10": dice.d10}}
+
+
+def _dice_from_json(data: dict[str, Any]) -> Roll | None:
+    """The typed roll of a pad entry's JSON ``data`` (None without a ``dice`` field)."""
+    dice = data.get("dice")
+    if dice is None:
+        return None
+    if not isinstance(dice, dict):
+        raise CorruptSaveError(f"an entry's dice must be an object, got {dice!r}",
+                               code="save.bad_value")
+    return Roll(json_int_list(dice.get("d6")), json_opt_int(dice.get("d10")))
 
 
 def json_int(value: object) -> int:

@@ -251,6 +251,8 @@ class ChanceModel:
         self._bit = {box: 1 << b for b, box in enumerate(rules.boxes)}
         self._further = (rules.extra_kniffel is not ExtraKniffel.NONE
                          and Box.KNIFFEL in rules.boxes)
+        # the distributions of states seen lately: after an entry only one player's changed
+        self._seen: dict[tuple[object, ...], Distribution] = {}
 
     @property
     def source(self) -> str:
@@ -284,7 +286,18 @@ class ChanceModel:
         return top
 
     def rest(self, state: PlayerState) -> Distribution:
-        """The distribution of the points still to come from ``state``."""
+        """The distribution of the points still to come from ``state`` (remembered for the
+        last few hundred states)."""
+        key = (tuple(sorted((b.value, e.points, e.struck) for b, e in state.entries.items())),
+               state.upper, state.chips)
+        found = self._seen.get(key)
+        if found is None:
+            if len(self._seen) >= 512:
+                self._seen.clear()
+            found = self._seen[key] = self._rest(state)
+        return found
+
+    def _rest(self, state: PlayerState) -> Distribution:
         rules = self.rules
         open_boxes = [b for b in rules.boxes if b not in state.entries]
         if not open_boxes:

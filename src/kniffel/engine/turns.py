@@ -61,6 +61,16 @@ def _rethrows(roll: Roll) -> tuple[Throw, ...]:
     return tuple(Throw(k) for k in sub_keeps(roll) if k.size < len(roll.values))
 
 
+def pad_action(choice: Choice) -> Enter | Strike:
+    """The score pad's action that writes ``choice`` (a further Kniffel's extra points
+    claimed, a box worth nothing struck)."""
+    if choice.bonus:
+        return Enter(choice.box, choice.points, extra_kniffel=True)
+    if choice.strike or choice.points == 0:
+        return Strike(choice.box)
+    return Enter(choice.box, choice.points)
+
+
 class ModeTurn(ABC):
     """The turn in progress on one rule set: throws used, a chip handed in, the dice on the table
     and the dice awaited (a score pad has no dice: its throws stay 0, its dice None)."""
@@ -209,6 +219,10 @@ class DiceTurn(ModeTurn):
             case UseChip():
                 self.use_chip(st)
             case Score(box) | Strike(box):
+                if isinstance(action, Strike) and action.dice is not None:
+                    raise IllegalMoveError(f"{action!r} records typed dice, which only a score "
+                                           f"pad does; with dice the roll is on the table",
+                                           code="coach.dice_pad_only")
                 box = self.open_box(st, box)
                 if self.roll is None:
                     raise IllegalMoveError(f"throw the dice before entering a box ({action!r})",
@@ -298,7 +312,8 @@ class PadTurn(ModeTurn):
 
     def legal_actions(self, st: PlayerState) -> list[Action]:
         """Every open box with each of the points it can hold (with the extra Kniffel points
-        where they may be claimed) and struck, and a chip where one is left."""
+        where they may be claimed) and struck, and a chip where one is left. An entry or strike
+        may also record the typed dice that give it (``dice``; :meth:`pad_choices`)."""
         acts: list[Action] = []
         extra_ok = self._extra_kniffel_allowed(st)
         for box in self.rules.boxes:
@@ -338,7 +353,7 @@ class PadTurn(ModeTurn):
         """A box entered or struck ends the turn; a chip is only counted."""
         rules = self.rules
         match action:
-            case Enter(box, points, extra):
+            case Enter(box, points, extra, dice):
                 box = self.open_box(st, box)
                 self._check_points(box, points)
                 if extra and not self._extra_kniffel_allowed(st):
@@ -351,11 +366,13 @@ class PadTurn(ModeTurn):
                 if points == 0 and not extra:
                     raise IllegalMoveError(f"0 points is a strike: use Strike({box!r})",
                                            code="move.zero_is_strike", params={"box": box.value})
+                self._check_dice(action, dice, st)
                 st.entries[box] = Entry(points, struck=points == 0)
                 st.extra_bonus += rules.extra_kniffel_bonus if extra else 0
                 return True
-            case Strike(box):
+            case Strike(box, dice):
                 box = self.open_box(st, box)
+                self._check_dice(action, dice, st)
                 st.entries[box] = Entry(0, struck=True)
                 return True
             case UseChip():
@@ -367,19 +384,30 @@ class PadTurn(ModeTurn):
             case _:
                 raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
 
+    def _check_dice(self, action: Enter | Strike, dice: Roll | None, st: PlayerState) -> None:
+        """Refuse an entry that records typed ``dice`` unless the dice belong to the rule set
+        and give exactly this entry (one of :meth:`pad_choices`); changes nothing."""
+        if dice is None:
+            return
+        try:
+            self.rules.check_roll(dice)
+        except InvalidDiceError as e:
+            raise e.as_type(IllegalMoveError) from None
+        box = self.rules.box(action.box)
+        plain = Enter(box, action.points, action.extra_kniffel) if isinstance(
+            action, Enter) else Strike(box)
+        if plain not in self.pad_choices(dice, st):
+            points = action.points if isinstance(action, Enter) else 0
+            raise IllegalMoveError(f"the typed dice {dice} do not give {action!r}",
+                                   code="coach.dice_do_not_fit",
+                                   params={"box": box.value, "points": points,
+                                           "roll": dice_param(dice)})
+
     def pad_choices(self, roll: Roll, st: PlayerState | None) -> tuple[Enter | Strike, ...]:
         """The actions that enter ``roll`` in column ``st`` with the points the rules give it."""
         if st is None:
             raise GameOverError("the game is over", code="move.game_over")
-        out: list[Enter | Strike] = []
-        for c in choices(self.rules, st.entries, roll):
-            if c.bonus:
-                out.append(Enter(c.box, c.points, extra_kniffel=True))
-            elif c.strike or c.points == 0:
-                out.append(Strike(c.box))
-            else:
-                out.append(Enter(c.box, c.points))
-        return tuple(out)
+        return tuple(pad_action(c) for c in choices(self.rules, st.entries, roll))
 
     def correct(self, action: Correct, states: Sequence[PlayerState],
                 names: Sequence[str]) -> None:

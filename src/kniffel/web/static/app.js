@@ -4,10 +4,11 @@
 // This module starts the page; the others, by job: state.js (what the page holds), words.js
 // (words and numbers), dom.js (elements), store.js (checks of stored data), storage.js
 // (localStorage), engine.js (the workers' client), screen.js (draw), game.js (actions and what
-// they did), sheet.js (the game screen), dice.js, pad.js, computer.js, expert.js (hints and
-// reviews), setup.js, history.js, plot.js, dialogs.js (notices, panels, sharing), system.js
-// (wake lock and update).
+// they did), sheet.js (the game screen), chances.js (its win-chance row), dice.js, pad.js,
+// computer.js, expert.js (hints and reviews), setup.js, history.js, plot.js, dialogs.js
+// (notices, panels, sharing), system.js (wake lock and update).
 
+import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask, engineReady } from "./engine.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
@@ -77,10 +78,11 @@ async function boot() {
   await engineReady;
   const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
   if (restore) {
-    const reply = await ask({ op: "load", game: restore.record.game });
+    // without the win chances: the stored view's stay until refreshChances (after the start)
+    const reply = await ask({ op: "load", game: restore.record.game, chances: false });
     if (reply.ok) {
       if (!state.current && state.screen === "setup") state.screen = "game";
-      state.current = { ...restore.record, game: reply.game, view: reply.view, summary: reply.summary };
+      state.current = { ...restore.record, game: reply.game, view: keptChances(reply.view, restore.record.view), summary: reply.summary };
       saveCurrent();
     } else {
       // the engine refuses the stored game: keep it aside, say so, start clean
@@ -92,6 +94,7 @@ async function boot() {
   }
   state.pending = null;
   markReady();
+  refreshChances(); // their values load now, not at the first entry
 }
 
 // A computer's turn paused in a hidden tab goes on when the tab is shown again.

@@ -2,6 +2,7 @@
 
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
 import { miniDice } from "./dice.js?b=__BUILD__";
+import { drawReviewChances } from "./chanceplot.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask, askExpert } from "./engine.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
@@ -171,6 +172,9 @@ export function drawReview(review) {
   const rules = (state.meta ? state.meta.presets : []).find((r) => r.name === review.game.rules.name);
   const d10 = Boolean(rules && rules.d10);
   wrap.append(h("p", { class: "hint", id: "review-source" }, label(data.source_text)));
+  // everyone's win chances over the game, and each result split into decisions and luck
+  const chances = drawReviewChances(data.chances, data.players.map((x) => x.name));
+  if (chances) wrap.append(chances);
   if (data.players.length > 1) {
     wrap.append(h("div", { class: "controls review-players", role: "group" }, data.players.map((p) =>
       h("button", { type: "button", "data-review-player": p.player, "aria-pressed": p.player === review.player ? "true" : "false",

@@ -1,5 +1,6 @@
 // The history page: statistics, the stored games, import and export.
 
+import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
@@ -170,7 +171,8 @@ function drawOpened(wrap, { entry, view }) {
   wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
     onclick: closeEntry }, "← ", tr("page.history.back")),
   view.mode === "dice" && view.over ? h("button", { type: "button", id: "history-review", disabled: !state.ready,
-    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button")) : null));
+    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button"))
+    : view.mode === "pad" && view.over ? padReviewButton("history-pad-review", () => openPadReview(entry.game, view.rules.d10)) : null));
   const s = entry.summary;
   wrap.append(h("p", { class: "hint", id: "opened-when" }, entry.started ? tr("page.history.started_at", { date: when(entry.started) }) : "",
     s.over ? null : ` (${tr("page.history.unfinished")})`));

@@ -1,5 +1,6 @@
 // The score pad's bar: real dice typed in, checked, and the boxes they fit.
 
+import { drawCoach, tipBox, warmCoach } from "./coach.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { ranked } from "./dice.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
@@ -54,6 +55,7 @@ function askPadChoices(form) {
     state.padDice = reply;
     saveUi();
     draw();
+    if (state.current) warmCoach(state.current.view); // the coach's tip for these dice soon
   });
 }
 
@@ -87,11 +89,18 @@ export function drawPadTools(view, live) {
     panel.append(form);
   }
   if (state.padDice) {
+    // the box the coach's tip names is marked among the boxes the dice fit
+    const suggested = tipBox(view);
     panel.append(h("div", { class: "choices", id: "pad-options", role: "group",
       "aria-label": tr("page.pad.pick", { dice: state.padDice.dice.join(" ") }) },
     h("button", { type: "button", class: "icon", id: "pad-clear", "aria-label": tr("page.pad.clear"), title: tr("page.pad.clear"),
       onclick: () => { state.padDice = null; saveUi(); draw(); } }, "✕"),
-    ranked(state.padDice.options).map((o) => optionButton(view, o, live, true))));
+    ranked(state.padDice.options).map((o) => {
+      const b = optionButton(view, o, live, true);
+      if (o.box === suggested) b.classList.add("suggested");
+      return b;
+    })));
+    panel.append(drawCoach(view, live));
   }
   const buttons = h("div", { class: "controls" });
   buttons.append(h("button", { type: "button", id: "enter-dice", "aria-expanded": play.padOpen ? "true" : "false",

@@ -9,7 +9,7 @@ import { count, dateAs, num, timeAs, tr } from "./words.js?b=__BUILD__";
 // Every player has a colour of the Okabe–Ito palette (history.css, light and dark) and a mark
 // of their own shape, so no two look alike even without colour; marks on the same spot are
 // set side by side, and the plot keeps a margin, so every mark is whole.
-const MARKS = ["circle", "square", "triangle", "diamond", "down", "pentagon", "plus", "star"];
+export const MARKS = ["circle", "square", "triangle", "diamond", "down", "pentagon", "plus", "star"];
 
 // The outline of the mark ``kind`` of radius ``r`` around (x, y), as an SVG path.
 function markPath(kind, x, y, r) {
@@ -33,8 +33,9 @@ function markPath(kind, x, y, r) {
   }
 }
 
-// A player's mark: a circle for the first, a path of its own shape for each other.
-function mark(i, x, y, r, cls) {
+// A player's mark: a circle for the first, a path of its own shape for each other (the review's
+// plot of win chances, chanceplot.js, draws the same marks).
+export function mark(i, x, y, r, cls) {
   const kind = MARKS[i % MARKS.length];
   return kind === "circle" ? svgEl("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r, class: cls })
     : svgEl("path", { d: markPath(kind, x, y, r), class: cls });

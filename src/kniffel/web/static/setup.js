@@ -80,6 +80,8 @@ export function drawSetup() {
     players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, label(expertNote.note)));
   }
   form.append(players);
+  form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "show-chances", checked: state.showChances,
+    onchange: (e) => { state.showChances = e.target.checked; saveSettings(); } }), tr("page.chances.setting")));
   if (canKeepAwake()) form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "keep-awake", checked: awake.on,
     onchange: (e) => { awake.on = e.target.checked; awake.refused = false; saveSettings(); keepAwake(); } }), tr("page.setup.keep_awake")));
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("page.setup.start")));

@@ -1,5 +1,7 @@
 // The game screen: its head, the score sheet, the choices of a box, the result bar.
 
+import { chancesRow, chancesShown, setChancesShown } from "./chances.js?b=__BUILD__";
+import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { handoff, notice, shareResult, showPicker } from "./dialogs.js?b=__BUILD__";
 import { drawDice } from "./dice.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
@@ -52,6 +54,9 @@ function drawMenu(view) {
         view.over ? tr("page.share.result") : tr("page.share.running")),
       h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("page.handoff.title")),
       h("button", { type: "button", id: "export-game", onclick: close(exportGame) }, tr("page.menu.export_game")),
+      view.chances && !view.over ? h("button", { type: "button", id: "chances-toggle",
+        onclick: close(() => setChancesShown(!state.showChances)) }, tr(state.showChances ? "page.chances.hide" : "page.chances.show")) : null,
+      view.mode === "pad" ? padReviewButton("pad-review-menu", close(openPadReview)) : null,
       h("p", { class: "note" }, tr("page.menu.saved_note"))));
 }
 
@@ -77,7 +82,8 @@ function drawResultBar(view, live) {
     h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("page.game.rematch")),
     h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("page.share.result")),
     view.mode === "dice" ? h("button", { type: "button", id: "review", disabled: !state.ready,
-      onclick: () => openReview(state.current.game, label(view.rules.title), "game") }, w("web.review.button")) : null,
+      onclick: () => openReview(state.current.game, label(view.rules.title), "game") }, w("web.review.button"))
+      : padReviewButton("pad-review"),
     undoButton(view, live)),
   view.mode === "pad" ? h("p", { class: "hint" }, tr("page.pad.tap_to_change")) : null);
 }
@@ -215,6 +221,8 @@ export function drawSheet(view, live) {
   body.append(sumRow("lower", tr("page.sheet.lower_sum"), (c) => String(c.lower_sum)));
   if (view.columns.some((c) => c.extra_bonus)) body.append(sumRow("extra", tr("page.sheet.extra"), (c) => String(c.extra_bonus)));
   table.append(body);
-  table.append(h("tfoot", {}, sumRow("total", tr("page.sheet.total"), (c) => h("strong", { "data-total": c.name }, String(c.total)))));
+  const chances = chancesShown(view) ? chancesRow(view) : null;
+  table.append(h("tfoot", { class: chances ? "with-chances" : "" },
+    sumRow("total", tr("page.sheet.total"), (c) => h("strong", { "data-total": c.name }, String(c.total))), chances));
   return h("div", { class: "sheet-wrap", id: "sheet-wrap" }, table);
 }

@@ -25,6 +25,7 @@ export const state = {
   epoch: 0, // counts games started, loaded and undone: a computer's turn stops when it changes
   keep: new Set(), // dice positions the player wants to keep
   padDice: null, // {dice, options} after "enter dice"
+  showChances: true, // the setting: the win-chance row under the totals (chances.js)
   stats: null,
   notices: [],
 };

@@ -42,14 +42,15 @@ export function forget(key) {
   }
 }
 
-// Settings: language, the start screen and whether the screen stays on during a game. The
-// language and the screen setting survive damage elsewhere.
+// Settings: language, the start screen, whether the screen stays on during a game and whether
+// the sheet shows the win chances. The language and the screen settings survive damage elsewhere.
 export function loadSettings() {
   const raw = readRaw(KEY.settings);
   if (raw === null) return;
   const data = parse(raw);
   if (isObj(data) && LANGS.includes(data.lang)) state.lang = data.lang;
   if (isObj(data) && typeof data.keep_awake === "boolean") awake.on = data.keep_awake; // else on
+  if (isObj(data) && typeof data.show_chances === "boolean") state.showChances = data.show_chances; // else shown
   const bad = settingsCheck(facts.max_players)(data, "");
   if (!bad) {
     state.setup = data.setup;
@@ -155,7 +156,8 @@ export function saveHistory() {
   write(KEY.history, { version: STORE_VERSION, entries: state.history });
 }
 export function saveSettings() {
-  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup, keep_awake: awake.on });
+  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup, keep_awake: awake.on,
+    show_chances: state.showChances });
 }
 
 export function newId() {

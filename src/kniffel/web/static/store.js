@@ -21,6 +21,7 @@ const str = is((v) => typeof v === "string", "not text");
 const bool = is((v) => typeof v === "boolean", "not true/false");
 const int = is((v) => Number.isSafeInteger(v), "not a whole number");
 const nat = is((v) => Number.isSafeInteger(v) && v >= 0, "not a whole number ≥ 0");
+const number = is((v) => Number.isFinite(v), "not a number");
 const oneOf = (...values) => is((v) => values.includes(v), `not one of ${values.join(", ")}`);
 const nullable = (check) => (v, path) => (v === null ? null : check(v, path));
 const optional = (check) => (v, path) => (v === undefined ? null : check(v, path));
@@ -88,7 +89,7 @@ export function settingsCheck(maxPlayers) {
 // ------------------------------------------------------------------------ the current game
 // The engine's replies (its view of a game, a game's summary) are checked against the shape the
 // engine describes once, kniffel/browser/schema.json: the page hands it in (useSchema).
-const TYPES = { text: str, bool, int, nat, date: isoDate };
+const TYPES = { text: str, bool, int, nat, number, date: isoDate };
 
 // The check of one type of the schema (see its "about"); ``defs`` are its named types.
 export function compile(type, defs = {}) {
@@ -117,6 +118,8 @@ function viewFits(v) {
   const n = v.columns.length;
   const inRange = (i) => Number.isSafeInteger(i) && i >= 0 && i < n;
   if (v.players.length !== n) return false;
+  // the win chances (where the view has them): one per player, the leader one of them
+  if (v.chances && (v.chances.players.length !== n || (v.chances.leader !== null && !inRange(v.chances.leader)))) return false;
   if (v.over) return v.winners.length > 0 && v.winners.every(inRange);
   return inRange(v.current) && v.turn !== null && inRange(v.turn.player)
     && v.winners.every(inRange);

@@ -1,0 +1,185 @@
+// The coach for real dice on the score pad: "Tipp" for the typed dice (which throw they lie
+// after, the expert's best choice and every option), and "Auswertung" of the pad game's entries.
+
+import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
+import { miniDice } from "./dice.js?b=__BUILD__";
+import { $, focusSel, h } from "./dom.js?b=__BUILD__";
+import { askExpert } from "./engine.js?b=__BUILD__";
+import { draw } from "./screen.js?b=__BUILD__";
+import { state, timing } from "./state.js?b=__BUILD__";
+import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BUILD__";
+
+// The expert computes in its own engine (engine.js): the page sends the pad game's save, the
+// typed dice and the throw; the engine answers the dice game's hint for them. Nothing is
+// decided here. A tip that arrives for another moment (the game went on, other dice, another
+// throw) is dropped.
+
+let chosen = null; // {id, actions, throw}: the throw the player picked for this moment
+let tip = null; // {id, actions, dice, throw, loading, data}
+
+const moment = () => ({ id: state.current && state.current.id, actions: state.current && state.current.view.actions });
+const same = (a, b) => a && b && a.id === b.id && a.actions === b.actions;
+const diceKey = (dice) => dice.join(" ");
+
+// The throws the selector offers (the value sent is the throw's number): 1 to the rule set's
+// throws, and one more after a chip where the player has one or handed one in this turn (then
+// only the last two: a chip follows the last throw).
+function throws(view) {
+  const turn = view.turn;
+  const chip = Boolean(view.rules.chips && turn && (turn.chip_used || view.columns[turn.player].chips_left > 0));
+  const out = [];
+  for (let n = turn && turn.chip_used ? view.rules.rolls : 1; n <= view.rules.rolls; n++) out.push([n, tr(`page.coach.throw_${n}`)]);
+  if (chip) out.push([view.rules.rolls + 1, tr("page.coach.throw_chip")]);
+  return out;
+}
+
+// The throw the typed dice lie after: the one picked for this moment, else the last throw of a
+// turn (after the chip where one was handed in this turn).
+export function padThrow(view) {
+  if (chosen && same(chosen, moment()) && throws(view).some(([n]) => n === chosen.throw)) return chosen.throw;
+  return view.rules.rolls + (view.turn && view.turn.chip_used ? 1 : 0);
+}
+
+// The tip for the dice on the bar now, if one was asked for.
+export function currentTip(view) {
+  const dice = state.padDice ? diceKey(state.padDice.dice) : null;
+  return tip && same(tip, moment()) && tip.dice === dice && tip.throw === padThrow(view) ? tip : null;
+}
+
+// The expert of a pad game's rule set gets ready when dice are first typed (once per rule set),
+// so the first tip answers soon.
+const warmed = new Set();
+export function warmCoach(view) {
+  const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
+  if (warmed.has(key)) return;
+  warmed.add(key);
+  askExpert({ op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike }).then((reply) => {
+    (timing.coachWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
+  });
+}
+
+async function askTip(view) {
+  const cur = state.current;
+  if (!state.ready || !cur || !state.padDice) return;
+  const asked = { ...moment(), dice: diceKey(state.padDice.dice), throw: padThrow(view) };
+  tip = { ...asked, loading: true };
+  draw();
+  const t0 = performance.now();
+  const reply = await askExpert({ op: "pad_hint", game: cur.game, dice: state.padDice.dice, rolls_used: asked.throw });
+  timing.lastPadHintMs = performance.now() - t0;
+  if (tip === null || tip.dice !== asked.dice || tip.throw !== asked.throw || !same(tip, moment())) return;
+  if (!reply.ok) {
+    tip = null;
+    notice(refusal(reply.error), "warn");
+  } else {
+    tip = { ...asked, data: reply.hint };
+  }
+  draw();
+  if (tip) focusSel("#pad-tip-best");
+}
+
+// The best box of the tip (for marking it among the typed dice's boxes), or null.
+export function tipBox(view) {
+  const t = currentTip(view);
+  const best = t && t.data ? t.data.options[0] : null;
+  return best && best.box ? best.box : null;
+}
+
+// The coach's line under the typed dice's boxes: which throw it is, and "Tipp" or the tip.
+export function drawCoach(view, live) {
+  const row = h("div", { class: "coach-row", id: "pad-coach" });
+  const select = h("select", { id: "pad-throw", disabled: !live,
+    onchange: (e) => { chosen = { ...moment(), throw: Number(e.target.value) }; draw(); } },
+  throws(view).map(([n, text]) => h("option", { value: n, selected: n === padThrow(view) }, text)));
+  row.append(h("label", { class: "coach-throw" }, h("span", {}, tr("page.coach.throw")), " ", select));
+  const t = currentTip(view);
+  if (t && t.loading) {
+    row.append(h("span", { class: "hint coach-thinking", role: "status" }, w("web.hint.thinking")));
+  } else if (t && t.data) {
+    // the best choice and its expected final score; a tap shows every choice
+    const best = t.data.options[0];
+    row.append(h("button", { type: "button", class: "coach-tip", id: "pad-tip-best", "aria-haspopup": "dialog",
+      title: w("web.hint.all"), onclick: () => showTipTable(t.data) },
+    h("span", { class: "tip-badge" }, tr("page.coach.tip")), " ",
+    h("strong", {}, label(best.text)), " · ", h("span", { class: "tip-expected" }, label(t.data.expected_text)), " ›"));
+  } else {
+    row.append(h("button", { type: "button", id: "pad-tip", class: "small", disabled: !live,
+      "aria-label": tr("page.coach.tip_label"), title: tr("page.coach.tip_label"), onclick: () => askTip(view) }, tr("page.coach.tip")));
+  }
+  return row;
+}
+
+// Every choice of the tip, best first, with its expected final score and its loss (the dice
+// game's table, in its words).
+function showTipTable(data) {
+  const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
+    h("td", {}, label(o.text)), h("td", { class: "num" }, dec(o.expected)),
+    h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
+  showPanel(label(data.title),
+    h("p", { class: "hint", id: "pad-tip-source" }, label(data.source_text), " ", w("web.hint.explain")),
+    h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "pad-tip-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("web.hint.col_choice")),
+        h("th", { scope: "col", class: "num" }, w("web.hint.col_expected")),
+        h("th", { scope: "col", class: "num" }, w("web.hint.col_loss")))),
+      h("tbody", {}, rows))));
+  $("panel").classList.add("wide");
+}
+
+// --- the review of the pad game's entries ------------------------------------------------------
+
+// The button that opens the review (the pad's menu during the game, the result bar after it).
+export function padReviewButton(id, onclick = null) {
+  return h("button", { type: "button", id, disabled: !state.ready,
+    onclick: onclick ?? (() => openPadReview()) }, tr("page.coach.review"));
+}
+
+// An entry's loss: "−2,96"; nothing for the best box.
+function lossText(e) {
+  if (e.best_taken) return "";
+  return minus(e.loss, e.loss < 0.1 ? 2 : 1);
+}
+
+// The review of the pad game ``game`` (the one in progress by default; one of the history's
+// too), whose rule set has the d10 where ``d10``.
+export async function openPadReview(game = state.current && state.current.game, d10 = state.current && state.current.view.rules.d10) {
+  if (!state.ready || !game) return;
+  showPanel(tr("page.coach.review_title"),
+    h("p", { class: "review-running", role: "status", id: "pad-review-running" }, h("progress", { class: "thinking" }), " ", tr("page.coach.review_running")));
+  const t0 = performance.now();
+  const reply = await askExpert({ op: "pad_review", game });
+  timing.lastPadReviewMs = performance.now() - t0;
+  if (!$("panel").open || !$("pad-review-running")) return; // closed, or something else shown meanwhile
+  if (!reply.ok) {
+    $("panel").close();
+    notice(refusal(reply.error), "warn");
+    return;
+  }
+  showPanel(tr("page.coach.review_title"), drawPadReview(Boolean(d10), reply.review));
+  $("panel").classList.add("wide");
+}
+
+function drawPadReview(d10, data) {
+  const out = [h("p", { class: "hint" }, tr("page.coach.review_explain"))];
+  if (data.entries.length) out.push(h("p", { class: "hint", id: "pad-review-source" }, label(data.source_text)));
+  out.push(h("ul", { class: "coach-summary", id: "pad-review-summary" }, data.players.filter((p) => p.count).map((p) =>
+    h("li", { "data-player": p.player }, count("page.coach.summary", p.count, { name: p.name, points: dec(p.loss) })))));
+  if (!data.entries.length) out.push(h("p", { id: "pad-review-none" }, tr("page.coach.review_none")));
+  const names = data.players.map((p) => p.name);
+  out.push(h("ol", { class: "decisions", id: "pad-review-list" }, data.entries.map((e) => {
+    const [taken, better, expected] = e.lines[state.lang] ?? e.lines.de;
+    return h("li", { class: e.best_taken ? "best" : e.loss >= 0.05 ? "lost" : "", "data-index": e.index, "data-player": e.player },
+      h("div", { class: "dhead" },
+        h("span", { class: "when" }, `${names[e.player]} · ${tr("page.coach.round", { round: num(e.round) })}`),
+        miniDice(e.dice, d10),
+        h("span", { class: "sr" }, `${w("web.review.col_loss")} ${dec(e.best_taken ? 0 : e.loss, 2)}`),
+        h("span", { class: "loss", "aria-hidden": "true" }, lossText(e))),
+      h("div", { class: "dlines" }, h("span", { class: "taken" }, taken),
+        h("span", { class: e.best_taken ? "was-best" : "better" }, better),
+        h("span", { class: "hint" }, expected)));
+  })));
+  if (data.not_judged) {
+    out.push(h("p", { class: "hint", id: "pad-review-not-judged", "data-count": data.not_judged },
+      count("page.coach.not_judged", data.not_judged, { dice: num(data.without_dice), values: num(data.without_values) })));
+  }
+  return out;
+}
