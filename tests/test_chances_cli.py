@@ -18,7 +18,7 @@ from kniffel.engine.chances import win_chances
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import Enter, Game, Mode
 from kniffel.engine.match import Match
-from kniffel.engine.messages import count, decimal, percent
+from kniffel.engine.messages import count, number, percent
 from kniffel.engine.rules import Box, Lang, RuleSet, preset
 from kniffel.engine.strategy import get_strategy
 from kniffel.engine.values import values_for
@@ -79,7 +79,7 @@ def test_chances_of_a_game_in_progress_show_every_players_chance_expected_total_
         assert word in res.stdout
     for o in found.players:
         assert _row(res.stdout, o.name) == [
-            o.name, percent(o.win, lang), count(o.total, lang), decimal(o.expected, lang, 1),
+            o.name, percent(o.win, lang), count(o.total, lang), number(o.expected, lang, 1),
             f"{count(o.low, lang)}–{count(o.high, lang)}"]
     assert ("wenn alle von hier an gut spielen" in res.stdout) == (lang == "de")
     assert ("if everyone plays well from here" in res.stdout) == (lang == "en")

@@ -425,8 +425,8 @@ AUDIT = """(width) => {
     const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
   };
-  // the part of an element its scrolling ancestors show; a row of the sheet's body scrolls
-  // under its sticky head and foot, which hide what lies beneath them
+  // the part of an element its scrolling ancestors show; the page scrolls under its sticky bar,
+  // a row of the sheet's body under its sticky head and foot, which hide what lies beneath them
   const visible = (e) => {
     let r = e.getBoundingClientRect();
     let box = { l: r.left, t: r.top, r: r.right, b: r.bottom };
@@ -436,6 +436,10 @@ AUDIT = """(width) => {
       const q = p.getBoundingClientRect();
       box = { l: Math.max(box.l, q.left), t: Math.max(box.t, q.top),
               r: Math.min(box.r, q.right), b: Math.min(box.b, q.bottom) };
+    }
+    const bar = document.querySelector('header.bar');  // sticky on top of the page
+    if (bar && !bar.contains(e) && !e.closest('dialog')) {
+      box.t = Math.max(box.t, bar.getBoundingClientRect().bottom);
     }
     const body = e.closest('table.sheet > tbody');
     if (body) {  // (the cells are sticky, not their rows)

@@ -1946,7 +1946,7 @@ def chances_table(path: str, game: Game, chances: Chances, lang: Lang) -> Table:
     from rich.markup import escape
     from rich.text import Text
 
-    from kniffel.engine.messages import percent
+    from kniffel.engine.messages import number, percent
 
     rules = game.rules
     state = (words("cli.chances.over", lang) if game.is_over() else
@@ -1960,7 +1960,7 @@ def chances_table(path: str, game: Game, chances: Chances, lang: Lang) -> Table:
         table.add_column(words(code, lang), justify="right", no_wrap=True)
     for i, o in enumerate(chances.players):
         table.add_row(Text(o.name), percent(o.win, lang), count(o.total, lang),
-                      decimal(o.expected, lang, 1),
+                      number(o.expected, lang, 1),
                       count(o.low, lang) if o.low == o.high else
                       f"{count(o.low, lang)}–{count(o.high, lang)}",
                       style="bold" if i == chances.leader else None)
