@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, NoReturn
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Playwright, Route
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
 
 TESTS = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -332,3 +332,31 @@ def engine_snapshot(browser: Browser, served_site: tuple[str, Path]) -> EngineSn
     assert len(taken[0]) > 1_000_000, "the engine's snapshot came back empty"
     (folder / SNAPSHOT_FILE).write_bytes(taken[0])
     return EngineSnapshot(site, key)
+
+
+@pytest.fixture(scope="module")
+def phone_context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
+    """A phone's screen (360×740, touch) for a module's pages, its engine from the session's
+    snapshot; the page's policy bypassed so that Playwright may evaluate."""
+    ctx = browser.new_context(service_workers="block", bypass_csp=True, is_mobile=True,
+                              has_touch=True, viewport={"width": 360, "height": 740})
+    engine_snapshot.seed(ctx)
+    ctx.set_default_timeout(30_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def phone_page(phone_context: BrowserContext, site: str) -> Iterator[Page]:
+    """A page of the app on :func:`phone_context` with nothing stored, ready to use; the test
+    fails where the page raised an error."""
+    p = phone_context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(site)
+    p.evaluate("localStorage.clear()")
+    p.reload()
+    p.wait_for_selector(READY, state="attached", timeout=120_000)
+    yield p
+    p.close()
+    assert errors == []

@@ -10,47 +10,23 @@ the very game the page holds (its save in localStorage).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Page
 
 from kniffel.browser import advice_view
 from kniffel.engine.chances import win_chances
 from kniffel.engine.game import Game
-
-if TYPE_CHECKING:
-    from conftest import EngineSnapshot
 
 READY = "html[data-ready='1']"
 BOOT_TIMEOUT_MS = 120_000
 CURRENT, SETTINGS = "kniffel.v1.current", "kniffel.v1.settings"
 
 
-@pytest.fixture(scope="module")
-def context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
-    # a phone's screen (360×740, touch); the page's policy bypassed so Playwright may evaluate
-    ctx = browser.new_context(service_workers="block", bypass_csp=True, is_mobile=True,
-                              has_touch=True, viewport={"width": 360, "height": 740})
-    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
-
-
 @pytest.fixture
-def page(context: BrowserContext, site: str) -> Iterator[Page]:
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(site)
-    p.evaluate("localStorage.clear()")
-    p.reload()
-    p.wait_for_selector(READY, state="attached", timeout=BOOT_TIMEOUT_MS)
-    yield p
-    p.close()
-    assert errors == []
+def page(phone_page: Page) -> Page:
+    """A clean page of the app on a phone's screen (conftest.py)."""
+    return phone_page
 
 
 # --- helpers ---------------------------------------------------------------------------------

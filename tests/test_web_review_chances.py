@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FilePayload, Page
+from playwright.sync_api import FilePayload, Page
 
 from kniffel.browser import advice_view
 from kniffel.engine.game import Game, Mode, Player, PlayerKind
@@ -23,37 +22,13 @@ from kniffel.engine.match import Match
 from kniffel.engine.review import review_game
 from kniffel.engine.rules import preset
 
-if TYPE_CHECKING:
-    from conftest import EngineSnapshot
-
-READY = "html[data-ready='1']"
-BOOT_TIMEOUT_MS = 120_000
 NAMES = ("Anna", "Ben", "Carla")
 
 
-@pytest.fixture(scope="module")
-def context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
-    # a phone's screen (360×740, touch); the page's policy bypassed so Playwright may evaluate
-    ctx = browser.new_context(service_workers="block", bypass_csp=True, is_mobile=True,
-                              has_touch=True, viewport={"width": 360, "height": 740})
-    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
-
-
 @pytest.fixture
-def page(context: BrowserContext, site: str) -> Iterator[Page]:
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(site)
-    p.evaluate("localStorage.clear()")
-    p.reload()
-    p.wait_for_selector(READY, state="attached", timeout=BOOT_TIMEOUT_MS)
-    yield p
-    p.close()
-    assert errors == []
+def page(phone_page: Page) -> Page:
+    """A clean page of the app on a phone's screen (conftest.py)."""
+    return phone_page
 
 
 def finished(names: tuple[str, ...], seed: int) -> Game:
