@@ -324,8 +324,7 @@ def play_and_cut(task: tuple[str, int, int, int, int]) -> tuple[list[Cut], float
         total = players * len(rules.boxes)
         wanted = cut_points(total, per_stage,
                             random.Random(f"bench-chances:cut:{name}:{seed}:{index}"))
-        replay = Game(rules, game.players, mode=game.mode, seed=game.seed,
-                      start_player=game.start_player)
+        replay = game.at_start()
         entries = 0
         for position in range(len(game.actions) + 1):
             if entries in wanted and (position == 0 or isinstance(

@@ -62,8 +62,7 @@ class Sample:
 
 def turn_starts(game: Game) -> list[tuple[PlayerState, int]]:
     """Every turn start of player 0 in the finished ``game``: its state and the final total."""
-    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     states = [PlayerState.of(replay, 0)]
     for action in game.actions:
         replay.apply(action)

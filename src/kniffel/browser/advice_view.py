@@ -284,8 +284,7 @@ def _luck_view(game: Game, split: LuckSkill) -> dict[str, Any]:
 
 def moment(game: Game, index: int) -> Game:
     """``game`` as it was just before its action number ``index`` (replayed from the start)."""
-    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     for action in game.actions[:index]:
         replay.apply(action)
     return replay

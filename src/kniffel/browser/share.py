@@ -81,8 +81,7 @@ def pack(game: Game) -> str:
     data = game.to_json()
     for key in ("over", "scores"):
         data.pop(key, None)
-    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     kept = []
     for action in game.actions:
         seeded = (isinstance(action, Outcome) and replay.is_chance_node()

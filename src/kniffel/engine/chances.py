@@ -441,8 +441,7 @@ def chances_over_game(game: Game, *, model: ChanceModel | None = None) -> tuple[
     """The chances before the first entry and after every entry (score, strike or a score
     pad's entry) of ``game``, replayed from its actions."""
     model = model or chance_model(game.rules)
-    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     points = [ChancePoint(-1, replay.round, win_chances(replay, model=model))]
     for index, action in enumerate(game.actions):
         replay.apply(action)

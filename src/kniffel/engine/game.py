@@ -320,6 +320,12 @@ class Game:
                 f"seed={self._seed!r}, start_player={self._start!r}, "
                 f"actions={self._actions!r})")
 
+    def at_start(self) -> Game:
+        """The same game (rules, players, mode, seed, start player) before its first action:
+        where a replay of its actions begins."""
+        return Game(self._rules, self._players, mode=self._mode, seed=self._seed,
+                    start_player=self._start)
+
     def copy(self) -> Game:
         """An independent game with the same actions."""
         return Game(self._rules, self._players, mode=self._mode, seed=self._seed,

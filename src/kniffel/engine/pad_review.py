@@ -152,8 +152,7 @@ def review_pad(game: Game, *, judge: Judge | None = None) -> PadReview:
         raise IllegalMoveError("the coach for real dice is for score pad games",
                                code="coach.needs_pad")
     rules = game.rules
-    replay = Game(rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     advise: Judge | None = judge
     no_values = False
     judged: list[PadJudged] = []

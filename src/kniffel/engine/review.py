@@ -96,8 +96,7 @@ def review_decisions(game: Game, judge: Judge,
     if game.mode is not Mode.DICE:
         raise IllegalMoveError("a review needs a game played with virtual dice (dice mode): a "
                                "score pad does not record the dice", code="review.needs_dice")
-    replay = Game(game.rules, game.players, mode=game.mode, seed=game.seed,
-                  start_player=game.start_player)
+    replay = game.at_start()
     decisions: list[Decision] = []
     uncovered: list[Uncovered] = []
     for index, action in enumerate(game.actions):
