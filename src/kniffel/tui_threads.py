@@ -19,7 +19,13 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from kniffel.engine.advice import Advice, Position
-from kniffel.engine.chances import Chances, Distribution, PlayerState, chance_model, chances_of
+from kniffel.engine.chances import (
+    Chances,
+    GameSheets,
+    chance_model,
+    chances_from,
+    chances_key,
+)
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Game
@@ -247,32 +253,20 @@ class ComputerTurns:
 # --- the win chances ---------------------------------------------------------------------------
 
 
-def sheets_key(game: Game) -> tuple[tuple[object, ...], ...]:
-    """What the win chances of ``game`` depend on: every player's filled boxes (they change
-    with entries and undos, not with throws)."""
-    return tuple(tuple(game.sheet(i).entries.items()) for i in range(len(game.players)))
-
-
 def chances_job(game: Game) -> Callable[[], Chances | None]:
-    """The win chances of ``game`` as it is now, as a job for a thread: the players' states
-    are taken here (on the app's thread), the distributions computed by the job
-    (:func:`kniffel.engine.chances.win_chances`' numbers). The job gives None where no chances
-    can be computed (no values for the rule set, or anything else failing: the row is an aid,
-    the game goes on without it)."""
-    rules = game.rules
-    names = [p.name for p in game.players]
-    sheets = [game.sheet(i) for i in range(len(names))]
-    totals = [s.total for s in sheets]
-    states = [None if s.is_full else PlayerState.of(game, i) for i, s in enumerate(sheets)]
+    """The win chances of ``game`` as it is now, as a job for a thread: the players' sheets
+    are taken here (on the app's thread, :class:`~kniffel.engine.chances.GameSheets`), the
+    distributions computed by the job (:func:`kniffel.engine.chances.chances_from`, the
+    numbers of ``win_chances``). The job gives None where no chances can be computed (no values
+    for the rule set, or anything else failing: the row is an aid, the game goes on without
+    it)."""
+    sheets = GameSheets.of(game)
 
     def work() -> Chances | None:
         try:
-            with first_use(("chances", rules)):
-                model = chance_model(rules)
-            dists = [Distribution.point(total) if state is None else model.final(state)
-                     for state, total in zip(states, totals, strict=True)]
-            return chances_of(names, dists, [state is None for state in states], totals,
-                              model.source)
+            with first_use(("chances", sheets.rules)):
+                model = chance_model(sheets.rules)
+            return chances_from(sheets, model)
         except Exception:  # see the docstring: nothing to show, and no crash
             return None
 
@@ -295,11 +289,11 @@ class WinChances:
         self.shown = shown
         #: Whether a computation is running.
         self.busy = False
-        self._wanted: tuple[tuple[object, ...], ...] | None = None
+        self._wanted: tuple[object, ...] | None = None
 
     def update(self) -> None:
         """Compute the chances anew if the sheets changed since the last time."""
-        key = sheets_key(self.match.game)
+        key = chances_key(self.match.game)
         if key == self._wanted:
             return
         self._wanted = key
@@ -312,7 +306,7 @@ class WinChances:
         in_thread(self.screen, "kniffel-chances", chances_job(self.match.game),
                   partial(self._done, key))
 
-    def _done(self, key: tuple[tuple[object, ...], ...] | None, result: Chances | None) -> None:
+    def _done(self, key: tuple[object, ...] | None, result: Chances | None) -> None:
         self.busy = False
         if key != self._wanted:
             self._start()  # the sheets changed meanwhile: theirs instead

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from kniffel import __version__
-from kniffel.engine.chances import HIGH_Q, LOW_Q, ChanceModel, PlayerState, win_chances
+from kniffel.engine.chances import HIGH_Q, LOW_Q, chance_model, chances_key, win_chances
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import (
     MAX_PLAYERS,
@@ -126,21 +126,9 @@ def corrections_view(game: Game, player: int, box: Box | str) -> list[dict[str, 
     return [_option(c, c.points or 0, 0) for c in game.corrections(player, game.rules.box(box))]
 
 
-#: The win-chance models built so far, one per rule set: from the values at hand (the tables
-#: the site ships, the Kniffel Extreme model), never solved for a view.
-_CHANCE_MODELS: dict[RuleSet, ChanceModel] = {}
 #: The last position's chances (its key, its view): a throw changes no chance, so the views of
 #: a turn's throws and a computer's steps reuse them.
 _LAST_CHANCES: list[tuple[object, dict[str, Any]]] = []
-
-
-def _chance_model(rules: RuleSet) -> ChanceModel:
-    """The win-chance model of ``rules``, built once; :class:`ExpertError` where no values
-    exist here (a custom rule set, a classic table that is not at hand)."""
-    model = _CHANCE_MODELS.get(rules)
-    if model is None:
-        model = _CHANCE_MODELS[rules] = ChanceModel(rules, build=False)
-    return model
 
 
 def chances_view(game: Game) -> dict[str, Any] | None:
@@ -150,13 +138,12 @@ def chances_view(game: Game) -> dict[str, Any] | None:
     ``coverage``, 80 %; ``finished`` when the sheet is full), in player order, with the
     ``leader`` (the one best chance; None when shared) and the values' ``source`` ("table" or
     "model"). None where the chances cannot be computed (no values for the rule set here)."""
-    key = (game.rules, tuple((frozenset(s.entries.items()), s.chips)
-                             for s in (PlayerState.of(game, i)
-                                       for i in range(len(game.players)))))
+    key = chances_key(game)
     if _LAST_CHANCES and _LAST_CHANCES[0][0] == key:
         return _LAST_CHANCES[0][1]
     try:
-        chances = win_chances(game, model=_chance_model(game.rules))
+        # from the values at hand (the tables the site ships, the Extreme model), never solved
+        chances = win_chances(game, model=chance_model(game.rules, build=False))
     except ExpertError:
         return None
     shown = {

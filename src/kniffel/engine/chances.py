@@ -54,7 +54,7 @@ from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import Enter, Game, Score, Strike
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet
 from kniffel.engine.states import DEAD, max_count, upper_key
-from kniffel.engine.values import Values, values_for
+from kniffel.engine.values import Values, on_providers_changed, values_for
 
 #: The format of the data file; a file of another version is refused.
 CHANCE_FORMAT = "kniffel-chance-model"
@@ -345,13 +345,17 @@ def spread_model(rules: RuleSet) -> SpreadModel:
 
 
 @cache
-def _model(rules: RuleSet) -> ChanceModel:
-    return ChanceModel(rules)
+def _model(rules: RuleSet, build: bool) -> ChanceModel:
+    return ChanceModel(rules, build=build)
 
 
-def chance_model(rules: RuleSet) -> ChanceModel:
-    """The shared model of ``rules`` (its values and spread loaded once)."""
-    return _model(rules)
+def chance_model(rules: RuleSet, *, build: bool = True) -> ChanceModel:
+    """The shared model of ``rules`` (its values and spread loaded once); ``build=False``
+    never builds a missing value table (:class:`ExpertError` instead, e.g. for a view)."""
+    return _model(rules, build)
+
+
+on_providers_changed(_model.cache_clear)
 
 
 def start_expectation(rules: RuleSet, *, model: ChanceModel | None = None) -> float:
@@ -411,20 +415,47 @@ def chances_of(names: Sequence[str], dists: Sequence[Distribution],
         source)
 
 
+@dataclass(frozen=True)
+class GameSheets:
+    """What a game's chances are computed from, taken at one moment (so that a thread may
+    compute them while the game goes on): every player's name, total, and turn-start state
+    (None where the sheet is full)."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    totals: tuple[int, ...]
+    states: tuple[PlayerState | None, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> GameSheets:
+        """The sheets of ``game`` now (:meth:`PlayerState.of` for the unfinished ones)."""
+        sheets = [game.sheet(i) for i in range(len(game.players))]
+        return cls(game.rules, tuple(p.name for p in game.players),
+                   tuple(s.total for s in sheets),
+                   tuple(None if s.is_full else PlayerState.of(game, i)
+                         for i, s in enumerate(sheets)))
+
+
+def chances_key(game: Game) -> tuple[object, ...]:
+    """What the chances of ``game`` depend on: its rules and every player's filled boxes (they
+    change with entries, corrections and undos, not with throws or a chip handed in)."""
+    return (game.rules, tuple(frozenset(game.sheet(i).entries.items())
+                              for i in range(len(game.players))))
+
+
+def chances_from(sheets: GameSheets, model: ChanceModel) -> Chances:
+    """The :class:`Chances` of the players of ``sheets`` (a full sheet is its total)."""
+    dists = [Distribution.point(total) if state is None else model.final(state)
+             for state, total in zip(sheets.states, sheets.totals, strict=True)]
+    return chances_of(sheets.names, dists, [state is None for state in sheets.states],
+                      sheets.totals, model.source)
+
+
 def win_chances(game: Game, *, model: ChanceModel | None = None) -> Chances:
     """Every player's chances in ``game`` from the start of the turn in progress (the dice of
     a turn in progress are not counted: the chances change with entries, not throws). A game
     that is over gives its winners 1 (shared on a tie)."""
-    model = model or chance_model(game.rules)
-    names, dists, finished, totals = [], [], [], []
-    for i, player in enumerate(game.players):
-        sheet = game.sheet(i)
-        names.append(player.name)
-        totals.append(sheet.total)
-        finished.append(sheet.is_full)
-        dists.append(Distribution.point(sheet.total) if sheet.is_full else
-                     model.final(PlayerState.of(game, i)))
-    return chances_of(names, dists, finished, totals, model.source)
+    return chances_from(GameSheets.of(game), model or chance_model(game.rules))
 
 
 @dataclass(frozen=True)
@@ -450,6 +481,7 @@ def chances_over_game(game: Game, *, model: ChanceModel | None = None) -> tuple[
     return tuple(points)
 
 
-__all__ = ["ChanceModel", "ChancePoint", "Chances", "Distribution", "Outlook",
-           "PlayerState", "SpreadModel", "chance_model", "chances_over_game", "mixture",
-           "spread_model", "start_expectation", "win_chances", "win_probabilities"]
+__all__ = ["ChanceModel", "ChancePoint", "Chances", "Distribution", "GameSheets", "Outlook",
+           "PlayerState", "SpreadModel", "chance_model", "chances_from", "chances_key",
+           "chances_over_game", "mixture", "spread_model", "start_expectation", "win_chances",
+           "win_probabilities"]
