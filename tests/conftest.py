@@ -360,3 +360,9 @@ def phone_page(phone_context: BrowserContext, site: str) -> Iterator[Page]:
     yield p
     p.close()
     assert errors == []
+
+
+def wait_actions(page: Page, n: int, *, timeout: float | None = None) -> None:
+    """Wait until the page's sheet shows its game after ``n`` actions, its controls live."""
+    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached",
+                           timeout=timeout)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, ViewportSize
 
+from conftest import wait_actions
 from kniffel import Game, Mode, preset
 from kniffel.browser.view import game_view
 from kniffel.engine.game import Player, PlayerKind, action_from_json
@@ -40,7 +41,6 @@ from test_web_phone import (
     all_strikes_with_throws_left,
     classic_at_the_last_move,
     start,
-    wait_actions,
 )
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from conftest import wait_actions
 from kniffel import Box, Enter, Game, Mode, preset
 
 if TYPE_CHECKING:
@@ -116,10 +117,6 @@ def start(page: Page, names: list[str]) -> None:
         page.fill(f"input[data-player='{i}']", name)
     page.click("#start")
     wait_actions(page, 0)
-
-
-def wait_actions(page: Page, n: int) -> None:
-    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
 
 
 def pad_enter(page: Page, player: int, box: str, pts: int) -> None:

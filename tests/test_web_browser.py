@@ -25,6 +25,7 @@ from playwright.sync_api import (
     Route,
 )
 
+from conftest import wait_actions
 from kniffel import Box, Enter, Game, Mode, Roll, points, preset
 from kniffel.browser import advice_view
 from kniffel.browser.bridge import Session
@@ -138,11 +139,6 @@ def type_pad_dice(page: Page, values: list[int]) -> None:
         page.click("#enter-dice")
     for i, v in enumerate(values):
         page.fill(f"input[data-die='{i}']", str(v))
-
-
-def wait_actions(page: Page, n: int) -> None:
-    """Wait until the sheet shows the game after ``n`` actions, controls live."""
-    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
 
 
 def wait_until(page: Page, condition: str, seconds: float = 60) -> None:

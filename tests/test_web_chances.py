@@ -14,6 +14,7 @@ import json
 import pytest
 from playwright.sync_api import Page
 
+from conftest import wait_actions
 from kniffel.browser import advice_view
 from kniffel.engine.chances import win_chances
 from kniffel.engine.game import Game
@@ -46,10 +47,6 @@ def start(page: Page, mode: str, rules: str = "extreme",
         page.fill(f"input[data-player='{i}']", name)
     page.click("#start")
     wait_actions(page, 0)
-
-
-def wait_actions(page: Page, n: int) -> None:
-    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
 
 
 def actions(page: Page) -> int:

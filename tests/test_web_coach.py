@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from conftest import wait_actions
 from kniffel import Game, Mode, Player, Roll, Score, Strike, preset
 from kniffel.engine.messages import number
 from kniffel.engine.pad_review import pad_advice, review_pad
 from kniffel.engine.rules import choices
 from kniffel.engine.turns import pad_action
-from test_web_phone import SMALL_PHONE, Device, actions, audit, start, wait_actions
+from test_web_phone import SMALL_PHONE, Device, actions, audit, start
 
 if TYPE_CHECKING:
     from conftest import EngineSnapshot

@@ -18,6 +18,7 @@ from playwright.sync_api import (
     ViewportSize,
 )
 
+from conftest import wait_actions
 from kniffel import Game
 
 if TYPE_CHECKING:
@@ -97,10 +98,6 @@ def start(page: Page, names: list[str], mode: str = "pad", kinds: dict[int, str]
     page.click("#start")
     if wait:
         wait_actions(page, 0)
-
-
-def wait_actions(page: Page, n: int) -> None:
-    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached")
 
 
 def actions(page: Page) -> int:

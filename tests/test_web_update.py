@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from conftest import wait_actions
 from kniffel.web.server import _bind, build_site, find_pyodide
 from test_web_awake import nearly_finished
 
@@ -148,16 +149,11 @@ def wait_until(page: Page, condition: str, seconds: float = 60) -> None:
     raise AssertionError(f"still not true after {seconds} s: {condition}")
 
 
-def wait_actions(page: Page, n: int) -> None:
-    page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached",
-                           timeout=BOOT_MS)
-
-
 def pad_enter(page: Page, player: int, box: str, pts: int) -> None:
     n = int(page.get_attribute("section.game", "data-actions") or "-1")
     page.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
     page.click(f"#picker-options button[data-strike='0'][data-points='{pts}']")
-    wait_actions(page, n + 1)
+    wait_actions(page, n + 1, timeout=BOOT_MS)
 
 
 def saved(page: Page) -> tuple[Any, list[Any]]:
@@ -192,11 +188,11 @@ def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_relo
         page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)",
                       json.dumps(nearly_finished()))
         page.reload()
-        wait_actions(page, 21)
+        wait_actions(page, 21, timeout=BOOT_MS)
         assert running_build(page) == old_build
         pad_enter(page, 0, "chance", 20)
         page.click("#rematch")  # the same player again, on the pad
-        wait_actions(page, 0)
+        wait_actions(page, 0, timeout=BOOT_MS)
         pad_enter(page, 0, "sixes", 24)
         pad_enter(page, 0, "ones", 3)
         wait_until(page, "navigator.serviceWorker.controller !== null")
@@ -207,7 +203,7 @@ def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_relo
     with serving(this, port):
         page.reload()
         wait_build(page, build)
-        wait_actions(page, 2)
+        wait_actions(page, 2, timeout=BOOT_MS)
         assert saved(page) == before
         assert page.text_content("td[data-player='0'][data-box='sixes']") == "24"
         assert site_caches(page) == [f"kniffel-site-2-{build}"]  # the old one is gone
@@ -230,7 +226,7 @@ def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_relo
         assert page.text_content("#update-reload") == "New version – reload"
         page.click("#update-reload")
         wait_build(page, new_build)
-        wait_actions(page, 3)
+        wait_actions(page, 3, timeout=BOOT_MS)
         assert saved(page) == before
         assert page.locator("#update").count() == 0
         assert site_caches(page) == [f"kniffel-site-2-{new_build}"]

@@ -1925,11 +1925,11 @@ def details(code: str) -> Callable[[F], F]:
 def _chances_of(path: str) -> tuple[Game, Chances]:
     """The game saved at ``path`` and every player's chances in it (the model of each rule set
     is loaded once per process: :func:`kniffel.engine.chances.chance_model`)."""
-    from kniffel.engine.chances import chance_model, win_chances
+    from kniffel.engine.chances import win_chances
     from kniffel.storage import load_game
 
     game = load_game(path)
-    return game, win_chances(game, model=chance_model(game.rules))
+    return game, win_chances(game)
 
 
 def chances_json(path: str, chances: Chances) -> dict[str, Any]:
