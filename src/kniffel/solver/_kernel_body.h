@@ -92,7 +92,7 @@ typedef struct {
     REAL *add;            /* row[hptr[h]..hptr[h + 1]] (+ add points), see plan()  */
     int32_t *hptr;
     REAL *S;              /* (nh, W) best entry of each hand */
-    REAL *T;              /* (nh, W) S of one chip fewer (chip layer) */
+    REAL *T;              /* (nh, W) S of one chip fewer (chip layer, float64 builds) */
     REAL *K;              /* (nms, nch, W) keep expectations, then best sub-keeps */
 } SUF(scratch);
 
@@ -109,13 +109,17 @@ static int SUF(scratch_init)(SUF(scratch) *s, const kn_tables *t) {
     int64_t nh = p[P_NH], nd = p[P_ND];
     int64_t nch = nd > 1 ? nd + 1 : 1;
     s->S = SUF(lanes_alloc)(nh);
+#if NR == 1
+    s->T = NULL; /* the chip layer's shift is made inside keep_expect */
+#else
     s->T = SUF(lanes_alloc)(nh);
+#endif
     s->K = SUF(lanes_alloc)(t->nms * nch);
     int64_t pairs = t->hand_ptr[nh] + nh;
     s->row = (int32_t *)malloc((size_t)pairs * sizeof(int32_t));
     s->add = (REAL *)malloc((size_t)pairs * sizeof(REAL));
     s->hptr = (int32_t *)malloc((size_t)(nh + 1) * sizeof(int32_t));
-    return s->S && s->T && s->K && s->row && s->add && s->hptr;
+    return s->S && (NR == 1 || s->T) && s->K && s->row && s->add && s->hptr;
 }
 
 static void SUF(scratch_free)(SUF(scratch) *s) {
@@ -291,9 +295,12 @@ static INLINE void SUF(score)(const kn_tables *t, int64_t F, int64_t l0, int64_t
 
 /* K[m, c]: the expectation over the hands H of keeping multiset m with d10 channel c (c < nd:
  * the d10 kept showing c; c = nd: re-rolled). H NULL: the hands' values are in K's rows of the
- * five-dice multisets already (hand_best_into). */
+ * five-dice multisets already (hand_best_into). gather (one register of lane indices, float32
+ * builds only) not NULL: lane l of K's five-dice rows is lane gather[l] of H, the chip layer's
+ * shift made in the copy. */
 static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
-                                    REAL *restrict K, const int64_t nd) {
+                                    REAL *restrict K, const int64_t nd,
+                                    const SUF(ireg) *gather) {
     const int64_t *p = t->params;
     int64_t n_small = p[P_NSMALL];
     int64_t nch = nd > 1 ? nd + 1 : 1;
@@ -302,6 +309,16 @@ static INLINE void SUF(keep_expect)(const kn_tables *t, const REAL *restrict H,
         int64_t m = t->hand_ms[i5];
         const REAL *src = H + i5 * nd * W;
         REAL *dst = K + m * row;
+#if NR == 1
+        if (gather) { /* the chip layer: lane l takes lane gather[l] of H (see widget) */
+            for (int64_t j = 0; j < nd * W; j += W) {
+                SUF(vec) v = SUF(ld)(src + j);
+                v.a = __builtin_shuffle(v.a, *gather);
+                SUF(st)(dst + j, v);
+            }
+            continue;
+        }
+#endif
         for (int64_t j = 0; j < nd * W; j += W) SUF(st)(dst + j, SUF(ld)(src + j));
     }
     const REAL inv6 = (REAL)(1.0 / 6.0);
@@ -436,19 +453,17 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
             off[lane] = has_chip ? (REAL)0 : (REAL)NEG;
         }
 #if NR == 1
+        /* one register: the shift is a lane shuffle inside keep_expect's copy of the hands */
         SUF(ireg) shuffle;
         for (int lane = 0; lane < W; lane++) shuffle[lane] = gather[lane];
-        for (int64_t h = 0; h < nh; h++) {
-            SUF(vec) v = SUF(ld)(s->S + h * W);
-            v.a = __builtin_shuffle(v.a, shuffle);
-            SUF(st)(s->T + h * W, v);
-        }
+        KN_TICK(KN_ST_SHIFT);
+        SUF(keep_expect)(t, s->S, s->K, nd, &shuffle);
 #else
         for (int64_t h = 0; h < nh; h++)
             for (int lane = 0; lane < W; lane++) s->T[h * W + lane] = s->S[h * W + gather[lane]];
-#endif
         KN_TICK(KN_ST_SHIFT);
-        SUF(keep_expect)(t, s->T, s->K, nd);
+        SUF(keep_expect)(t, s->T, s->K, nd, NULL);
+#endif
         KN_TICK(KN_ST_EXPECT(0));
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
         SUF(keep_max)(t, s->K, nd);
@@ -458,7 +473,7 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         src = NULL; /* the hands' values are in K's five-dice rows */
     }
     for (int64_t r = rolls - 1; r >= 1; r--) {
-        SUF(keep_expect)(t, src, s->K, nd);
+        SUF(keep_expect)(t, src, s->K, nd, NULL);
         KN_TICK(KN_ST_EXPECT(r));
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K + r * t->nms * nch * w);
         SUF(keep_max)(t, s->K, nd);
