@@ -54,8 +54,12 @@ def landed_source(commit: str = LANDED) -> Path:
 
 
 def timed_process(args: list[str], pythonpath: Path | None = None) -> float:
-    """Wall seconds of ``python args`` as a whole process (start-up included)."""
+    """Wall seconds of ``python args`` as a whole process (start-up included), with Python's
+    bytecode cache as a user has it: an installed package's modules are compiled once, so
+    ``PYTHONDONTWRITEBYTECODE`` (set in some shells and sandboxes) is dropped, and the first,
+    untimed round of each comparison writes the cache."""
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
     t = time.perf_counter()

@@ -15,8 +15,9 @@
  *
  * Lanes go in chunks of W = 8, fixed at compile time so that every lane loop is straight vector
  * code: one AVX2 register of float32, two of float64 (two independent registers per row also
- * halve the index work per lane of the classic sets' one-channel rows); a chunk's keep array
- * (462 keeps x 11 channels x 8 lanes) and its hand arrays stay in a core's L2 cache. Keep
+ * halve the index work per lane of the classic sets' one-channel rows); on a CPU with AVX-512 the
+ * float32 chunks are W = 16 lanes, one zmm register. A chunk's keep array (462 keeps x 11
+ * channels x W lanes) and its hand array stay in a core's L2 cache. Keep
  * expectations are built one die at a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep
  * in place, K[m] = max(K[m], max_f K[m - f]) (sub-multisets come first in the multiset order).
  * H_r is kept in K's rows of the five-dice multisets, where the next layer's K starts from.
@@ -123,9 +124,13 @@ int kn_profile(uint64_t *out) {
 /* four lanes of float64, for the first roll's expectation */
 typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 
-/* Each value type's kernel is compiled twice: for AVX2 (x86-64 with GCC: every lane maximum one
- * vmaxps / vmaxpd) and for the baseline instruction set; kn_solve_* and kn_detail_* run the
- * first where the CPU has AVX2. */
+/* Each value type's kernel is compiled for AVX2 (x86-64 with GCC: every lane maximum one
+ * vmaxps / vmaxpd) and for the baseline instruction set, float32 also for AVX-512 with chunks of
+ * 16 lanes (4 upper states x 4 chip counts in Kniffel Extreme, one zmm register per row);
+ * kn_solve_* and kn_detail_* run the widest build the CPU can run. A library compiled with
+ * -DKN_WIDE_ON_AVX2 (tests/test_kernel_wide.py builds one) puts the same 16-lane body in the
+ * AVX-512 build's place, compiled for AVX2 (each 16-lane vector two ymm halves, the maximum
+ * the masked form), so that the 16-lane code is checked to the bit on a CPU without AVX-512. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KN_AVX2_BUILD 1
 #include <immintrin.h>
@@ -149,13 +154,36 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #define KN_VMAX 1
-#define KN_MAX256(a, b) _mm256_max_ps((__m256)(a), (__m256)(b))
+#define KN_MAXV(a, b) _mm256_max_ps((__m256)(a), (__m256)(b))
 #define SUF(name) name##_f32_avx2
 #include "_kernel_body.h"
 #undef SUF
-#undef KN_MAX256
+#undef KN_MAXV
 #undef KN_VMAX
 #pragma GCC pop_options
+
+/* float32, 16 lanes: AVX-512 (or, for the test, AVX2) */
+#undef W
+#define W 16
+#pragma GCC push_options
+#ifdef KN_WIDE_ON_AVX2
+#pragma GCC target("avx2")
+#define KN_VMAX 0
+#else
+#pragma GCC target("avx512f")
+#define KN_VMAX 1
+#define KN_MAXV(a, b) _mm512_max_ps((__m512)(a), (__m512)(b))
+#endif
+#define SUF(name) name##_f32_avx512
+#include "_kernel_body.h"
+#undef SUF
+#ifdef KN_MAXV
+#undef KN_MAXV
+#endif
+#undef KN_VMAX
+#pragma GCC pop_options
+#undef W
+#define W 8
 #endif
 #undef REAL
 #undef IREAL
@@ -176,11 +204,11 @@ typedef double dvec4 __attribute__((vector_size(4 * sizeof(double))));
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #define KN_VMAX 1
-#define KN_MAX256(a, b) _mm256_max_pd((__m256d)(a), (__m256d)(b))
+#define KN_MAXV(a, b) _mm256_max_pd((__m256d)(a), (__m256d)(b))
 #define SUF(name) name##_f64_avx2
 #include "_kernel_body.h"
 #undef SUF
-#undef KN_MAX256
+#undef KN_MAXV
 #undef KN_VMAX
 #pragma GCC pop_options
 #endif
@@ -199,15 +227,39 @@ static int kn_avx2(void) {
 #endif
 }
 
+/* 1 where the 16-lane float32 build may run: AVX-512 Foundation (the test library: AVX2). */
+static int kn_wide(void) {
+#if KN_AVX2_BUILD && defined(KN_WIDE_ON_AVX2)
+    return kn_avx2();
+#elif KN_AVX2_BUILD
+    return __builtin_cpu_supports("avx512f") ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
 #if KN_AVX2_BUILD
 #define KN_PICK(name, ...) (kn_avx2() ? name##_avx2(__VA_ARGS__) : name##_base(__VA_ARGS__))
+#define KN_PICK32(name, ...) (kn_wide() ? name##_avx512(__VA_ARGS__) : KN_PICK(name, __VA_ARGS__))
 #else
 #define KN_PICK(name, ...) name##_base(__VA_ARGS__)
+#define KN_PICK32(name, ...) name##_base(__VA_ARGS__)
 #endif
+
+/* The float32 build kn_solve_f32 runs on this CPU: "avx512" (16 lanes), "avx2" or "baseline";
+ * "avx2-16" in a library compiled with -DKN_WIDE_ON_AVX2. */
+const char *kn_f32_build(void) {
+#if KN_AVX2_BUILD && defined(KN_WIDE_ON_AVX2)
+    if (kn_wide()) return "avx2-16";
+#else
+    if (kn_wide()) return "avx512";
+#endif
+    return kn_avx2() ? "avx2" : "baseline";
+}
 
 int kn_solve_f32(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first, int64_t step,
                  float *V) {
-    return KN_PICK(kn_solve_f32, t, masks, n, first, step, V);
+    return KN_PICK32(kn_solve_f32, t, masks, n, first, step, V);
 }
 
 int kn_solve_f64(const kn_tables *t, const int64_t *masks, int64_t n, int64_t first, int64_t step,
@@ -217,7 +269,7 @@ int kn_solve_f64(const kn_tables *t, const int64_t *masks, int64_t n, int64_t fi
 
 int kn_detail_f32(const kn_tables *t, int64_t F, int64_t k, const float *V, double *E,
                   double *rec_K, double *rec_S) {
-    return KN_PICK(kn_detail_f32, t, F, k, V, E, rec_K, rec_S);
+    return KN_PICK32(kn_detail_f32, t, F, k, V, E, rec_K, rec_S);
 }
 
 int kn_detail_f64(const kn_tables *t, int64_t F, int64_t k, const double *V, double *E,

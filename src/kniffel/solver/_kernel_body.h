@@ -1,11 +1,13 @@
-/* The kernel for one value type and one instruction set: included by _kernel.c with REAL (float
- * or double), SUF (the name suffix) and KN_VMAX (1: the AVX2 build, with vmaxps / vmaxpd)
+/* The kernel for one value type and one instruction set: included by _kernel.c with W (lanes
+ * of a chunk), NR (registers of a chunk's row), REAL (float or double), SUF (the name suffix)
+ * and KN_VMAX (1: KN_MAXV(a, b) is the build's one-instruction lane maximum, vmaxps / vmaxpd)
  * defined. See _kernel.c for the equations. */
 
-_Static_assert(W == 8 && (NR == 1 || NR == 2), "a chunk is 8 lanes in one or two registers");
+_Static_assert((W == 8 && (NR == 1 || NR == 2)) || (W == 16 && NR == 1),
+               "a chunk is 8 lanes in one or two registers, or 16 lanes in one");
 
-/* W lanes as NR registers of W / NR lanes each (GCC vector extensions, one AVX2 register each:
- * GCC keeps a vector wider than a register in memory) */
+/* W lanes as NR registers of W / NR lanes each (GCC vector extensions, one AVX2 register each,
+ * or with W = 16 one AVX-512 register: GCC keeps a vector wider than a register in memory) */
 typedef REAL SUF(reg) __attribute__((vector_size(W / NR * sizeof(REAL))));
 typedef IREAL SUF(ireg) __attribute__((vector_size(W / NR * sizeof(REAL))));
 typedef REAL SUF(vec4) __attribute__((vector_size(4 * sizeof(REAL))));
@@ -49,12 +51,12 @@ static inline __attribute__((always_inline)) SUF(vec) SUF(splat)(REAL x) {
     return v;
 }
 
-/* a > b ? a : b, lane by lane. In the AVX2 build one vmaxps / vmaxpd: x86's max(a, b) is
+/* a > b ? a : b, lane by lane. In the AVX2 and AVX-512 builds one vmaxps / vmaxpd: x86's max(a, b) is
  * defined as exactly that, b also where either is NaN or both are zeros, so the same bits for
  * any input (GCC compiles the masked form below to a compare and a blend, two instructions). */
 static inline __attribute__((always_inline)) SUF(reg) SUF(rmax)(SUF(reg) a, SUF(reg) b) {
 #if KN_VMAX
-    return (SUF(reg))KN_MAX256(a, b);
+    return (SUF(reg))KN_MAXV(a, b);
 #else
     SUF(ireg) m = a > b;
     return (SUF(reg))(((SUF(ireg))a & m) | ((SUF(ireg))b & ~m));
@@ -484,8 +486,9 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
     }
     /* in float64, four lanes per register (an 8-double vector would live on the stack); the
      * hands in order h = i5 * nd + d, from S or from K's five-dice rows */
-    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
     const int64_t krow = nch * W;
+#if W == 8
+    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
     for (int64_t i5 = 0; i5 < t->n5; i5++) {
         const REAL *hrow = src ? src + i5 * nd * W : s->K + (int64_t)t->hand_ms[i5] * krow;
         for (int64_t d = 0; d < nd; d++) {
@@ -500,6 +503,24 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
     }
     memcpy(out, &lo, sizeof lo);
     memcpy(out + 4, &hi, sizeof hi);
+#else
+    /* W / 4 sums of four lanes, each lane's the same operations in the same order as above */
+    dvec4 acc[W / 4];
+    for (int g = 0; g < W / 4; g++) acc[g] = (dvec4){0};
+    for (int64_t i5 = 0; i5 < t->n5; i5++) {
+        const REAL *hrow = src ? src + i5 * nd * W : s->K + (int64_t)t->hand_ms[i5] * krow;
+        for (int64_t d = 0; d < nd; d++) {
+            const REAL *row = hrow + d * W;
+            double q = t->p0[i5 * nd + d];
+            for (int g = 0; g < W / 4; g++) {
+                SUF(vec4) a;
+                memcpy(&a, row + 4 * g, sizeof a);
+                acc[g] += q * __builtin_convertvector(a, dvec4);
+            }
+        }
+    }
+    for (int g = 0; g < W / 4; g++) memcpy(out + 4 * g, &acc[g], sizeof acc[g]);
+#endif
     KN_TICK(KN_ST_FIRST);
 }
 

@@ -85,7 +85,19 @@ def _library() -> ctypes.CDLL:
     lib.kn_lanes_per_chunk.restype = ctypes.c_int
     if hasattr(lib, "kn_extra_rules"):
         lib.kn_extra_rules.restype = ctypes.c_int
+    if hasattr(lib, "kn_f32_build"):
+        lib.kn_f32_build.restype = ctypes.c_char_p
     return lib
+
+
+def f32_build() -> str:
+    """Which build of the float32 (Kniffel Extreme) kernel runs on this CPU: "avx512" (chunks
+    of 16 lanes), "avx2", "baseline", or "avx2-16" (a test library's 16-lane code on AVX2);
+    "unknown" for a library built before it said so."""
+    lib = _library()
+    if not hasattr(lib, "kn_f32_build"):
+        return "unknown"
+    return bytes(lib.kn_f32_build()).decode("ascii")
 
 
 def extra_rules() -> int:
