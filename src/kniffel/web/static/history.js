@@ -148,21 +148,30 @@ function drawEntry(e) {
 async function openEntry(e) {
   const reply = await ask({ op: "import", text: JSON.stringify(e.game) });
   if (!reply.ok) { notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn"); return; }
-  // the sheet is shown from its top, its heading read first; "back" returns to where the list was
-  state.opened = { entry: e, view: { ...reply.view, options: [], current: null }, scrollY: window.scrollY };
+  // the sheet is shown from its top, its heading read first; "back" returns to where the list was:
+  // the entry's button where it was on the screen, even if the statistics above it came in meanwhile
+  const button = openButton(e);
+  state.opened = { entry: e, view: { ...reply.view, options: [], current: null }, scrollY: window.scrollY,
+    buttonTop: button ? button.getBoundingClientRect().top : null };
   draw();
   window.scrollTo(0, 0);
   const title = $("history-title");
   if (title) title.focus({ preventScroll: true });
 }
 
+function openButton(entry) {
+  return document.querySelector(`[data-open="${CSS.escape(entry.uid)}"]`);
+}
+
 function closeEntry() {
-  const { entry, scrollY } = state.opened;
+  const { entry, scrollY, buttonTop } = state.opened;
   state.opened = null;
   draw();
   window.scrollTo(0, scrollY ?? 0);
-  const button = document.querySelector(`[data-open="${CSS.escape(entry.uid)}"]`);
-  if (button) button.focus({ preventScroll: true });
+  const button = openButton(entry);
+  if (!button) return;
+  if (buttonTop !== null) window.scrollBy(0, button.getBoundingClientRect().top - buttonTop);
+  button.focus({ preventScroll: true });
 }
 
 function drawOpened(wrap, { entry, view }) {
