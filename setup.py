@@ -6,7 +6,13 @@ every machine computes the same tables; the hot loops are compiled twice, for AV
 ``vmaxps``/``vmaxpd``) and for the baseline, and each call runs the one the CPU has.
 """
 
+import runpy
+from pathlib import Path
+
 from setuptools import Extension, setup
+
+#: src/kniffel/solver/kernel_flags.py, read without importing the package (not installed yet)
+FLAGS = runpy.run_path(str(Path(__file__).parent / "src/kniffel/solver/kernel_flags.py"))
 
 setup(
     ext_modules=[
@@ -14,7 +20,7 @@ setup(
             "kniffel.solver._kernel",
             sources=["src/kniffel/solver/_kernel.c"],
             depends=["src/kniffel/solver/_kernel_body.h"],
-            extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-Wno-psabi"],
+            extra_compile_args=list(FLAGS["COMPILE_ARGS"]),
             py_limited_api=False,
         )
     ],

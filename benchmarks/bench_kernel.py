@@ -39,15 +39,15 @@ import numpy.typing as npt
 
 from kniffel.engine.rules import preset
 from kniffel.solver import kernel
+from kniffel.solver.kernel_flags import SHARED_LIBRARY_ARGS
 from kniffel.solver.table import cache_dir, make_layout
 from kniffel.solver.tables import P_CHIPS, P_NSMALL, P_ROLLS, P_STRIKE, Tables, build_tables
 
 #: The last numba kernel (before the C kernel of issue 11).
 BASE = "f713103"
 REPO = Path(__file__).resolve().parent.parent
-#: The kernel's compile flags (setup.py's extra_compile_args), for the copies built here.
-CFLAGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-Wno-psabi", "-fPIC",
-          "-shared"]
+#: The kernel's compile flags (setup.py's), for the copies built here.
+CFLAGS = list(SHARED_LIBRARY_ARGS)
 #: Lanes of a widget (``kn_lanes_per_chunk``).
 W = 8
 #: The stages of ``_kernel.c``'s stage timers (KN_ST_*), in their order; keep layer 0 is the
@@ -56,7 +56,7 @@ STAGES = (["entry plan (per set)", "successor gathering", "best entry per hand",
            "chip shift copy"]
           + [f"{what} layer {r}" for r in range(4)
              for what in ("keep expectations", "sub-keep maxima", "best keep per hand")]
-          + ["first roll"])
+          + ["first roll (no throw before it)"])
 
 
 def base_kernel(commit: str) -> ModuleType:
@@ -137,7 +137,9 @@ def stage_ops(t: Tables, layout_lanes: Callable[[int], int], chosen: npt.NDArray
         ops[2] += n * W * 2 * float(np.sum(entries + strikes))
         for r in ([0] if chips > 0 else []) + list(range(1, rolls)):
             ops[4 + 3 * min(r, 3):7 + 3 * min(r, 3)] += n * W * np.array([expect, maxima, hand])
-        ops[-1] += n * W * 2 * nh
+        # the first roll's sum is taken in the last throw's best keep per hand (hand_best_into)
+        last = 4 + 3 + 2 if rolls > 1 else 4 + 2 if chips > 0 else len(STAGES) - 1
+        ops[last] += n * W * 2 * nh
     return ops, widgets
 
 
@@ -175,7 +177,8 @@ def profile(t: Tables, prepared: kernel.Prepared, chosen: npt.NDArray[np.int64],
     print(f"\nadd/max rate of one core (lane_rate.c, float32 AVX2): add {rates['add'] / 1e9:.1f}, "
           f"max {rates['max'] / 1e9:.1f}, both {limit / 1e9:.1f} G lane-ops/s")
     print(f"stages of a widget ({fastest / widgets * 1e6:.1f} µs each, shipped kernel, 1 thread; "
-          f"shares from the -DKN_PROFILE copy):")
+          f"shares from the -DKN_PROFILE copy; the last throw's best keep per hand takes the "
+          f"first roll's sum as well):")
     print(f"  {'stage':<34} {'share':>6} {'G lane-ops/s':>13} {'of limit':>9}")
     for i, name in enumerate(STAGES):
         if best[i] == 0:

@@ -18,7 +18,8 @@ stamp=".venv/.installed${extra}"
 # Reinstall only when the project's metadata or the solver's C kernel changed since the last
 # install (the install compiles the kernel: a C compiler is needed, e.g. Debian's gcc).
 stale=0
-for f in pyproject.toml setup.py src/kniffel/solver/_kernel.c src/kniffel/solver/_kernel_body.h; do
+for f in pyproject.toml setup.py src/kniffel/solver/kernel_flags.py src/kniffel/solver/_kernel.c \
+         src/kniffel/solver/_kernel_body.h; do
     if [ "$f" -nt "$stamp" ]; then stale=1; fi
 done
 if [ ! -f "$stamp" ] || [ "$stale" = 1 ] || ! ls src/kniffel/solver/_kernel*.so >/dev/null 2>&1; then

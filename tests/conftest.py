@@ -65,6 +65,9 @@ SOLVE_TESTS: dict[str, tuple[str, ...]] = {
         "test_ctrl_c_and_sigterm_stop_a_solve_and_the_same_command_completes_it",
         "test_sigterm_ends_a_parallel_simulation_with_a_reproducible_partial_json_in_english",
         "test_ctrl_c_ends_a_parallel_simulation_at_once_with_the_games_so_far_in_german"),
+    "test_kernel_wide": (
+        "test_the_16_lane_kernel_solves_the_extreme_endgames_to_the_same_bits",
+        "test_the_16_lane_kernel_gives_the_same_detail_records"),
     "test_language": (
         "test_every_readme_example_speaks_the_locales_language[kniffel simulate",
         "test_every_readme_example_speaks_the_locales_language[kniffel advise"),

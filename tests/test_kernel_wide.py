@@ -23,10 +23,10 @@ import pytest
 from kniffel.engine.rules import preset
 from kniffel.solver import kernel, solve_in_memory
 from kniffel.solver.kernel import Prepared
+from kniffel.solver.kernel_flags import SHARED_LIBRARY_ARGS
 
-#: setup.py's compile flags for the kernel.
-CFLAGS = ["-O3", "-std=c11", "-ffp-contract=off", "-fno-math-errno", "-Wno-psabi", "-fPIC",
-          "-shared"]
+#: The kernel's compile flags (setup.py's), for the copies built here.
+CFLAGS = list(SHARED_LIBRARY_ARGS)
 #: SHA-256 of the Extreme table of at most 4 open boxes (docs/solver-kernel.md).
 EXTREME_4 = "8d0f74ed75e6ebf115d513b0d331ba3704daf3430501af0b4dc71e2b2bd3e015"
 

@@ -3,9 +3,10 @@
 Each file is a flat object ``{code: template}`` (``str.format`` placeholders); both hold the same
 codes. This module only reads them, so that every engine module (the rules' box names as well as
 :mod:`kniffel.engine.messages`) can take its words from the catalog without importing the other.
-The files travel inside the package and are read through the package's own loader (from the
-folder, or from a zip archive: in the browser too); ``importlib.resources`` would do the same at
-about 30 ms of imports, a tenth of a command's start-up.
+The files travel inside the package and are read through the package's own loader
+(:func:`package_file`, from the folder or from a zip archive: in the browser too; the expert's
+model and the win-chance data are read by it as well); ``importlib.resources`` would do the same
+at about 30 ms of imports, a tenth of a command's start-up.
 """
 
 from __future__ import annotations
@@ -23,16 +24,18 @@ def words(lang: str) -> dict[str, str]:
     """The catalog of ``lang`` ("de" or "en") as ``{code: template}``, in the file's order."""
     if lang not in LANGS:
         raise ValueError(f"no words for the language {lang!r}")
-    loaded = json.loads(_package_file("words", f"{lang}.json").decode("utf-8"))
+    loaded = json.loads(package_file("words", f"{lang}.json").decode("utf-8"))
     if not isinstance(loaded, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in loaded.items()):
         raise ValueError(f"words/{lang}.json is not an object of texts")
     return loaded
 
 
-def _package_file(*parts: str) -> bytes:
-    """The bytes of the file ``parts`` inside this package, by its loader (a folder's or a zip
-    archive's ``get_data``, as :func:`pkgutil.get_data` does)."""
+def package_file(*parts: str) -> bytes:
+    """The bytes of the file ``parts`` inside the engine package (``kniffel/engine/…``), by its
+    loader (a folder's or a zip archive's ``get_data``, as :func:`pkgutil.get_data` does); the
+    word files, the expert's model and the win-chance data are read so. A missing file raises
+    :class:`OSError`."""
     loader = __spec__.loader if __spec__ is not None else None
     get_data = getattr(loader, "get_data", None)
     path = os.path.join(os.path.dirname(__file__), *parts)

@@ -45,9 +45,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from kniffel.engine.catalog import package_file
 from kniffel.engine.distribution import Distribution
 from kniffel.engine.endgame import endgame_rest
 from kniffel.engine.errors import ExpertError
@@ -326,7 +326,7 @@ class ChanceModel:
 
 @cache
 def _spread_models() -> dict[str, SpreadModel]:
-    raw = resources.files("kniffel.engine").joinpath("data", CHANCE_FILE).read_text("utf-8")
+    raw = package_file("data", CHANCE_FILE).decode("utf-8")
     data = json.loads(raw)
     if data.get("format") != CHANCE_FORMAT or data.get("version") != CHANCE_VERSION:
         raise ExpertError("the win-chance model file has another format",

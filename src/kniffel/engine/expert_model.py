@@ -39,9 +39,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from kniffel.engine.catalog import package_file
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.rules import RuleSet, preset
 from kniffel.engine.states import DEAD, upper_key
@@ -293,7 +293,7 @@ def model_bytes(rules: RuleSet) -> bytes | None:
         return None
     for file in (packed_name(name), name):
         try:
-            return resources.files("kniffel.engine").joinpath("data", file).read_bytes()
+            return package_file("data", file)
         except (OSError, ValueError):
             continue
     return None

@@ -20,7 +20,9 @@
  * channels x W lanes) and its hand array stay in a core's L2 cache. Keep
  * expectations are built one die at a time, K[m] = (1/6) sum_f K[m + f], and the best sub-keep
  * in place, K[m] = max(K[m], max_f K[m - f]) (sub-multisets come first in the multiset order).
- * H_r is kept in K's rows of the five-dice multisets, where the next layer's K starts from.
+ * H_r is kept in K's rows of the five-dice multisets, where the next layer's K starts from;
+ * E's sum over H_1 is taken as H_1 is written (float64, the hands in their order), so that its
+ * chain of adds runs beside that loop's loads and maxima.
  *
  * The arithmetic is that of the reference (numba) kernel this replaced, operation for operation:
  * float32 (Kniffel Extreme) or float64 values, sums left to right, no fused multiply-add, so the

@@ -398,12 +398,25 @@ static INLINE void SUF(keep_max)(const kn_tables *t, REAL *restrict K, const int
     }
 }
 
+/* The first roll's sum over the hands h of p0[h] * value[h] in float64, four lanes per register
+ * (an 8-double vector would live on the stack): acc[g] += p0[h] * lanes 4g..4g+3 of row, for the
+ * hands in the order h = i5 * nd + d. */
+static INLINE void SUF(first_add)(dvec4 *acc, double q, const REAL *row) {
+    for (int g = 0; g < W / 4; g++) {
+        SUF(vec4) a;
+        memcpy(&a, row + 4 * g, sizeof a);
+        acc[g] += q * __builtin_convertvector(a, dvec4);
+    }
+}
+
 /* The value of each hand before a throw, max(S[h], best keep of hand h + off), written into K
  * itself: hand h = i5 * nd + d goes to K[hand_ms[i5], d], the row keep_expect takes the hands'
  * values from (each row read before it is written; the re-roll channel nd is left as it is,
- * keep_expect makes it anew). */
+ * keep_expect makes it anew). first not NULL (the last throw's layer): the first roll's sum is
+ * taken of each hand as it is written (first_add, the hands in their order), so that its chain
+ * of float64 adds runs beside this loop's work instead of in a pass of its own. */
 static INLINE void SUF(hand_best_into)(const kn_tables *t, REAL *K, const REAL *restrict S,
-                                       const REAL *off, const int64_t nd) {
+                                       const REAL *off, const int64_t nd, dvec4 *first) {
     int64_t row = (nd > 1 ? nd + 1 : 1) * W;
     int64_t r = nd > 1 ? nd : 0;
     const SUF(vec) offv = SUF(ld)(off);
@@ -414,6 +427,7 @@ static INLINE void SUF(hand_best_into)(const kn_tables *t, REAL *K, const REAL *
             int64_t h = i5 * nd + d;
             SUF(vec) best = SUF(vadd)(SUF(vmax)(reroll, SUF(ld)(Km + d * W)), offv);
             SUF(st)(Km + d * W, SUF(vmax)(best, SUF(ld)(S + h * W)));
+            if (first) SUF(first_add)(first, t->p0[h], Km + d * W);
         }
     }
 }
@@ -437,6 +451,8 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
     int64_t nch = nd > 1 ? nd + 1 : 1;
     REAL zero[W], off[W];
     for (int lane = 0; lane < W; lane++) zero[lane] = 0;
+    dvec4 first[W / 4]; /* the first roll's sums, four lanes each (first_add) */
+    for (int g = 0; g < W / 4; g++) first[g] = (dvec4){0};
     KN_START();
     SUF(successors)(t, F, l0, w, xf, V, s);
     KN_TICK(KN_ST_SUCC);
@@ -470,7 +486,7 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K);
         SUF(keep_max)(t, s->K, nd);
         KN_TICK(KN_ST_MAX(0));
-        SUF(hand_best_into)(t, s->K, s->S, off, nd);
+        SUF(hand_best_into)(t, s->K, s->S, off, nd, rolls == 1 ? first : NULL);
         KN_TICK(KN_ST_HAND(0));
         src = NULL; /* the hands' values are in K's five-dice rows */
     }
@@ -480,47 +496,14 @@ static INLINE void SUF(widget)(const kn_tables *t, int64_t F, int64_t l0, int64_
         if (rec_K) SUF(record_keeps)(t, s->K, w, rec_K + r * t->nms * nch * w);
         SUF(keep_max)(t, s->K, nd);
         KN_TICK(KN_ST_MAX(r));
-        SUF(hand_best_into)(t, s->K, s->S, zero, nd);
+        SUF(hand_best_into)(t, s->K, s->S, zero, nd, r == 1 ? first : NULL);
         KN_TICK(KN_ST_HAND(r));
         src = NULL;
     }
-    /* in float64, four lanes per register (an 8-double vector would live on the stack); the
-     * hands in order h = i5 * nd + d, from S or from K's five-dice rows */
-    const int64_t krow = nch * W;
-#if W == 8
-    dvec4 lo = (dvec4){0}, hi = (dvec4){0};
-    for (int64_t i5 = 0; i5 < t->n5; i5++) {
-        const REAL *hrow = src ? src + i5 * nd * W : s->K + (int64_t)t->hand_ms[i5] * krow;
-        for (int64_t d = 0; d < nd; d++) {
-            const REAL *row = hrow + d * W;
-            SUF(vec4) a;
-            double q = t->p0[i5 * nd + d];
-            memcpy(&a, row, sizeof a);
-            lo += q * __builtin_convertvector(a, dvec4);
-            memcpy(&a, row + 4, sizeof a);
-            hi += q * __builtin_convertvector(a, dvec4);
-        }
-    }
-    memcpy(out, &lo, sizeof lo);
-    memcpy(out + 4, &hi, sizeof hi);
-#else
-    /* W / 4 sums of four lanes, each lane's the same operations in the same order as above */
-    dvec4 acc[W / 4];
-    for (int g = 0; g < W / 4; g++) acc[g] = (dvec4){0};
-    for (int64_t i5 = 0; i5 < t->n5; i5++) {
-        const REAL *hrow = src ? src + i5 * nd * W : s->K + (int64_t)t->hand_ms[i5] * krow;
-        for (int64_t d = 0; d < nd; d++) {
-            const REAL *row = hrow + d * W;
-            double q = t->p0[i5 * nd + d];
-            for (int g = 0; g < W / 4; g++) {
-                SUF(vec4) a;
-                memcpy(&a, row + 4 * g, sizeof a);
-                acc[g] += q * __builtin_convertvector(a, dvec4);
-            }
-        }
-    }
-    for (int g = 0; g < W / 4; g++) memcpy(out + 4 * g, &acc[g], sizeof acc[g]);
-#endif
+    /* no throw before the first (one roll, no chip): the first roll's sum of the best entries */
+    if (src)
+        for (int64_t h = 0; h < nh; h++) SUF(first_add)(first, t->p0[h], src + h * W);
+    for (int g = 0; g < W / 4; g++) memcpy(out + 4 * g, &first[g], sizeof first[g]);
     KN_TICK(KN_ST_FIRST);
 }
 
