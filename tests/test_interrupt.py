@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from click.testing import CliRunner
 from kniffel import preset
 from kniffel.cli import main, plot_target_problem
 from kniffel.engine.strategy import get_strategy
-from kniffel.interrupt import EXIT_INTERRUPTED, Terminated, interruptible, worker_pool
+from kniffel.interrupt import EXIT_INTERRUPTED, Terminated, _blocked, interruptible, worker_pool
 from kniffel.simulate import SimulationInterrupted, simulate
 
 #: Seconds from the signal to the exit that the tests accept (the promise is 2).
@@ -497,3 +498,26 @@ def test_a_worker_whose_start_fails_hands_the_error_to_the_parent() -> None:
         answer = pool.apply_async(_worker_task, (1,))
         with pytest.raises(ValueError, match="no table here"):
             answer.get(timeout=60)
+
+
+def test_a_ctrl_c_that_another_thread_receives_waits_until_the_workers_have_started() -> None:
+    """The kernel hands a Ctrl-C to any thread that does not block it (a progress bar's); its
+    handler must still wait until the workers' start is over, not raise in the middle of it
+    (CI saw a worker spawned, its start-up data never sent: a traceback from the worker)."""
+    reached_the_end = False
+    go = threading.Event()
+
+    def bar() -> None:  # started before the block, so SIGINT is not blocked in it
+        go.wait()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    other = threading.Thread(target=bar)
+    other.start()
+    # the block itself is what is tested
+    with pytest.raises(KeyboardInterrupt), _blocked(signal.SIGINT):  # noqa: PT012
+        go.set()
+        other.join()
+        for _ in range(200_000):  # Python code, where the main thread would run a handler
+            pass
+        reached_the_end = True
+    assert reached_the_end

@@ -72,15 +72,28 @@ def ignore_interrupts() -> None:
 def _blocked(*signums: int) -> Iterator[None]:
     """The signals ``signums`` held back (not lost: they arrive when the block ends) in this
     thread; processes started meanwhile inherit the mask, so a Ctrl-C while they start up does
-    not reach them either."""
+    not reach them either. In the main thread Python's handlers are held back too: the kernel
+    hands a signal to any thread that does not block it (a progress bar's), and its handler
+    would then raise in the main thread in the middle of the block (between spawning a worker
+    and sending it its start-up data: the worker died with a traceback)."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
         yield
         return
+    pending: list[int] = []
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for s in signums:
+            handlers[s] = signal.signal(s, lambda n, _frame: pending.append(n))
     before = signal.pthread_sigmask(signal.SIG_BLOCK, set(signums))
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for s, handler in handlers.items():
+            if handler is not None:
+                signal.signal(s, handler)
+        for n in dict.fromkeys(pending):  # each held-back signal once, to its own handler
+            signal.raise_signal(n)
 
 
 #: What went wrong when this worker process started (its initializer raised); empty if nothing.
