@@ -224,7 +224,7 @@ function undoDelete() {
     state.stats = null;
   }
   draw();
-  const first = back[0] && document.querySelector(`[data-open="${CSS.escape(back[0].uid)}"]`);
+  const first = back[0] && openButton(back[0]);
   if (first && first.checkVisibility()) first.focus();
 }
 
