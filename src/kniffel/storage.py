@@ -24,7 +24,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.saves import loads_game, save_text
 
 __all__ = ["check_target", "is_sqlite_file", "load_game", "loads_game", "save_game", "save_text",
-           "write_atomic", "write_error", "write_target"]
+           "user_umask", "write_atomic", "write_error", "write_target"]
 
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -146,14 +146,45 @@ def write_target(path: PathLike, text: str) -> Path:
     return target
 
 
-def write_atomic(target: Path, text: str, *, folders: bool = True) -> None:
+def user_umask() -> int:
+    """The process's file-mode creation mask (read from ``/proc`` where it can be, else by
+    setting and restoring it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode(target: Path, private: bool) -> int:
+    """The mode of a file written to ``target``: 0600 when ``private``, else the mode of the
+    file it replaces, else what the user's umask leaves of 0666."""
+    if private:
+        return 0o600
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~user_umask()
+
+
+def write_atomic(target: Path, text: str, *, folders: bool = True,
+                 private: bool = False) -> None:
     """Replace ``target`` with ``text`` via a flushed temporary file and a rename; ``folders``:
-    create the missing folders first."""
+    create the missing folders first. The one place every file kniffel writes gets its mode:
+    the mode a new file gets from the user's umask (0644 under the usual 022), as ``open``
+    would give it, and a replaced file keeps its own (the temporary file is made 0600 first);
+    ``private``: readable by the owner only (0600), for content that is nobody else's."""
     if folders:
         target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), _mode(target, private))
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
