@@ -6,14 +6,40 @@ from __future__ import annotations
 import os
 import random
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kniffel import Game, Player, PlayerKind, preset, save_game
+from kniffel import (
+    Box,
+    Correct,
+    Enter,
+    Game,
+    Keep,
+    KniffelError,
+    Mode,
+    Outcome,
+    Player,
+    PlayerKind,
+    Roll,
+    Score,
+    Strike,
+    Throw,
+    UnknownBoxError,
+    fits,
+    load_game,
+    loads_game,
+    points,
+    preset,
+    save_game,
+)
 from kniffel.cli import main
+from kniffel.engine.saves import save_text
 from kniffel.engine.strategy import get_strategy
 from kniffel.history import History
 from kniffel.simulate import play_out
@@ -81,3 +107,122 @@ def test_a_private_write_is_readable_by_its_owner_only(tmp_path: Path) -> None:
 
     write_atomic(tmp_path / "secret.txt", "x", private=True)
     assert mode(tmp_path / "secret.txt") == 0o600
+
+
+# --- item 4: the library refuses at the door ----------------------------------------------------
+
+
+#: Values of every kind a caller might pass by mistake.
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 12), st.floats(allow_nan=True), st.text(max_size=8),
+    st.sampled_from(["chance", "Chance", "full-house", "chanse", "extreme", "dice", "pad", ""]),
+    st.lists(st.integers(-1, 11), max_size=7), st.tuples(st.integers(0, 7)),
+    st.sampled_from([Box.CHANCE, Box.HIGHWAY, Roll((1, 2, 3, 4, 5)), Roll((6,) * 5, d10=9),
+                     Keep((6,)), Keep(), Mode.PAD, object(), b"12345", {"d6": [1]}]),
+)
+
+
+def _games() -> list[Game]:
+    dice = Game("extreme", ["Anna", "Ben"], seed=3)
+    rng = random.Random(3)
+    dice.roll(rng)
+    pad = Game("kniffel", ["Anna"], mode=Mode.PAD)
+    pad.apply(Enter(Box.CHANCE, 20))
+    return [dice, pad]
+
+
+def _calls(game: Game, a: Any, b: Any, c: Any) -> list[Callable[[], object]]:
+    rng = random.Random(0)
+    return [
+        lambda: Game(a), lambda: Game("kniffel", a), lambda: Game("kniffel", mode=a),
+        lambda: Game("kniffel", seed=a), lambda: Game("kniffel", start_player=a),
+        lambda: Game("kniffel", actions=a), lambda: Game("kniffel", [a, b]),
+        lambda: game.apply(a), lambda: game.apply(Score(a)), lambda: game.apply(Strike(a, b)),
+        lambda: game.apply(Enter(a, b)), lambda: game.apply(Enter(Box.CHANCE, a, b)),
+        lambda: game.apply(Correct(a, b, c)), lambda: game.apply(Throw(a)),
+        lambda: game.apply(Outcome(a)), lambda: game.apply(Throw(), player=a),
+        lambda: game.roll(a), lambda: game.roll(rng, a), lambda: game.sample_outcome(a),
+        lambda: game.sheet(a), lambda: game.pad_choices(a), lambda: game.corrections(a, b),
+        lambda: points(a, b), lambda: fits(a, Roll((1, 1, 1, 1, 1))), lambda: preset(a),
+        lambda: preset("kniffel", free_strike=a), lambda: Box(a), lambda: Roll(a),
+        lambda: Roll(a, b), lambda: Keep(a), lambda: Keep((6,), a), lambda: loads_game(a),
+        lambda: save_text(a),
+    ]
+
+
+CALLS = len(_calls(Game(), None, None, None))
+
+
+@pytest.mark.parametrize("which", range(CALLS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=JUNK, b=JUNK, c=JUNK)
+def test_every_public_call_refuses_a_wrong_value_with_a_kniffel_error_and_the_game_still_saves(
+        which: int, a: Any, b: Any, c: Any) -> None:
+    for game in _games():
+        try:
+            _calls(game, a, b, c)[which]()
+        except KniffelError as e:
+            refused: KniffelError | None = e
+        else:
+            refused = None
+        if refused is not None:  # the catalog's error: a code that has a sentence
+            from kniffel.engine.messages import CATALOG
+
+            assert refused.code in CATALOG
+        again = loads_game(save_text(game))
+        assert again.to_json() == game.to_json()
+        assert again.actions == game.actions
+
+
+def test_a_box_is_taken_by_its_name_and_the_game_saves() -> None:
+    game = Game("kniffel", ["Anna"], seed=1)
+    rng = random.Random(1)
+    game.roll(rng)
+    game.apply(Score("chance"))  # type: ignore[arg-type]  # the natural form, taken whole
+    assert game.actions[-1] == Score(Box.CHANCE)
+    assert loads_game(save_text(game)).scores() == game.scores()
+    assert Box("Full-House") is Box.FULL_HOUSE
+    assert points("chance", Roll((1, 2, 3, 4, 6))) == 16
+
+
+def test_a_misspelt_box_is_the_catalogs_unknown_box_error() -> None:
+    with pytest.raises(UnknownBoxError) as caught:
+        Box("chanse")
+    assert caught.value.code == "box.unknown"
+
+
+def test_roll_keeps_dice_given_as_a_tuple_or_a_list() -> None:
+    game = Game("kniffel", ["Anna"], seed=2)
+    rng = random.Random(2)
+    first = game.roll(rng)
+    kept = first.d6[:1]
+    assert kept[0] in game.roll(rng, kept).d6
+    assert kept[0] in game.roll(rng, list(kept)).d6
+    assert game.actions[2] == Throw(Keep(kept))
+    assert loads_game(save_text(game)).actions == game.actions
+
+
+def test_save_game_of_something_else_and_load_game_of_no_path_are_refused(
+        tmp_path: Path) -> None:
+    with pytest.raises(KniffelError):
+        save_game("not a game", tmp_path / "x.json")  # type: ignore[arg-type]
+    with pytest.raises(KniffelError):
+        load_game(5)  # type: ignore[arg-type]
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_every_strategy_has_a_repr_that_names_or_rebuilds_it() -> None:
+    import kniffel
+    from kniffel.engine.strategy import GreedyStrategy, RandomStrategy, get_strategy
+    from kniffel.players import optimal
+
+    rules = preset("kniffel")
+    names = {"RandomStrategy": RandomStrategy, "GreedyStrategy": GreedyStrategy,
+             "RuleSet": kniffel.RuleSet}
+    for strategy in (RandomStrategy(rules), GreedyStrategy(rules, use_numpy=False)):
+        rebuilt = eval(repr(strategy), names)
+        assert type(rebuilt) is type(strategy)
+        assert repr(rebuilt) == repr(strategy)
+    assert repr(get_strategy("expert", rules)).startswith("ExpertStrategy(RuleSet.preset(")
+    assert repr(optimal) == "kniffel.players.optimal"
+    assert " at 0x" not in repr(get_strategy("greedy", rules))

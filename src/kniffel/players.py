@@ -23,6 +23,9 @@ class OptimalPlayer:
     #: Where the player is listed among the computer players: after greedy, before the expert.
     order = 30
 
+    def __repr__(self) -> str:
+        return "kniffel.players.optimal"
+
     def __call__(self, rules: RuleSet) -> Strategy:
         """The exact optimal player of ``rules``."""
         from kniffel.solver.advise import OptimalStrategy

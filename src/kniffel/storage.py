@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from kniffel.engine.errors import CorruptSaveError, TargetError
+from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, TargetError
 from kniffel.engine.game import Game
 from kniffel.engine.saves import loads_game, save_text
 
@@ -34,9 +34,19 @@ PathLike = str | os.PathLike[str]
 
 def save_game(game: Game, path: PathLike) -> Path:
     """Write ``game`` to ``path`` atomically (creating its folder) and return the path."""
-    target = Path(path)
+    target = _path(path)
     write_atomic(target, save_text(game))
     return target
+
+
+def _path(path: object) -> Path:
+    """``path`` (text or a path object) as a :class:`Path`; anything else raises
+    :class:`InvalidArgumentError`."""
+    if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes):
+        return Path(path)
+    raise InvalidArgumentError(f"a file is named by a str or a path, got {path!r}",
+                               code="argument.invalid",
+                               params={"what": "path", "value": repr(path)[:40]})
 
 
 def is_sqlite_file(path: PathLike) -> bool:
@@ -201,7 +211,7 @@ def load_game(path: PathLike) -> Game:
     an illegal game, and :class:`UnsupportedVersionError` for a newer format; the message names the
     file. ``FileNotFoundError`` passes through.
     """
-    source = Path(path)
+    source = _path(path)
     raw = source.read_bytes()
     try:
         text = raw.decode("utf-8")

@@ -13,8 +13,43 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from kniffel.engine.dice import Keep, Roll
-from kniffel.engine.errors import CorruptSaveError
+from kniffel.engine.errors import (
+    CorruptSaveError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidKeepError,
+)
 from kniffel.engine.rules import Box
+
+
+def _box(value: object) -> Box:
+    """An action's box: a :class:`Box`, or its id or name as text ("chance", "Chance");
+    anything else raises :class:`~kniffel.engine.errors.UnknownBoxError`."""
+    return value if isinstance(value, Box) else Box.parse(value)  # type: ignore[arg-type]
+
+
+def as_keep(value: object) -> Keep:
+    """A throw's keep: a :class:`Keep`, or the d6 faces to keep as a list or tuple
+    (``(6, 6)``); anything else raises :class:`~kniffel.engine.errors.InvalidKeepError`."""
+    if isinstance(value, Keep):
+        return value
+    if isinstance(value, (list, tuple)):
+        return Keep(value)
+    raise InvalidKeepError(f"a keep is a Keep or a list of d6 faces, got {value!r}",
+                           code="keep.invalid")
+
+
+def _roll(value: object, what: str) -> Roll:
+    if isinstance(value, Roll):
+        return value
+    raise InvalidDiceError(f"{what} must be a Roll, got {value!r}", code="dice.invalid")
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMoveError(f"{what} must be a whole number, got {value!r}",
+                               code="move.not_an_action")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +57,10 @@ class Throw:
     """Keep ``keep`` and throw the other dice (the first throw of a turn keeps nothing)."""
 
     keep: Keep = field(default_factory=Keep)
+
+    def __post_init__(self) -> None:
+        if type(self.keep) is not Keep:
+            object.__setattr__(self, "keep", as_keep(self.keep))
 
     def __repr__(self) -> str:
         return "Throw()" if self.keep == Keep() else f"Throw({self.keep!r})"
@@ -33,6 +72,9 @@ class Outcome:
 
     roll: Roll
 
+    def __post_init__(self) -> None:
+        _roll(self.roll, "an outcome's roll")
+
 
 @dataclass(frozen=True, slots=True)
 class UseChip:
@@ -41,9 +83,14 @@ class UseChip:
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """Enter the dice on the table in ``box`` (dice mode)."""
+    """Enter the dice on the table in ``box`` (dice mode); ``box`` may be given by its id
+    (``Score("chance")`` is ``Score(Box.CHANCE)``)."""
 
     box: Box
+
+    def __post_init__(self) -> None:
+        if type(self.box) is not Box:
+            object.__setattr__(self, "box", _box(self.box))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +100,12 @@ class Strike:
 
     box: Box
     dice: Roll | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.box) is not Box:
+            object.__setattr__(self, "box", _box(self.box))
+        if self.dice is not None:
+            _roll(self.dice, "a strike's dice")
 
     def __repr__(self) -> str:
         dice = "" if self.dice is None else f", dice={self.dice!r}"
@@ -70,6 +123,16 @@ class Enter:
     extra_kniffel: bool = False
     dice: Roll | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.box) is not Box:
+            object.__setattr__(self, "box", _box(self.box))
+        _whole(self.points, "an entry's points")
+        if not isinstance(self.extra_kniffel, bool):
+            raise IllegalMoveError(f"extra_kniffel must be True or False, got "
+                                   f"{self.extra_kniffel!r}", code="move.not_an_action")
+        if self.dice is not None:
+            _roll(self.dice, "an entry's dice")
+
     def __repr__(self) -> str:
         extra = ", extra_kniffel=True" if self.extra_kniffel else ""
         dice = "" if self.dice is None else f", dice={self.dice!r}"
@@ -86,6 +149,13 @@ class Correct:
     player: int
     box: Box
     points: int | None
+
+    def __post_init__(self) -> None:
+        _whole(self.player, "a correction's player")
+        if type(self.box) is not Box:
+            object.__setattr__(self, "box", _box(self.box))
+        if self.points is not None:
+            _whole(self.points, "a correction's points")
 
     def __repr__(self) -> str:
         return f"Correct({self.player!r}, {self.box!r}, {self.points!r})"

@@ -37,6 +37,17 @@ def _check_face(value: object, faces: range, what: str) -> int:
     return value
 
 
+def _faces(d6: object, error: type[InvalidDiceError] | type[InvalidKeepError],
+           code: str) -> tuple[int, ...]:
+    """The d6 faces of a roll or keep as a tuple: from any iterable but text (whose characters
+    are not faces); anything else raises ``error``."""
+    if isinstance(d6, tuple):
+        return d6
+    if isinstance(d6, (str, bytes)) or not hasattr(d6, "__iter__"):
+        raise error(f"the d6 faces must be a list or tuple of numbers, got {d6!r}", code=code)
+    return tuple(d6)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """Five d6 (stored sorted) and, for Kniffel Extreme, one d10 showing 0–9.
@@ -49,7 +60,7 @@ class Roll:
     d10: int | None = None
 
     def __init__(self, d6: Iterable[int], d10: int | None = None) -> None:
-        faces = tuple(d6)
+        faces = _faces(d6, InvalidDiceError, "dice.invalid")
         if len(faces) != D6_COUNT:
             raise InvalidDiceError(
                 f"a roll has {D6_COUNT} d6, got {len(faces)}: {list(faces)}",
@@ -138,7 +149,7 @@ class Keep:
     d10: int | None = None
 
     def __init__(self, d6: Iterable[int] = (), d10: int | None = None) -> None:
-        faces = tuple(d6)
+        faces = _faces(d6, InvalidKeepError, "keep.invalid")
         if len(faces) > D6_COUNT:
             raise InvalidKeepError(f"at most {D6_COUNT} d6 can be kept, got {len(faces)}",
                                    code="keep.too_many", params={"most": D6_COUNT,

@@ -103,6 +103,13 @@ class InvalidGameError(KniffelError):
     default_code = "game.invalid"
 
 
+class InvalidArgumentError(KniffelError):
+    """A library call given a value of the wrong type or outside what it takes (a random
+    generator that is none, a path that is no path): the library refuses it at the door."""
+
+    default_code = "argument.invalid"
+
+
 class SaveError(KniffelError):
     """A saved game that cannot be read."""
 

@@ -74,6 +74,10 @@ class Expert:
                          and Box.KNIFFEL in rules.boxes)
         self._kniffel_rolls = [i for i, r in enumerate(self._m.dice.rolls) if is_kniffel(r)]
 
+    def __repr__(self) -> str:
+        return (f"Expert({self.rules!r}, use_numpy={self.use_numpy!r})  # values: "
+                f"{self.source}")
+
     @property
     def source(self) -> str:
         return self.values.source
@@ -217,6 +221,9 @@ class ExpertStrategy:
                  values: Values | None = None) -> None:
         self.expert = (expert_for(rules, use_numpy=use_numpy) if values is None else
                        Expert(rules, use_numpy=use_numpy, values=values))
+
+    def __repr__(self) -> str:
+        return f"ExpertStrategy({self.expert.rules!r}, use_numpy={self.expert.use_numpy!r})"
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The expert's best legal action for the player to move."""

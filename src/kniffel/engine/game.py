@@ -40,6 +40,7 @@ from kniffel.engine.actions import (
     UseChip,
     action_from_json,
     action_to_json,
+    as_keep,
     json_int,
     json_str,
 )
@@ -48,6 +49,8 @@ from kniffel.engine.errors import (
     CorruptSaveError,
     GameOverError,
     IllegalMoveError,
+    InvalidArgumentError,
+    InvalidDiceError,
     InvalidGameError,
     KniffelError,
     NotYourTurnError,
@@ -220,6 +223,18 @@ def roll_off(rules: RuleSet, players: int, rng: random.Random) -> RollOff:
 SAVE_FORMAT = "kniffel-game"
 SAVE_VERSION = 1
 
+#: Every kind of action :meth:`Game.apply` takes.
+_ACTIONS = (Throw, Outcome, UseChip, Score, Strike, Enter, Correct)
+
+
+def _check_rng(rng: object) -> None:
+    """Raise :class:`InvalidArgumentError` unless ``rng`` is a :class:`random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise InvalidArgumentError(f"the dice are thrown with a random.Random, got {rng!r}",
+                                   code="argument.invalid",
+                                   params={"what": "rng", "value": repr(rng)[:40]})
+
+
 #: The turn of each mode: every throw played out, or the score pad for real dice.
 _MODE_TURNS: dict[Mode, type[ModeTurn]] = {Mode.DICE: DiceTurn, Mode.PAD: PadTurn}
 
@@ -245,11 +260,14 @@ class Game:
     ) -> None:
         if rules is None:
             rules = preset("extreme")
-        elif isinstance(rules, str):
-            rules = preset(rules)
+        elif not isinstance(rules, RuleSet):
+            rules = preset(rules)  # a name; anything else raises UnknownRuleSetError
         self._rules = rules
         if isinstance(players, str):
             players = [players]
+        if not isinstance(players, (list, tuple)):
+            raise InvalidGameError(f"the players are a list of names or Players, got "
+                                   f"{players!r}", code="game.invalid")
         people = tuple(p if isinstance(p, Player) else Player(p) for p in players)
         if not 1 <= len(people) <= MAX_PLAYERS:
             raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(people)}",
@@ -262,6 +280,8 @@ class Game:
                                        code="game.duplicate_name", params={"name": p.name})
             seen.add(p.name.casefold())
         self._players = people
+        if isinstance(mode, str) and mode in {m.value for m in Mode}:
+            mode = Mode(mode)  # "dice", "pad"
         if not isinstance(mode, Mode):
             raise InvalidGameError(f"unknown mode {mode!r}", code="game.mode_unknown",
                                    params={"mode": str(mode)})
@@ -279,6 +299,9 @@ class Game:
                 params={"start": repr(start_player), "count": len(people)})
         self._start = start_player
         self._reset()
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise InvalidGameError(f"the actions are a list of actions, got {actions!r}",
+                                   code="game.invalid")
         for i, action in enumerate(actions):
             try:
                 self.apply(action)
@@ -402,14 +425,17 @@ class Game:
 
     def sample_outcome(self, rng: random.Random) -> Outcome:
         """Throw the dice not kept with ``rng`` (only at a chance node)."""
+        _check_rng(rng)
         pending = self._play.pending
         if pending is None:
             raise IllegalMoveError("no throw is waiting for its dice", code="move.no_pending_throw")
         return Outcome(roll_dice(pending, rng, d10=self._rules.d10))
 
-    def roll(self, rng: random.Random, keep: Keep | None = None) -> Roll:
-        """Apply ``Throw(keep)`` and its outcome thrown with ``rng``; return the dice."""
-        self.apply(Throw(keep if keep is not None else Keep()))
+    def roll(self, rng: random.Random, keep: Keep | Sequence[int] | None = None) -> Roll:
+        """Apply ``Throw(keep)`` and its outcome thrown with ``rng``; return the dice. ``keep``
+        may be the d6 faces to keep as a list or tuple (``(6, 6)``)."""
+        _check_rng(rng)
+        self.apply(Throw(Keep() if keep is None else as_keep(keep)))
         outcome = self.sample_outcome(rng)
         self.apply(outcome)
         return outcome.roll
@@ -424,6 +450,8 @@ class Game:
     def pad_choices(self, roll: Roll) -> tuple[Enter | Strike, ...]:
         """Score-pad mode: the actions that enter ``roll`` (thrown with real dice) for the player
         whose turn it is, with the points the rules give it."""
+        if type(roll) is not Roll:
+            raise InvalidDiceError(f"the dice must be a Roll, got {roll!r}", code="dice.invalid")
         player = self.current_player
         return self._play.pad_choices(roll, None if player is None else self._state[player])
 
@@ -444,6 +472,10 @@ class Game:
         pad only), also once the game is over. An illegal action raises
         :class:`IllegalMoveError` naming the action and the state, and changes nothing.
         """
+        if not isinstance(action, _ACTIONS):
+            raise IllegalMoveError(f"not an action: {action!r}", code="move.not_an_action")
+        if player is not None:
+            self._check_player_index(player)
         if isinstance(action, Correct):
             self._correct(action)
             self._actions.append(action)
@@ -473,6 +505,8 @@ class Game:
     def corrections(self, player: int, box: Box) -> tuple[Correct, ...]:
         """Score pad: every :class:`Correct` that :meth:`apply` accepts for player ``player``'s
         ``box`` now (none while the box is open or in a game played with dice)."""
+        self._check_player_index(player)
+        box = box if isinstance(box, Box) else Box.parse(box)
         return self._play.corrections(player, box, self._state,
                                       [p.name for p in self._players])
 

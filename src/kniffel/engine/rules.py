@@ -57,17 +57,24 @@ class Box(enum.Enum):
         return self.value
 
     @classmethod
+    def _missing_(cls, value: object) -> Box:
+        """``Box("Chance")``, ``Box("full-house")``: a box by its id in any case, with ``-`` or
+        a space for ``_``; anything else raises :class:`UnknownBoxError` (a ValueError)."""
+        if isinstance(value, str):
+            key = value.strip().lower().replace("-", "_").replace(" ", "_")
+            found = cls._value2member_map_.get(key)
+            if isinstance(found, Box):
+                return found
+        ids = ", ".join(b.value for b in cls)
+        raise UnknownBoxError(f"unknown box {value!r}; the boxes are: {ids}",
+                              code="box.unknown", params={"name": str(value)})
+
+    @classmethod
     def parse(cls, text: str | Box) -> Box:
         """The box with id ``text`` (case and ``-``/``_`` are ignored); raises UnknownBoxError."""
         if isinstance(text, Box):
             return text
-        key = str(text).strip().lower().replace("-", "_").replace(" ", "_")
-        try:
-            return cls(key)
-        except ValueError:
-            ids = ", ".join(b.value for b in cls)
-            raise UnknownBoxError(f"unknown box {text!r}; the boxes are: {ids}",
-                                  code="box.unknown", params={"name": str(text)}) from None
+        return cls(text)
 
     @property
     def face(self) -> int | None:
@@ -125,14 +132,20 @@ def _longest_run(counts: tuple[int, ...]) -> int:
     return best
 
 
-@cache
 def evaluate(roll: Roll) -> Mapping[Box, int | None]:
     """For every box, the points ``roll`` scores there, or None where it does not fit.
 
     The conditions are those of the rule texts and hold for five or six dice alike: a box fits
     when the roll meets its condition (an upper box: at least one die shows its face; chance and
-    super chance: always).
+    super chance: always). Anything but a :class:`Roll` raises :class:`InvalidDiceError`.
     """
+    if type(roll) is not Roll:
+        raise InvalidDiceError(f"the dice must be a Roll, got {roll!r}", code="dice.invalid")
+    return _evaluate(roll)
+
+
+@cache
+def _evaluate(roll: Roll) -> Mapping[Box, int | None]:
     counts = roll.counts()
     total = sum(roll.values)
     mult = sorted((c for c in counts if c), reverse=True)
@@ -173,14 +186,19 @@ def evaluate(roll: Roll) -> Mapping[Box, int | None]:
     return MappingProxyType(out)
 
 
-def points(box: Box, roll: Roll) -> int:
-    """The points ``roll`` scores in ``box`` (0 where it does not fit)."""
-    return evaluate(roll)[box] or 0
+#: The computation without the check and the cache (benchmarks and the vector tables call it).
+evaluate.__wrapped__ = _evaluate.__wrapped__  # type: ignore[attr-defined]
 
 
-def fits(box: Box, roll: Roll) -> bool:
-    """Whether ``roll`` meets the condition of ``box``."""
-    return evaluate(roll)[box] is not None
+def points(box: Box | str, roll: Roll) -> int:
+    """The points ``roll`` scores in ``box`` (0 where it does not fit); ``box`` may be given
+    by its id ("chance")."""
+    return evaluate(roll)[box if isinstance(box, Box) else Box.parse(box)] or 0
+
+
+def fits(box: Box | str, roll: Roll) -> bool:
+    """Whether ``roll`` meets the condition of ``box`` (a :class:`Box` or its id)."""
+    return evaluate(roll)[box if isinstance(box, Box) else Box.parse(box)] is not None
 
 
 def is_kniffel(roll: Roll) -> bool:
@@ -402,10 +420,13 @@ DEFAULT_RULES = "extreme"
 
 
 def preset(name: str, *, free_strike: bool = False) -> RuleSet:
-    """The preset rule set called ``name``, with the free-strike house rule if asked."""
-    key = str(name).strip().lower().replace("_", "-")
+    """The preset rule set called ``name`` (in any case), with the free-strike house rule if
+    asked; :class:`UnknownRuleSetError` for any other name or value."""
+    key = name.strip().lower().replace("_", "-") if isinstance(name, str) else None
     try:
-        rules = _PRESETS[key]
+        if not isinstance(free_strike, bool):
+            raise KeyError(free_strike)
+        rules = _PRESETS[key or ""]
     except KeyError:
         raise UnknownRuleSetError(
             f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}",

@@ -6,17 +6,25 @@ from __future__ import annotations
 
 import json
 
-from kniffel.engine.errors import CorruptSaveError, KniffelError
+from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, KniffelError
 from kniffel.engine.game import Game
 
 
 def save_text(game: Game) -> str:
     """The text of ``game``'s save file."""
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"only a Game can be saved, got {game!r}",
+                                   code="argument.invalid",
+                                   params={"what": "game", "value": repr(game)[:40]})
     return json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
 
 
 def loads_game(text: str, *, name: str = "<save>") -> Game:
     """The game in the JSON text ``text``; errors name ``name``."""
+    if not isinstance(text, (str, bytes)):
+        raise InvalidArgumentError(f"a save is read from its text, got {text!r}",
+                                   code="argument.invalid",
+                                   params={"what": "text", "value": repr(text)[:40]})
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:

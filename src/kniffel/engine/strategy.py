@@ -148,6 +148,9 @@ class RandomStrategy:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
 
+    def __repr__(self) -> str:
+        return f"RandomStrategy({self.rules!r})"
+
     def choose(self, game: Game, rng: random.Random) -> Action:
         """A uniformly random one of ``game.legal_actions()``."""
         return rng.choice(check_decision(game))
@@ -204,6 +207,9 @@ class GreedyStrategy:
         self._m = vector_math(rules.d10, self.use_numpy)
         self._worth = _box_worth(rules, self.use_numpy)
         self._cache: dict[tuple[object, ...], TurnStages] = {}
+
+    def __repr__(self) -> str:
+        return f"GreedyStrategy({self.rules!r}, use_numpy={self.use_numpy!r})"
 
     # worth of entering points in a box, for the player with ``entries``
 

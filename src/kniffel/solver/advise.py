@@ -64,6 +64,10 @@ class Advisor:
         self._endgames: OrderedDict[int, ValueTable] = OrderedDict()
         self._details: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
 
+    def __repr__(self) -> str:
+        return (f"Advisor({self.rules!r}, directory={self.directory!r}, build={self.build!r}, "
+                f"expert={self.expert if isinstance(self.expert, bool) else True!r})")
+
     # --- tables ----------------------------------------------------------------------------
 
     def _stored_table(self) -> ValueTable | None:
@@ -233,6 +237,7 @@ class OptimalStrategy:
     name = "optimal"
 
     def __init__(self, rules: RuleSet, *, directory: Path | None = None) -> None:
+        self.directory = directory
         self.advisor = Advisor(rules, directory=directory, build=True)
         if rules.d10:
             table = self.advisor._stored_table()
@@ -244,6 +249,10 @@ class OptimalStrategy:
                     f"{size(cost['size'], 'en')})", code="solver.optimal_needs_table",
                     params={"rules": rules.name, "rules_id": rules.name,
                             "minutes": cost["minutes"], "size": cost["size"]})
+
+    def __repr__(self) -> str:
+        where = "" if self.directory is None else f", directory={self.directory!r}"
+        return f"OptimalStrategy({self.advisor.rules!r}{where})"
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The best legal action for the player to move (ties: the first in sheet order)."""
