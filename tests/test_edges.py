@@ -226,3 +226,75 @@ def test_every_strategy_has_a_repr_that_names_or_rebuilds_it() -> None:
     assert repr(get_strategy("expert", rules)).startswith("ExpertStrategy(RuleSet.preset(")
     assert repr(optimal) == "kniffel.players.optimal"
     assert " at 0x" not in repr(get_strategy("greedy", rules))
+
+
+# --- item 3: a cache folder that cannot be made ---------------------------------------------------
+
+
+@pytest.fixture
+def no_cache(tmp_path: Path) -> dict[str, str | None]:
+    """An environment whose home is a file: no cache folder can be made under it."""
+    home = tmp_path / "home"
+    home.write_text("a file, not a folder")
+    return {"HOME": str(home), "XDG_CACHE_HOME": None, "KNIFFEL_CACHE_DIR": None,
+            "XDG_DATA_HOME": str(tmp_path / "data")}
+
+
+def test_solve_without_a_cache_folder_computes_in_memory_and_says_so(
+        no_cache: dict[str, str | None]) -> None:
+    result = invoke("solve", "--rules", "kniffel", env=no_cache)
+    assert result.exit_code == 0, result.output
+    assert "kann nicht angelegt werden: ein Teil des Pfads ist eine Datei" in result.output
+    assert "im Speicher berechnet und nicht aufbewahrt" in result.output
+    assert "Tabelle: nicht gespeichert" in result.output
+    assert "248,0761" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_full_extreme_table_without_a_cache_folder_is_one_sentence(
+        no_cache: dict[str, str | None]) -> None:
+    result = invoke("solve", "--rules", "extreme", "--lang", "en", env=no_cache)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"kniffel solve: The solver's cache folder {no_cache['HOME']}/.cache/kniffel/solver "
+        "cannot be made: a part of its path is a file, not a folder."]
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rules", "kniffel", "--strategy", "optimal", "--games", "2", "--jobs", "1"],
+    ["simulate", "--rules", "kniffel", "--strategy", "expert", "--games", "2", "--jobs", "1"],
+    ["review", "SAVE"],
+])
+def test_commands_that_need_a_table_play_on_without_a_cache_folder(
+        args: list[str], no_cache: dict[str, str | None], tmp_path: Path) -> None:
+    from kniffel.engine import values
+
+    values._table_values.cache_clear()  # no table of an earlier test in this process
+    save = tmp_path / "game.json"
+    save_game(finished_game(), save)
+    result = invoke(*[str(save) if a == "SAVE" else a for a in args], env=no_cache)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_read_only_or_full_cache_folder_is_named_for_what_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from kniffel.engine.messages import render
+    from kniffel.solver.table import CacheError, cache_folder
+
+    for number, code, words in (
+            (errno.EACCES, "solver.cache_read_only", "schreibgeschützt"),
+            (errno.EROFS, "solver.cache_read_only", "schreibgeschützt"),
+            (errno.ENOSPC, "solver.cache_full", "kein Platz mehr")):
+        def refuse(*_args: object, number: int = number, **_kwargs: object) -> None:
+            raise OSError(number, os.strerror(number))
+
+        monkeypatch.setattr("tempfile.mkstemp", refuse)
+        with pytest.raises(CacheError) as caught:
+            cache_folder(tmp_path / "cache")
+        assert caught.value.code == code
+        assert words in render(caught.value, "de")
+        assert str(tmp_path / "cache") in render(caught.value, "de")
+        monkeypatch.undo()

@@ -1332,7 +1332,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
         seats = [parse_seat(p) for p in players]
         if seats:
             validate_players(seats, ruleset)
-    except KniffelError as e:
+    except (KniffelError, OSError) as e:  # a file a computer player needs: named, no traceback
         _fail("play", e, lang)
     if start is not None and start > max(len(seats), 1):
         _fail("play", words("play.start_beyond", lang, start=start, players=len(seats)), lang)
@@ -1511,7 +1511,8 @@ def solve(rules_name: str, free_strike: bool, threads: int | None, device: str,
         err.print(f"kniffel solve: {words('cli.interrupted', lang)}", markup=False)
         sys.exit(EXIT_INTERRUPTED)
     header = table.header
-    console.print(words("cli.table", lang, where=str(table.path),
+    where = str(table.path) if table.path is not None else words("cli.table_not_kept", lang)
+    console.print(words("cli.table", lang, where=where,
                        states=count(table.layout.states, lang), threads=n), markup=False)
     if header.get("seconds") is not None:
         console.print(words("cli.computed_in", lang,

@@ -15,14 +15,17 @@ import numpy.typing as npt
 
 from kniffel.engine.errors import KniffelError, cause_param
 from kniffel.engine.rules import RuleSet
-from kniffel.engine.table_format import HEADER_SIZE
+from kniffel.engine.table_format import HEADER_SIZE, header_bytes
 from kniffel.solver import kernel
 from kniffel.solver.table import (
+    CacheError,
     Layout,
     TableMismatchError,
     TableMissingError,
     ValueTable,
     cache_dir,
+    cache_error,
+    cache_folder,
     check_header,
     checksum,
     default_dtype,
@@ -180,8 +183,10 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
     ``notice`` and computed anew.
     """
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
-    directory = directory or cache_dir()
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory = cache_folder(directory)
+    except CacheError as e:
+        return _solve_in_memory(rules, max_open, e, progress, notice)
     name = table_name(rules, max_open)
     final = directory / name
     if not force and final.exists():
@@ -220,9 +225,14 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
                                else {"code": "error", "params": {}}}))
             start_layer = start_sets = 0
     if start_layer == start_sets == 0:
-        with open(partial, "wb") as new:
-            new.truncate(HEADER_SIZE + layout.states * dtype.itemsize)
-            write_header(new, {**want, "complete": False, "layers_done": 0})
+        try:
+            with open(partial, "wb") as new:
+                new.truncate(HEADER_SIZE + layout.states * dtype.itemsize)
+                write_header(new, {**want, "complete": False, "layers_done": 0})
+        except OSError as oe:
+            partial.unlink(missing_ok=True)
+            return _solve_in_memory(rules, max_open, cache_error(directory, oe), progress,
+                                    notice)
     began = time.perf_counter()
     mm = np.memmap(partial, dtype=dtype, mode="r+", offset=HEADER_SIZE, shape=(layout.states,))
     values = mm.view(np.ndarray)
@@ -254,6 +264,41 @@ def solve(rules: RuleSet, *, max_open: int | None = None, directory: Path | None
     return load_table(rules, max_open=max_open, directory=directory)
 
 
+#: The largest table :func:`solve` computes in memory when the cache cannot take it (every
+#: classic table and the Extreme endgames; never the full Extreme table of 2.4 GB).
+IN_MEMORY_BYTES = 256 << 20
+
+
+def _solve_in_memory(rules: RuleSet, max_open: int | None, why: CacheError,
+                     progress: ProgressCallback | None,
+                     notice: Callable[[str], None] | None) -> ValueTable:
+    """The table of ``rules`` computed in memory and not kept, because the cache cannot take
+    it (``why``); a table too large for that raises ``why``."""
+    layout = make_layout(build_tables(rules), max_open)
+    dtype = default_dtype(rules)
+    if layout.states * dtype.itemsize > IN_MEMORY_BYTES:
+        raise why
+    if notice:
+        notice(Notice(f"{why}; the table is computed in memory and not kept",
+                      "solve.notice.not_kept", {"cause": cause_param(why)}))
+    values = np.zeros(layout.states, dtype=dtype)
+    run_layers(layout, values, progress=progress)
+    header = {**expected_header(layout, dtype), "complete": True,
+              "layers_done": layout.max_open + 1, "sha256": checksum(values)}
+    table = ValueTable(layout, values, header=header)
+    if layout.is_full:
+        header["expected"] = table.expected_score()
+    return table
+
+
+def table_file_bytes(table: ValueTable) -> bytes:
+    """The bytes of ``table``'s file: its own file's, or, for a table kept in memory, the
+    same header and values."""
+    if table.path is not None:
+        return table.path.read_bytes()
+    return header_bytes(table.header) + np.ascontiguousarray(table.values).tobytes()
+
+
 def expert_table_file(rules: RuleSet, build: bool) -> tuple[bytes, str] | None:
     """The expert's source of exact tables (the entry point ``kniffel.tables``, see
     :mod:`kniffel.engine.values`): the full table file of ``rules`` in the cache, else, with
@@ -266,6 +311,4 @@ def expert_table_file(rules: RuleSet, build: bool) -> tuple[bytes, str] | None:
     if not build:
         return None
     table = solve(rules)
-    if table.path is None:
-        return None
-    return table.path.read_bytes(), str(table.path)
+    return table_file_bytes(table), str(table.path or "memory")

@@ -10,8 +10,10 @@ match what is asked for is refused (:class:`TableMismatchError`) and never read 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +58,45 @@ def cache_dir() -> Path:
         return Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(xdg) / "kniffel" / "solver"
+
+
+class CacheError(SolverError):
+    """The solver's cache folder cannot be made or written: a part of its path is a file, it
+    is read-only, or the disk is full. Nothing was stored there."""
+
+    default_code = "solver.cache_unusable"
+
+
+def cache_error(folder: Path, error: OSError) -> CacheError:
+    """Why the cache folder ``folder`` cannot be used, from the ``error`` that said so."""
+    where = str(folder)
+    match error.errno:
+        case errno.ENOTDIR | errno.EEXIST:
+            code = "solver.cache_not_a_folder"
+        case errno.EACCES | errno.EPERM | errno.EROFS:
+            code = "solver.cache_read_only"
+        case errno.ENOSPC | errno.EDQUOT | errno.EFBIG:
+            code = "solver.cache_full"
+        case _:
+            code = "solver.cache_unusable"
+    return CacheError(f"the solver's cache folder {where} cannot be used ({error.strerror})",
+                      code=code, params={"where": where})
+
+
+def cache_folder(directory: Path | None = None) -> Path:
+    """The folder the solver keeps its tables in (``directory``, else :func:`cache_dir`),
+    made where it is missing and checked to take a file: the one place that makes it. A folder
+    that cannot be made or written (a part of its path is a file, read-only, full) raises
+    :class:`CacheError`, which names it in the catalog's sentence; nothing is left behind."""
+    folder = directory or cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise cache_error(folder, e) from None
+    return folder
 
 
 def default_dtype(rules: RuleSet) -> np.dtype[Any]:
