@@ -298,3 +298,54 @@ def test_a_read_only_or_full_cache_folder_is_named_for_what_it_is(
         assert words in render(caught.value, "de")
         assert str(tmp_path / "cache") in render(caught.value, "de")
         monkeypatch.undo()
+
+
+# --- item 5: a saved game is dated by the save ----------------------------------------------
+
+
+def test_an_imported_save_is_dated_when_it_was_saved_and_sorts_first(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    db = tmp_path / "h.sqlite3"
+    with History(db) as history:
+        old = finished_game(2)
+        history.start(old)
+    save_game(finished_game(1), tmp_path / "g.json")
+    assert invoke("import", "--db", str(db), str(tmp_path / "g.json")).exit_code == 0
+    with History(db) as history:
+        records = history.games()
+    today = datetime.now(UTC).date().isoformat()
+    assert records[0].started_at.startswith(today)
+    assert not any(r.started_at.startswith("1970") for r in records)
+
+
+def test_a_save_without_dates_is_dated_by_its_file_and_counts_as_the_same_game(
+        tmp_path: Path) -> None:
+    from kniffel.engine.saves import save_text
+
+    db = tmp_path / "h.sqlite3"
+    game = finished_game(3)
+    plain = tmp_path / "plain.json"
+    plain.write_text(save_text(game))
+    os.utime(plain, (1_700_000_000, 1_700_000_000))  # 2023-11-14
+    assert invoke("import", "--db", str(db), str(plain)).exit_code == 0
+    save_game(game, tmp_path / "dated.json")
+    again = invoke("import", "--db", str(db), "--lang", "en", str(tmp_path / "dated.json"))
+    assert "already stored" in again.output
+    with History(db) as history:
+        (record,) = history.games()
+    assert record.started_at.startswith("2023-11-14")
+
+
+def test_export_game_keeps_the_games_own_start_through_an_import(tmp_path: Path) -> None:
+    db, other = tmp_path / "h.sqlite3", tmp_path / "other.sqlite3"
+    with History(db) as history:
+        history.start(finished_game(4))
+        (record,) = history.games()
+    assert invoke("export", "--db", str(db), "--game", "1",
+                  str(tmp_path / "one.json")).exit_code == 0
+    assert invoke("import", "--db", str(other), str(tmp_path / "one.json")).exit_code == 0
+    with History(other) as history:
+        (imported,) = history.games()
+    assert (imported.started_at, imported.finished_at) == (record.started_at,
+                                                           record.finished_at)

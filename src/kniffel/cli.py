@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import gc
@@ -1187,7 +1188,7 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
     is not created. Only reads the history: a missing or empty database file stays as it is.
     """
     from kniffel.engine.messages import count
-    from kniffel.storage import check_target, save_text, write_target
+    from kniffel.storage import check_target, now, save_text, write_target
 
     if target != "-":
         try:
@@ -1204,7 +1205,10 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
                 done = words("cli.exported", lang, count=count(len(data["games"]), lang),
                              where=target)
             else:
-                out = save_text(db.load(game_id))
+                record = next((r for r in db.games() if r.id == game_id), None)
+                out = save_text(db.load(game_id), saved=now(),
+                                started=None if record is None else record.started_at,
+                                finished_at=None if record is None else record.finished_at)
                 done = words("history.exported_game", lang, id=game_id, where=target)
         except KniffelError as e:
             _fail("export", e, lang)
@@ -1243,8 +1247,15 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         _fail("import", f"{source}: {words('file.not_json', lang)}{nothing}", lang)
+    undated: str | None = None  # a save that states no time: the file's own
+    if source != "-":
+        from datetime import UTC, datetime
+
+        with contextlib.suppress(OSError):
+            undated = datetime.fromtimestamp(os.stat(source).st_mtime, UTC).isoformat(
+                timespec="seconds")
     try:
-        entries = decode_history(data)
+        entries = decode_history(data, undated=undated)
     except KniffelError as e:
         _fail("import", f"{source}: {render(e, lang)}{nothing}", lang)
     with _open_history(db_path, "import", lang, suffix=nothing) as db:

@@ -17,6 +17,7 @@ import errno
 import os
 import tempfile
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, TargetError
@@ -32,10 +33,17 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 PathLike = str | os.PathLike[str]
 
 
-def save_game(game: Game, path: PathLike) -> Path:
-    """Write ``game`` to ``path`` atomically (creating its folder) and return the path."""
+def now() -> str:
+    """The time now, as a save or a history writes it: ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def save_game(game: Game, path: PathLike, *, started: str | None = None) -> Path:
+    """Write ``game`` to ``path`` atomically (creating its folder) and return the path; the
+    save states when it was written (and ``started``, where given), which an import of it
+    keeps as its date."""
     target = _path(path)
-    write_atomic(target, save_text(game))
+    write_atomic(target, save_text(game, started=started, saved=now()))
     return target
 
 

@@ -30,6 +30,9 @@ FORMAT = "kniffel-history"
 VERSION = 2
 #: The most games a file may hold (a browser keeps a few hundred).
 MAX_GAMES = 10_000
+#: The times a save file may state of its game (ISO 8601; none of them is part of the game):
+#: when it started and finished, and when the file was written.
+SAVE_TIMES = ("started", "finished_at", "saved")
 #: The start time of a game the file does not date (an old browser entry without its time).
 UNKNOWN_TIME = "1970-01-01T00:00:00+00:00"
 
@@ -89,14 +92,17 @@ def fingerprint(game_json: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def decode_history(data: object) -> list[HistoryEntry]:
+def decode_history(data: object, *, undated: str | None = None) -> list[HistoryEntry]:
     """The entries of a history file (version 1 in either shape, or 2), every game replayed and
     checked. Anything wrong raises :class:`InvalidImportError` naming the game and the problem:
     a file is taken whole or not at all. A single saved game (a ``kniffel-game`` save, as
     ``kniffel export --game`` and the terminal game's rescue file write it) is a history of that
-    one game, its uid derived from its content (so a second import of it is recognised)."""
+    one game, its uid derived from its content (so a second import of it is recognised), dated
+    by the save itself: its ``started`` (and ``finished_at``) where the save has them, else the
+    time it was saved (``saved``), else ``undated`` (what the reader knows, such as the file's
+    time), else :data:`UNKNOWN_TIME`."""
     if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
-        return [_entry({"game": data}, 1, 1)]
+        return [_save_entry(data, undated)]
     if not is_history(data):
         raise InvalidImportError(f"not a kniffel history file (expected an object with "
                                  f"\"format\": \"{FORMAT}\")", code="import.not_history")
@@ -132,7 +138,24 @@ def decode_history(data: object) -> list[HistoryEntry]:
     return out
 
 
-def _entry(item: object, number: int, version: int) -> HistoryEntry:
+def _when(value: object) -> str | None:
+    """A time a save states (ISO 8601 text), or None where it states none."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _save_entry(save: dict[str, Any], undated: str | None) -> HistoryEntry:
+    """A single saved game as an entry, dated as :func:`decode_history` says."""
+    saved = _when(save.get("saved"))
+    started = _when(save.get("started")) or saved or undated or UNKNOWN_TIME
+    finished = _when(save.get("finished_at")) or saved or undated
+    untimed = {k: v for k, v in save.items() if k not in SAVE_TIMES}
+    item = {"uid": derived_uid(untimed), "started": started, "finished_at": finished,
+            "game": save}
+    entry = _entry(item, 1, VERSION, over_only=True)
+    return entry
+
+
+def _entry(item: object, number: int, version: int, *, over_only: bool = False) -> HistoryEntry:
     where = f"game #{number} of the file"
     if not isinstance(item, dict):
         raise InvalidImportError(f"{where} is not an object: {item!r:.60}",
@@ -151,6 +174,8 @@ def _entry(item: object, number: int, version: int) -> HistoryEntry:
         uid = _text(item, "uid", number)
         started = _text(item, "started" if "started" in item else "started_at", number)
         finished_at = _opt_text(item, "finished_at", number)
+    if over_only and not game.is_over():  # a save's time is no finish for an unfinished game
+        finished_at = None
     if finished_at is not None and not game.is_over():
         raise InvalidImportError(f"{where} is marked finished but is not over",
                                  code="import.finished_not_over", params={"number": number})

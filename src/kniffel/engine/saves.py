@@ -10,13 +10,20 @@ from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, Kniffe
 from kniffel.engine.game import Game
 
 
-def save_text(game: Game) -> str:
-    """The text of ``game``'s save file."""
+def save_text(game: Game, *, started: str | None = None, finished_at: str | None = None,
+              saved: str | None = None) -> str:
+    """The text of ``game``'s save file; ``started``, ``finished_at`` and ``saved`` (ISO 8601
+    times, each written where given) date it, so that an import files it under its own
+    dates."""
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"only a Game can be saved, got {game!r}",
                                    code="argument.invalid",
                                    params={"what": "game", "value": repr(game)[:40]})
-    return json.dumps(game.to_json(), ensure_ascii=False, indent=1) + "\n"
+    data = game.to_json()
+    for key, when in (("started", started), ("finished_at", finished_at), ("saved", saved)):
+        if when is not None:
+            data[key] = when
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 def loads_game(text: str, *, name: str = "<save>") -> Game:
