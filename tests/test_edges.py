@@ -349,3 +349,35 @@ def test_export_game_keeps_the_games_own_start_through_an_import(tmp_path: Path)
         (imported,) = history.games()
     assert (imported.started_at, imported.finished_at) == (record.started_at,
                                                            record.finished_at)
+
+
+# --- item 8: the way back names the history --------------------------------------------------------
+
+
+@pytest.mark.parametrize("report_key", ["saved_resume", "rescued"])
+def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path, report_key: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import kniffel.cli
+    import kniffel.tui
+    from kniffel.tui import tr
+
+    class QuitAtOnce:
+        unsaved_on_exit = False
+
+        def __init__(self, **_kwargs: object) -> None:
+            pass
+
+        def run(self) -> None:
+            pass
+
+        def quit_report(self) -> str:
+            return tr(report_key, "de", path="/tmp/rescue.json")
+
+    monkeypatch.setattr(kniffel.tui, "KniffelApp", QuitAtOnce)
+    monkeypatch.setattr(kniffel.cli, "_has_terminal", lambda: True)
+    db = tmp_path / "my games.sqlite3"
+    result = invoke("play", "--db", str(db), "--player", "Anna")
+    assert result.exit_code == 0, result.output
+    assert f"kniffel play --db '{db}' " in result.output
+    assert "kniffel play --resume" not in result.output
+    assert "kniffel play --load" not in result.output
