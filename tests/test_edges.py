@@ -351,7 +351,7 @@ def test_export_game_keeps_the_games_own_start_through_an_import(tmp_path: Path)
                                                            record.finished_at)
 
 
-# --- item 8: the way back names the history --------------------------------------------------------
+# --- item 8: the way back names the history ---------------------------------------------
 
 
 @pytest.mark.parametrize("report_key", ["saved_resume", "rescued"])
