@@ -381,3 +381,42 @@ def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path, report_key: str
     assert f"kniffel play --db '{db}' " in result.output
     assert "kniffel play --resume" not in result.output
     assert "kniffel play --load" not in result.output
+
+
+# --- item 10: help in the reader's language; --lang everywhere; any output encoding -------------
+
+
+def test_lang_is_taken_by_kniffel_itself_and_in_any_case() -> None:
+    group = invoke("--lang", "en", "--help")
+    assert group.exit_code == 0, group.output
+    assert "Commands:" in group.output
+    assert "There is no option" not in group.output
+    assert "Box" in invoke("--lang", "EN", "rules").output
+    assert "Kästchen" in invoke("--lang", "en", "rules", "--lang", "De").output
+
+
+def test_help_speaks_one_language_with_its_own_argument_names_and_numbers() -> None:
+    german = " ".join(invoke("score", "--help", env={"LANG": "de_DE.UTF-8"}).output.split())
+    assert "[WÜRFEL]..." in german
+    assert "WÜRFEL: für extreme sechs Werte" in german
+    assert "for one roll" not in german
+    english = " ".join(invoke("score", "--lang", "en", "--help").output.split())
+    assert "[DICE]..." in english
+    assert "Punkte" not in english
+    play = " ".join(invoke("play", "--help").output.split())
+    assert "[Standard: 0,5;" in play
+    assert "SPIELSTAND" in " ".join(invoke("show", "--help").output.split())
+    assert "``" not in invoke("import", "--help").output
+    assert "expert" in " ".join(invoke("simulate", "--help").output.split())
+
+
+def test_an_ascii_terminal_gets_plain_words_not_a_traceback() -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LANG": "de_DE.UTF-8"}
+    done = subprocess.run([sys.executable, "-m", "kniffel", "rules"], env=env,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"Kaestchen" in done.stdout

@@ -172,7 +172,7 @@ def test_play_start_beyond_the_players_is_an_error(tmp_path: Path) -> None:
 
 
 def test_play_help_names_resume_speed_and_the_language_default() -> None:
-    result = invoke("play", "--help")
+    result = invoke("play", "--lang", "en", "--help")
     assert result.exit_code == 0
     text = " ".join(result.stdout.split())
     for word in ("--resume", "--speed", "--player", "from the locale", "--db"):
@@ -391,7 +391,7 @@ def test_export_game_writes_one_game_as_a_save_for_show(tmp_path: Path) -> None:
 
 
 def test_export_help_names_force_and_game() -> None:
-    result = invoke("export", "--help")
+    result = invoke("export", "--lang", "en", "--help")
     text = " ".join(result.stdout.split())
     for word in ("--force", "replace an existing file", "--game", "save file", "never"):
         assert word in text

@@ -61,10 +61,24 @@ def strategy_names() -> tuple[str, ...]:
     return names()
 
 
+#: Every text :func:`both` made, with its catalog code and params: ``--help`` shows it in the
+#: reader's language only (:func:`in_lang`).
+_BILINGUAL: dict[str, tuple[str, dict[str, object]]] = {}
+
+
 def both(code: str, **params: object) -> str:
-    """An option's help in both languages in one text, German first ("Regelwerk / rule set"):
-    ``--help`` is read by players of either language."""
-    return f"{words(code, 'de', **params)} / {words(code, 'en', **params)}"
+    """A help text of the catalog in both languages in one text, German first ("Regelwerk /
+    rule set"), for a reader who has not chosen (a docstring, click's own places); ``--help``
+    shows it in the reader's language only (:func:`in_lang`)."""
+    text = f"{words(code, 'de', **params)} / {words(code, 'en', **params)}"
+    _BILINGUAL[text] = (code, params)
+    return text
+
+
+def in_lang(text: str, lang: Lang) -> str:
+    """A help text made by :func:`both` in ``lang`` only; any other text as it is."""
+    found = _BILINGUAL.get(text.strip())
+    return text if found is None else words(found[0], lang, **found[1])
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -95,9 +109,20 @@ def _remember_lang(ctx: click.Context, _param: click.Parameter, value: Lang) -> 
     return value
 
 
+def _chosen_lang() -> Lang:
+    """A command's language when it is given no ``--lang``: the one given to ``kniffel``
+    itself (``kniffel --lang en score …``), else the locale's."""
+    ctx = click.get_current_context(silent=True)
+    chosen = ctx.meta.get(LANG_KEY) if ctx is not None else None
+    if chosen == "de" or chosen == "en":
+        return chosen  # type: ignore[no-any-return]
+    return default_lang()
+
+
+#: ``--lang de|en`` (in any case: ``--lang EN``), on ``kniffel`` itself and on every command.
 lang_option = click.option(
-    "--lang", type=click.Choice(["de", "en"]), default=default_lang, callback=_remember_lang,
-    is_eager=True,
+    "--lang", type=click.Choice(["de", "en"], case_sensitive=False), default=_chosen_lang,
+    callback=_remember_lang, is_eager=True, show_default=False,
     help=both("cli.help.lang"),
 )
 
@@ -176,9 +201,9 @@ def _given_lang(args: Sequence[str]) -> Lang | None:
             value = arg.split("=", 1)[1]
         else:
             continue
-        if value == "de":
+        if value.lower() == "de":
             found = "de"
-        elif value == "en":
+        elif value.lower() == "en":
             found = "en"
     return found
 
@@ -448,6 +473,29 @@ class _KniffelHelp(click.Command):
     """``--help`` with its headings and click's notes (default, range, required) in the
     user's language."""
 
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The summary and details in the reader's language: the catalog's texts in that
+        language only; a command's details from the catalog (``cli.help.details.NAME``) where
+        it has them, else its docstring (English)."""
+        lang = _lang_of(ctx)
+        paragraphs = inspect.cleandoc(self.help or "").split("\n\n")
+        shown = [in_lang(p, lang).replace("``", "") for p in paragraphs if p.strip()]
+        code = f"cli.help.details.{self.name}"
+        from kniffel.engine.messages import CATALOG
+
+        if code in CATALOG and shown:
+            own = [p for p in paragraphs[1:] if p.strip() not in _BILINGUAL]
+            kept = [in_lang(p, lang) for p in paragraphs[1:] if p.strip() in _BILINGUAL]
+            if own:
+                shown = [shown[0], *words(code, lang).split("\n\n"), *kept]
+        if shown:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                for i, paragraph in enumerate(shown):
+                    if i:
+                        formatter.write_paragraph()
+                    formatter.write_text(paragraph)
+
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         lang = _lang_of(ctx)
         shown = {self.options_metavar: words("cli.help.options_metavar", lang),
@@ -485,12 +533,15 @@ def _option_help(option: click.Option, ctx: click.Context, lang: Lang) -> str:
     if "envvars" in extra:
         items.append(f"env: {', '.join(extra['envvars'])}")
     if "default" in extra:
-        items.append(f"{words('cli.help.default', lang)}: {extra['default']}")
+        default = option.default
+        # a decimal in the reader's form ("0,5"); a whole number as it is typed (1000, 8765)
+        shown = decimal(default, lang) if isinstance(default, float) else extra["default"]
+        items.append(f"{words('cli.help.default', lang)}: {shown}")
     if "range" in extra and isinstance(option.type, (click.IntRange, click.FloatRange)):
         items.append(_range_text(option.type, lang))
     if "required" in extra:
         items.append(words("cli.help.required", lang))
-    help_text = option.help or ""
+    help_text = in_lang(option.help or "", lang)
     if option is ctx.command.get_help_option(ctx):
         help_text = words("cli.help.help", lang)
     elif option.name == "version" and option.is_eager and not option.expose_value:
@@ -501,6 +552,21 @@ def _option_help(option: click.Option, ctx: click.Context, lang: Lang) -> str:
     return help_text
 
 
+class _KniffelArgument(click.Argument):
+    """An argument named in the reader's language in ``--help`` and usage (``WÜRFEL``,
+    ``SPIELSTAND``): the catalog's ``cli.help.arg.NAME``."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        shown = super().make_metavar(ctx)
+        code = f"cli.help.arg.{self.name}"
+        from kniffel.engine.messages import CATALOG
+
+        if code not in CATALOG:
+            return shown
+        name = words(code, _lang_of(ctx))
+        return re.sub(r"[A-Z_]{2,}", name, shown, count=1)
+
+
 class KniffelCommand(_KniffelHelp):
     """A kniffel command: the values its parameters refuse are worded from the catalog (see
     :func:`localized_type`), its ``--help`` speaks the user's language."""
@@ -509,6 +575,8 @@ class KniffelCommand(_KniffelHelp):
         super().__init__(*args, **kwargs)
         for param in self.params:
             param.type = localized_type(param.type)
+            if type(param) is click.Argument:
+                param.__class__ = _KniffelArgument
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
@@ -557,7 +625,10 @@ class KniffelGroup(click.Group, _KniffelHelp):
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+                first = inspect.cleandoc(command.help or "").split("\n\n")[0]
+                short = (in_lang(first, _lang_of(ctx)) if first.strip() in _BILINGUAL
+                         else command.get_short_help_str(formatter.width - 6 - len(name)))
+                rows.append((name, short))
         if rows:
             with formatter.section(_help_heading(ctx, "cli.help.commands")):
                 formatter.write_dl(rows)
@@ -611,17 +682,17 @@ def _table(title: str | None = None, **options: Any) -> Table:
 
 @click.group(cls=KniffelGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kniffel", message="%(prog)s %(version)s")
+@click.option("--lang", type=click.Choice(["de", "en"], case_sensitive=False), default=None,
+              callback=lambda ctx, param, value: value and _remember_lang(ctx, param, value),
+              is_eager=True, expose_value=False, help=both("cli.help.lang"))
 def main() -> None:
-    """Kniffel Extreme und klassisches Kniffel: Browser-App, Terminalspiel, Computergegner,
-    optimale Strategie, Regeln, Wertung, Spielstände.
-
-    Kniffel Extreme and classic Kniffel: browser app (kniffel web), terminal game (kniffel
-    play), computer players, optimal strategy (kniffel solve / advise), rules, scoring, saves.
-
-    Rule sets / Regelwerke: extreme (Kniffel Extreme, default), kniffel (classic German rules),
+    """Rule sets: extreme (Kniffel Extreme, default), kniffel (classic German rules),
     kniffel-championship (championship rules), yahtzee (official Hasbro rules),
     kniffel-anleitung (a rule sheet: free strikes, 100 per further Kniffel, no joker).
     """
+
+
+main.help = f"{both('cli.help.main')}\n\n{inspect.cleandoc(main.help or '')}"
 
 
 def _roll_json(rules: RuleSet, roll: Roll) -> str:
@@ -2065,8 +2136,52 @@ def run() -> None:
     objects, which takes the exit of a ``kniffel solve`` from about 60–100 ms to about 15
     (benchmarks/bench_solver.py times the whole process).
     """
+    _plain_where_needed()
     try:
         main()
     finally:
         gc.collect(1)
         gc.freeze()
+
+
+#: What a terminal that cannot show a character gets instead (German letters, dashes, quotes,
+#: the sheet's lines); anything else becomes "?".
+_PLAIN = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+          "–": "-", "—": "-", "−": "-", "„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'",
+          "’": "'", "…": "...", "×": "x", "≈": "~", "→": "->", "·": "*", "★": "*",
+          "\u00a0": " ", "\u202f": " "}
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler ``kniffel-plain``: a character the output cannot encode, as
+    the nearest plain text (:data:`_PLAIN`; a line of a table as ``-``, ``|`` or ``+``)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for ch in error.object[error.start:error.end]:
+        if ch in _PLAIN:
+            out.append(_PLAIN[ch])
+        elif "\u2500" <= ch <= "\u257f":  # box drawing
+            out.append("-" if ch in "─━═╌╍┄┅" else "|" if ch in "│┃║╎╏┆┇" else "+")
+        elif "\u2580" <= ch <= "\u259f":  # blocks (progress bars)
+            out.append("#")
+        else:
+            out.append("?")
+    return "".join(out), error.end
+
+
+def _plain_where_needed() -> None:
+    """Output streams that cannot encode kniffel's words (``PYTHONIOENCODING=ascii``, a
+    Latin-1 terminal) write them plainly instead of ending in a traceback."""
+    import codecs
+
+    codecs.register_error("kniffel-plain", _plain)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "äö–│€".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                with contextlib.suppress(ValueError, OSError):
+                    reconfigure(errors="kniffel-plain")
