@@ -182,11 +182,11 @@ def test_the_missing_table_message_names_the_cost_and_max_open(
     monkeypatch.setattr(expert_model, "load_model", expert_model.load_model.__wrapped__)
     args = ["advise", "--cache-dir", str(tmp_path), "1", "2", "3", "4", "5", "6"]
     german = refused(invoke(args))
-    assert "etwa 75 Minuten" in german
+    assert "etwa 50 Minuten" in german
     assert "2,4 GB" in german
     assert "kniffel solve --rules extreme --max-open K" in german
     english = refused(invoke([*args, "--lang", "en"]))
-    assert "about 75 minutes and 2.4 GB" in english
+    assert "about 50 minutes and 2.4 GB" in english
     assert "--max-open K" in english
     # an endgame just beyond what is solved on the spot: the table for exactly that
     filled = ",".join(f"{b}=-" for b in ("ones", "twos", "threes", "fours", "fives", "sixes",

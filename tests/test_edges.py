@@ -420,3 +420,60 @@ def test_an_ascii_terminal_gets_plain_words_not_a_traceback() -> None:
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr
     assert b"Kaestchen" in done.stdout
+
+
+# --- item 9: words with plural forms, and sentences that say what is wrong -----------------------
+
+
+def test_one_game_is_imported_and_exported_in_the_singular(tmp_path: Path) -> None:
+    save_game(finished_game(5), tmp_path / "g.json")
+    db = tmp_path / "h.sqlite3"
+    german = invoke("import", "--db", str(db), str(tmp_path / "g.json")).output
+    assert "1 neues Spiel importiert, 0 schon gespeichert (übersprungen)." in german
+    english = invoke("import", "--db", str(db), "--lang", "en", str(tmp_path / "g.json")).output
+    assert "0 new games imported, 1 already stored (skipped)." in english
+    exported = invoke("export", "--db", str(db), "--lang", "en", str(tmp_path / "all.json"))
+    assert f"1 game → {tmp_path / 'all.json'}" in exported.output
+
+
+def test_plural_forms_follow_babels_cldr_rules_and_the_browsers_fallback_agrees(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from babel import Locale
+
+    from kniffel.engine import messages
+
+    numbers = [0, 1, 2, 3, 11, 21, 101, 1000, 1.5, 0.5]
+    for lang in ("de", "en"):
+        with_babel = [messages.plural_form(n, lang) for n in numbers]
+        assert with_babel == [Locale.parse(lang).plural_form(n) for n in numbers]
+        monkeypatch.setattr(messages, "_plural_rules", lambda _lang: None)
+        assert [messages.plural_form(n, lang) for n in numbers] == with_babel
+        monkeypatch.undo()
+
+
+def test_history_counts_an_open_game_in_rounds_not_actions(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    game = Game("kniffel", ["Anna", "Ben"], seed=1)
+    rng = random.Random(1)
+    strategy = get_strategy("random", game.rules)
+    while game.round < 4:
+        game.apply(game.sample_outcome(rng) if game.is_chance_node()
+                   else strategy.choose(game, rng))
+    with History(db) as history:
+        history.start(game)
+    german = invoke("history", "--db", str(db)).output
+    assert "offen, Runde 4 von 13" in german
+    assert "Züge" not in german
+
+
+def test_chips_and_the_upper_sum_are_refused_in_a_sentence_that_names_the_problem() -> None:
+    chips = invoke("advise", "--rules", "kniffel", "--chips", "2", "1", "2", "3", "4", "5")
+    assert chips.exit_code == 2
+    assert "Kniffel (klassisch) wird ohne Chips gespielt" in chips.output
+    assert "0 bis 0" not in chips.output
+    upper = invoke("advise", "--upper", "500", "1", "2", "3", "4", "5", "6")
+    assert upper.exit_code == 2
+    assert "Die Summe oben ist in Kniffel Extreme 0 bis 126, nicht 500." in upper.output
+    empty = invoke("advise", "--rules", "kniffel", "--upper", "50", "1", "2", "3", "4", "5")
+    assert "solange kein oberes Kästchen belegt ist" in empty.output
+    assert "nicht berechnen" not in empty.output + upper.output

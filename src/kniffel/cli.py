@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
@@ -1150,6 +1151,11 @@ def _no_database(db: History, lang: Lang) -> None:
                                  markup=False)
 
 
+def _round_of(game: Game) -> tuple[int, int]:
+    """The round an unfinished game is in and how many it has."""
+    return game.round, len(game.rules.boxes)
+
+
 @main.command()
 @summary("cli.help.command.history")
 @db_option
@@ -1165,6 +1171,8 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
         _no_database(db, lang)
         try:
             records = db.games(limit)
+            # an open game by its round, as a player counts (not by its stored actions)
+            rounds = {r.id: _round_of(db.load(r.id)) for r in records if not r.finished}
         except KniffelError as e:
             _fail("history", e, lang)
     if not records:
@@ -1180,7 +1188,8 @@ def history(db_path: str | None, limit: int | None, lang: Lang) -> None:
         people = ", ".join(n if t is None else f"{n} {count(t, lang)}"
                            for n, t in zip(r.players, r.totals, strict=True))
         state = (words("history.list.finished", lang) if r.finished else
-                 words("history.list.unfinished", lang, actions=count(r.actions, lang)))
+                 words("history.list.unfinished_round", lang, round=rounds[r.id][0],
+                       rounds=rounds[r.id][1]))
         table.add_row(str(r.id), r.started_at.replace("T", " ")[:16], rules_title(r.rules, lang),
                       people, state)
     _console().print(table)
@@ -1258,7 +1267,7 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
     other SQLite database, an existing file is replaced only with --force, and a missing folder
     is not created. Only reads the history: a missing or empty database file stays as it is.
     """
-    from kniffel.engine.messages import count
+    from kniffel.engine.messages import plural
     from kniffel.storage import check_target, now, save_text, write_target
 
     if target != "-":
@@ -1273,8 +1282,7 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
             if game_id is None:
                 data = db.export()
                 out = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-                done = words("cli.exported", lang, count=count(len(data["games"]), lang),
-                             where=target)
+                done = plural("cli.exported", len(data["games"]), lang, where=target)
             else:
                 record = next((r for r in db.games() if r.id == game_id), None)
                 out = save_text(db.load(game_id), saved=now(),
@@ -1334,10 +1342,12 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
             result = db.add_entries(entries)
         except KniffelError as e:
             _fail("import", f"{render(e, lang)}{nothing}", lang)
-    from kniffel.engine.messages import count
+    from kniffel.engine.messages import plural
 
-    _console().print(words("cli.imported", lang, imported=count(result.imported, lang),
-                           skipped=count(result.skipped, lang)), markup=False)
+    _console().print(words("cli.imported.both", lang,
+                           new=plural("cli.imported.new", result.imported, lang),
+                           skipped=plural("cli.imported.skipped", result.skipped, lang)),
+                     markup=False)
 
 
 # --- kniffel play -------------------------------------------------------------------------------
@@ -2144,30 +2154,38 @@ def run() -> None:
         gc.freeze()
 
 
-#: What a terminal that cannot show a character gets instead (German letters, dashes, quotes,
-#: the sheet's lines); anything else becomes "?".
-_PLAIN = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
-          "–": "-", "—": "-", "−": "-", "„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'",
+#: What a terminal that cannot show a character gets instead: dashes, quotes, signs (letters
+#: are spelt plainly by :func:`_plain_char`).
+_PLAIN = {"–": "-", "—": "-", "−": "-", "„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'",
           "’": "'", "…": "...", "×": "x", "≈": "~", "→": "->", "·": "*", "★": "*",
           "\u00a0": " ", "\u202f": " "}
 
 
+def _plain_char(ch: str) -> str:
+    """``ch`` as the nearest plain (ASCII) text: a letter without its accent, an umlaut with
+    an "e" as German spells it without one, sharp s as "ss"; a line of a table as ``-``,
+    ``|`` or ``+``; anything else "?"."""
+    if ch in _PLAIN:
+        return _PLAIN[ch]
+    if "\u2500" <= ch <= "\u257f":  # box drawing
+        return "-" if ch in "─━═╌╍┄┅" else "|" if ch in "│┃║╎╏┆┇" else "+"
+    if "\u2580" <= ch <= "\u259f":  # blocks (progress bars)
+        return "#"
+    parts = unicodedata.normalize("NFKD", ch)
+    base = "".join(c for c in parts if not unicodedata.combining(c))
+    if "\u0308" in parts:  # a diaeresis: the umlaut spelt with an e
+        base += "e"
+    if not base.isascii() or not base or base == ch:
+        base = ch.casefold() if ch.casefold().isascii() else "?"
+    return base
+
+
 def _plain(error: UnicodeError) -> tuple[str, int]:
-    """The codec error handler ``kniffel-plain``: a character the output cannot encode, as
-    the nearest plain text (:data:`_PLAIN`; a line of a table as ``-``, ``|`` or ``+``)."""
+    """The codec error handler ``kniffel-plain``: the characters the output cannot encode, as
+    the nearest plain text (:func:`_plain_char`)."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    out = []
-    for ch in error.object[error.start:error.end]:
-        if ch in _PLAIN:
-            out.append(_PLAIN[ch])
-        elif "\u2500" <= ch <= "\u257f":  # box drawing
-            out.append("-" if ch in "─━═╌╍┄┅" else "|" if ch in "│┃║╎╏┆┇" else "+")
-        elif "\u2580" <= ch <= "\u259f":  # blocks (progress bars)
-            out.append("#")
-        else:
-            out.append("?")
-    return "".join(out), error.end
+    return "".join(map(_plain_char, error.object[error.start:error.end])), error.end
 
 
 def _plain_where_needed() -> None:
@@ -2179,7 +2197,7 @@ def _plain_where_needed() -> None:
     for stream in (sys.stdout, sys.stderr):
         encoding = getattr(stream, "encoding", None) or "utf-8"
         try:
-            "äö–│€".encode(encoding)
+            (chr(0xE4) + "\u2013\u2502").encode(encoding)  # an umlaut, a dash, a line
         except (UnicodeEncodeError, LookupError):
             reconfigure = getattr(stream, "reconfigure", None)
             if reconfigure is not None:

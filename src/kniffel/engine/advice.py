@@ -45,6 +45,18 @@ class Position:
             rules.box(box)
         chips = rules.chips if self.chips_left is None else self.chips_left
         object.__setattr__(self, "chips_left", chips)
+        if self.upper_sum is not None:
+            most = sum(rules.max_points(b) for b in rules.upper_boxes)
+            if (isinstance(self.upper_sum, bool) or not isinstance(self.upper_sum, int)
+                    or not 0 <= self.upper_sum <= most):
+                raise IllegalMoveError(f"the upper sum must be 0–{most} for {rules.name}, got "
+                                       f"{self.upper_sum!r}", code="advise.upper_range",
+                                       params={"most": most, "rules": rules.name,
+                                               "got": repr(self.upper_sum)})
+        if chips and not rules.chips:
+            raise IllegalMoveError(f"{rules.name} is played without chips, got {chips}",
+                                   code="advise.no_chips",
+                                   params={"rules": rules.name, "got": chips})
         if not 0 <= chips <= rules.chips:
             raise IllegalMoveError(f"chips left must be 0–{rules.chips} for {rules.name}, "
                                    f"got {chips}", code="advise.chips_range",

@@ -19,7 +19,8 @@ itself; a ``where`` (a file) that the sentence does not use leads it: ``"games.j
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from kniffel.engine.catalog import pairs
@@ -171,6 +172,45 @@ def size(nbytes: int, lang: Lang) -> str:
         if nbytes >= scale:
             return f"{number(nbytes / scale, lang, 1)} {unit}"
     return f"{nbytes} B"
+
+
+def plural_form(n: float, lang: Lang) -> str:
+    """The plural category of ``n`` things in ``lang`` ("one" or "other" in German and
+    English): CLDR's plural rules, from Babel where it is installed (the desktop); the engine in
+    the browser, which comes without Babel, applies the same CLDR rule of both languages
+    ("one": the whole number 1), as the page's ``Intl.PluralRules`` does.
+
+    >>> plural_form(1, "de"), plural_form(0, "de"), plural_form(2, "en"), plural_form(1.5, "en")
+    ('one', 'other', 'other', 'other')
+    """
+    rules = _plural_rules(lang)
+    if rules is None:
+        return "one" if n == 1 and float(n).is_integer() else "other"
+    return str(rules(n))
+
+
+@cache
+def _plural_rules(lang: Lang) -> Callable[[float], str] | None:
+    try:
+        from babel import Locale
+    except ImportError:  # the browser: the CLDR rule of German and English, above
+        return None
+    return Locale.parse(lang).plural_form
+
+
+def plural(code: str, n: float, lang: Lang, **params: object) -> str:
+    """The catalog's sentence for ``n`` things: ``code.one`` or ``code.other`` by the plural
+    form of ``n`` in ``lang`` (:func:`plural_form`; ``code.other`` where the catalog has no
+    entry for that form); ``n`` is shown as :func:`count` writes it unless ``params`` give it.
+
+    >>> plural("cli.imported.new", 1, "de"), plural("cli.imported.new", 3, "en")
+    ('1 neues Spiel importiert', '3 new games imported')
+    """
+    form = plural_form(n, lang)
+    key = f"{code}.{form}" if f"{code}.{form}" in CATALOG else f"{code}.other"
+    shown: dict[str, object] = {"n": count(int(n), lang) if float(n).is_integer() else
+                                number(float(n), lang), **params}
+    return render_code(key, shown, lang)
 
 
 def fields(template: str) -> set[str]:

@@ -33,9 +33,10 @@ from kniffel.solver.tables import SolverError, Tables, build_tables
 
 #: Endgames with at most this many open boxes are solved on the fly when no table covers them.
 ON_THE_FLY_OPEN = {True: 6, False: 13}
-#: What building the full table costs (README, Benchmarks: 74 min measured on 2 cores for
-#: Kniffel Extreme), for the message that a table is missing: with the d10 / without.
-FULL_TABLE_COST = {True: {"minutes": 75, "size": 2_400_000_000},
+#: What building the full table costs (README: 42–52 minutes on 2 cores for Kniffel Extreme,
+#: the last full solves in docs/benchmarks.md 41.6–52.1), for the message that a table is
+#: missing: with the d10 / without.
+FULL_TABLE_COST = {True: {"minutes": 50, "size": 2_400_000_000},
                    False: {"minutes": 1, "size": 2_900_000}}
 
 __all__ = ["FULL_TABLE_COST", "ON_THE_FLY_OPEN", "Advice", "Advisor", "OptimalStrategy", "Option",

@@ -70,17 +70,15 @@ class CacheError(SolverError):
 def cache_error(folder: Path, error: OSError) -> CacheError:
     """Why the cache folder ``folder`` cannot be used, from the ``error`` that said so."""
     where = str(folder)
+    message = f"the solver's cache folder {where} cannot be used ({error.strerror})"
     match error.errno:
         case errno.ENOTDIR | errno.EEXIST:
-            code = "solver.cache_not_a_folder"
+            return CacheError(message, code="solver.cache_not_a_folder", params={"where": where})
         case errno.EACCES | errno.EPERM | errno.EROFS:
-            code = "solver.cache_read_only"
+            return CacheError(message, code="solver.cache_read_only", params={"where": where})
         case errno.ENOSPC | errno.EDQUOT | errno.EFBIG:
-            code = "solver.cache_full"
-        case _:
-            code = "solver.cache_unusable"
-    return CacheError(f"the solver's cache folder {where} cannot be used ({error.strerror})",
-                      code=code, params={"where": where})
+            return CacheError(message, code="solver.cache_full", params={"where": where})
+    return CacheError(message, code="solver.cache_unusable", params={"where": where})
 
 
 def cache_folder(directory: Path | None = None) -> Path:

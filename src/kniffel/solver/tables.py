@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from kniffel.engine.dice import Keep, Roll, outcomes
 from kniffel.engine.errors import KniffelError
-from kniffel.engine.rules import Box, ExtraKniffel, RuleSet, StrikeRule, evaluate
+from kniffel.engine.rules import UPPER_BOXES, Box, ExtraKniffel, RuleSet, StrikeRule, evaluate
 from kniffel.engine.states import DEAD, max_count, upper_room, upper_states
 
 I32 = npt.NDArray[np.int32]
@@ -136,8 +136,15 @@ class Tables:
             return int(hits[0])
         dead = np.nonzero(row == DEAD)[0]
         if not dead.size:
-            raise SolverError(f"upper sum {upper_sum} cannot occur with the filled upper boxes "
-                              f"{upper_mask:06b}")
+            message = (f"upper sum {upper_sum} cannot occur with the filled upper boxes "
+                       f"{upper_mask:06b}")
+            if not upper_mask:
+                raise SolverError(message, code="solver.upper_impossible_empty",
+                                  params={"got": upper_sum})
+            raise SolverError(message, code="solver.upper_impossible",
+                              params={"got": upper_sum,
+                                      "boxes": [b.value for i, b in enumerate(UPPER_BOXES)
+                                                if upper_mask >> i & 1]})
         return int(dead[0])
 
 
