@@ -477,3 +477,54 @@ def test_chips_and_the_upper_sum_are_refused_in_a_sentence_that_names_the_proble
     empty = invoke("advise", "--rules", "kniffel", "--upper", "50", "1", "2", "3", "4", "5")
     assert "solange kein oberes Kästchen belegt ist" in empty.output
     assert "nicht berechnen" not in empty.output + upper.output
+
+
+# --- item 6: a long review shows how far it is ----------------------------------------------------
+
+
+def test_a_review_reports_its_progress_action_by_action(tmp_path: Path) -> None:
+    from kniffel.solver.review import review
+
+    game = finished_game(6)
+    heard: list[tuple[int, int]] = []
+    review(game, directory=tmp_path, build=True,
+           progress=lambda done, total: heard.append((done, total)))
+    assert heard[-1] == (len(game.actions), len(game.actions))
+    assert [done for done, _ in heard] == list(range(1, len(game.actions) + 1))
+
+
+def test_the_review_bar_appears_only_in_a_terminal_and_after_half_a_second(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import kniffel.cli
+    from kniffel.cli import _work_progress
+
+    with _work_progress("Auswertung", "de") as step:  # not a terminal here: no bar
+        step(1, 2)
+    clock = iter([0.0, 0.1, 0.9, 1.0, 1.1, 1.2])
+    monkeypatch.setattr("time.monotonic", lambda: next(clock))
+    shown: list[str] = []
+
+    class Terminal:
+        is_terminal = True
+
+    class Bar:
+        def start(self) -> None:
+            shown.append("start")
+
+        def add_task(self, title: str, **_kwargs: object) -> int:
+            shown.append(title)
+            return 0
+
+        def update(self, _task: int, **fields: object) -> None:
+            shown.append(f"{fields['completed']}/{fields['total']}")
+
+        def stop(self) -> None:
+            shown.append("stop")
+
+    monkeypatch.setattr(kniffel.cli, "_console", lambda err=False: Terminal())
+    monkeypatch.setattr(kniffel.cli, "_solve_progress", lambda *_a, **_k: Bar())
+    with _work_progress("Auswertung", "de") as step:
+        step(1, 3)  # at 0.1 s: too soon for a bar
+        step(2, 3)
+        step(3, 3)
+    assert shown == ["start", "Auswertung", "2/3", "3/3", "stop"]

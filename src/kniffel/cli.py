@@ -14,7 +14,7 @@ import re
 import stat
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
@@ -1501,7 +1501,38 @@ def _count_column(lang: Lang) -> Any:
     return CountColumn()
 
 
-def _solve_progress(console: Console, lang: Lang) -> Any:
+@contextlib.contextmanager
+def _work_progress(title: str, lang: Lang) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr for a command's long work (where stderr is a terminal; none in
+    a file or a pipe), shown once the work has run half a second: the ``step(done, total)``
+    the work calls as it goes. The bar is removed when the work ends."""
+    import time
+
+    err = _console(err=True)
+    if not err.is_terminal:
+        yield lambda done, total: None
+        return
+    began = time.monotonic()
+    bar = _solve_progress(err, lang, transient=True)
+    task = None
+
+    def step(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            if time.monotonic() - began < 0.5:
+                return
+            bar.start()
+            task = bar.add_task(title, total=total, rate="")
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield step
+    finally:
+        if task is not None:
+            bar.stop()
+
+
+def _solve_progress(console: Console, lang: Lang, *, transient: bool = False) -> Any:
     from rich.progress import (
         BarColumn,
         Progress,
@@ -1512,7 +1543,7 @@ def _solve_progress(console: Console, lang: Lang) -> Any:
 
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(bar_width=20),
                     TaskProgressColumn(), _count_column(lang), TextColumn("{task.fields[rate]}"),
-                    TimeRemainingColumn(), console=console)
+                    TimeRemainingColumn(), console=console, transient=transient)
 
 
 def _run_solve(rules: RuleSet, max_open: int | None, cache: str | None, force: bool,
@@ -1811,9 +1842,9 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
                 game = db.load(int(game_id or 0))
         from kniffel.interrupt import interruptible  # Ctrl-C/SIGTERM: one sentence, 130
 
-        with interruptible():
+        with interruptible(), _work_progress(words("review.progress", lang), lang) as step:
             result = review_game(game, directory=Path(cache_dir) if cache_dir else None,
-                                 build=not game.rules.d10)
+                                 build=not game.rules.d10, progress=step)
     except (KniffelError, SolverError) as e:
         _fail("review", e, lang)
     except KeyboardInterrupt:

@@ -89,10 +89,12 @@ NotJudged = tuple[KniffelError, ...]
 
 def review_decisions(game: Game, judge: Judge,
                      fallback: Callable[[Position, Exception], Advice | str | NotJudged]
-                     | None = None) -> Review:
+                     | None = None, *,
+                     progress: Callable[[int, int], None] | None = None) -> Review:
     """Replay ``game`` and judge every decision with ``judge`` (when it raises a
     :class:`KniffelError`, ``fallback`` gives other advice or why it is not judged: a reason,
-    or the errors behind it)."""
+    or the errors behind it). ``progress(done, total)`` hears after each action how many of
+    the game's actions are replayed (a review of a long Extreme game takes half a minute)."""
     if game.mode is not Mode.DICE:
         raise IllegalMoveError("a review needs a game played with virtual dice (dice mode): a "
                                "score pad does not record the dice", code="review.needs_dice")
@@ -124,6 +126,8 @@ def review_decisions(game: Game, judge: Judge,
                 decisions.append(Decision(index, player, replay.round, pos, taken, advice.best,
                                           advice.source))
         replay.apply(action)
+        if progress is not None:
+            progress(index + 1, len(game.actions))
     return Review(game, tuple(decisions), tuple(uncovered))
 
 

@@ -13,6 +13,7 @@ replay and the review's types are the engine's (:mod:`kniffel.engine.review`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from kniffel.engine.expert import Expert
@@ -24,13 +25,14 @@ __all__ = ["Decision", "Review", "Uncovered", "review"]
 
 
 def review(game: Game, *, directory: Path | None = None, build: bool = False,
-           expert: Expert | bool = True) -> Review:
+           expert: Expert | bool = True,
+           progress: Callable[[int, int], None] | None = None) -> Review:
     """Judge every decision of ``game`` (see the module docstring).
 
     Tables are read from ``directory`` (the user's cache by default); with ``build`` a missing
     table of a classic rule set is computed and stored. ``expert`` judges what no table covers
     (True: the packaged expert of the game's rules; False: nobody, such decisions are listed as
-    not judged).
+    not judged). ``progress(done, total)`` hears how many of the game's actions are done.
     """
     advisor = Advisor(game.rules, directory=directory, build=build, expert=expert)
-    return review_decisions(game, advisor.advise, advisor.estimate)
+    return review_decisions(game, advisor.advise, advisor.estimate, progress=progress)
