@@ -528,3 +528,13 @@ def test_the_review_bar_appears_only_in_a_terminal_and_after_half_a_second(
         step(2, 3)
         step(3, 3)
     assert shown == ["start", "Auswertung", "2/3", "3/3", "stop"]
+
+
+@pytest.mark.parametrize("command", ["score", "rules", "show", "simulate", "history", "stats",
+                                     "export", "import", "play", "solve", "advise", "review",
+                                     "chances", "web"])
+def test_every_commands_german_help_is_german_and_english_help_english(command: str) -> None:
+    german = " ".join(invoke(command, "--help", env={"LANG": "de_DE.UTF-8"}).output.split())
+    assert not any(f" {word} " in german for word in ("the", "and", "of", "every"))
+    english = " ".join(invoke(command, "--help", "--lang", "en").output.split())
+    assert not any(f" {word} " in english for word in ("der", "und", "jede", "wird"))
