@@ -538,3 +538,25 @@ def test_every_commands_german_help_is_german_and_english_help_english(command: 
     assert not any(f" {word} " in german for word in ("the", "and", "of", "every"))
     english = " ".join(invoke(command, "--help", "--lang", "en").output.split())
     assert not any(f" {word} " in english for word in ("der", "und", "jede", "wird"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.one_of(st.floats(-1e9, 1e9), st.integers(-10**7, 10**7).map(float),
+                       st.sampled_from([0.125, 2.675, 0.005, -0.04, 1e-9, 999.95, 0.5])),
+       digits=st.integers(0, 4))
+def test_numbers_come_from_babels_formats_and_the_browsers_fallback_writes_the_same(
+        value: float, digits: int) -> None:
+    from kniffel.engine import messages
+
+    for lang in ("de", "en"):
+        with_babel = messages.number(value, lang, digits)
+        formats = messages._babel_numbers(lang)
+        assert formats is not None
+        try:
+            messages._babel_numbers.cache_clear()
+            original = messages._babel_numbers
+            messages._babel_numbers = lambda _lang: None  # type: ignore[assignment]
+            by_hand = messages.number(value, lang, digits)
+        finally:
+            messages._babel_numbers = original
+        assert with_babel == by_hand

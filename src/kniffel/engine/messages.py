@@ -18,8 +18,10 @@ itself; a ``where`` (a file) that the sentence does not use leads it: ``"games.j
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -133,11 +135,33 @@ def number(value: float, lang: Lang, digits: int = 1) -> str:
     >>> number(6.321, "de", 2), number(6321, "de", 0), number(6321, "en", 0), number(-0.5, "en")
     ('6,32', '6.321', '6,321', '-0.5')
     """
-    shown = f"{value:,.{digits}f}"
+    formats = _babel_numbers(lang)
+    if formats is not None and math.isfinite(value):
+        shown = formats(value, digits)
+    else:  # the browser (no Babel): the same format, by hand
+        shown = f"{value:,.{digits}f}"
+        if lang == "de":
+            shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
     if shown.startswith("-") and not any(c in "123456789" for c in shown):
         shown = shown[1:]  # "-0.0" is 0.0
-    if lang == "de":
-        shown = shown.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return shown
+
+
+@cache
+def _babel_numbers(lang: Lang) -> Callable[[float, int], str] | None:
+    """The number format of ``lang`` from Babel (CLDR's symbols and grouping), rounding the
+    float's exact value half to even as Python's own format does; None without Babel (the
+    engine in the browser, where :func:`number` writes the same by hand)."""
+    try:
+        from babel import Locale
+        from babel.numbers import format_decimal
+    except ImportError:
+        return None
+    locale = Locale.parse(lang)
+
+    def shown(value: float, digits: int) -> str:
+        pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        return str(format_decimal(Decimal(value), format=pattern, locale=locale))
     return shown
 
 
