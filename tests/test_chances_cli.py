@@ -232,11 +232,13 @@ def test_a_score_pad_game_and_a_name_with_brackets_are_shown_as_they_are(
 def test_the_help_says_what_the_exit_status_means_in_both_languages() -> None:
     res = invoke(["chances", "--help"])
     assert res.exit_code == 0
-    text = " ".join(res.stdout.split())
+    text = " ".join(res.stdout.split())  # the help speaks the reader's language only
     assert "Gewinnchancen gespeicherter Spiele" in text
     assert "Exit-Status 0: jede Datei gezeigt; 2: mindestens eine Datei" in text
-    assert "Exit status 0: every file shown; 2: at least one file" in text
-    assert "SAVE..." in text
+    assert "SPIELSTAND..." in text
+    english = " ".join(invoke(["chances", "--lang", "en", "--help"]).stdout.split())
+    assert "Exit status 0: every file shown; 2: at least one file" in english
+    assert "SAVE..." in english
     none = invoke(["chances"])
     assert none.exit_code == 2
     assert "Traceback" not in none.output
