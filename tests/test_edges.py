@@ -406,6 +406,8 @@ def test_help_speaks_one_language_with_its_own_argument_names_and_numbers() -> N
     play = " ".join(invoke("play", "--help").output.split())
     assert "[Standard: 0,5;" in play
     assert "SPIELSTAND" in " ".join(invoke("show", "--help").output.split())
+    assert "--filled KÄSTCHEN=PUNKTE" in " ".join(invoke("advise", "--help").output.split())
+    assert "--load SPIELSTAND" in " ".join(invoke("play", "--help").output.split())
     assert "``" not in invoke("import", "--help").output
     assert "expert" in " ".join(invoke("simulate", "--help").output.split())
 

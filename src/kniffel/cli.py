@@ -568,6 +568,22 @@ class _KniffelArgument(click.Argument):
         return re.sub(r"[A-Z_]{2,}", name, shown, count=1)
 
 
+#: The metavars of options that name their value in words, with the catalog code of the
+#: words: ``--load SPIELSTAND``, ``--filled KÄSTCHEN=PUNKTE``.
+_OPTION_METAVARS = {"ID": "cli.help.optvar.id", "[ID]": "cli.help.optvar.id_optional",
+                    "SAVE": "cli.help.arg.save", "NAME[:STRATEGY]": "cli.help.optvar.seat",
+                    "BOX=POINTS": "cli.help.optvar.box_points"}
+
+
+class _KniffelOption(click.Option):
+    """An option whose value's name (its metavar) is shown in the reader's language."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        shown = super().make_metavar(ctx)
+        code = _OPTION_METAVARS.get(shown)
+        return shown if code is None else words(code, _lang_of(ctx))
+
+
 class KniffelCommand(_KniffelHelp):
     """A kniffel command: the values its parameters refuse are worded from the catalog (see
     :func:`localized_type`), its ``--help`` speaks the user's language."""
@@ -578,6 +594,8 @@ class KniffelCommand(_KniffelHelp):
             param.type = localized_type(param.type)
             if type(param) is click.Argument:
                 param.__class__ = _KniffelArgument
+            elif type(param) is click.Option and param.metavar in _OPTION_METAVARS:
+                param.__class__ = _KniffelOption
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
