@@ -144,8 +144,9 @@ def evaluate(roll: Roll) -> Mapping[Box, int | None]:
     return _evaluate(roll)
 
 
-@cache
-def _evaluate(roll: Roll) -> Mapping[Box, int | None]:
+def evaluate_uncached(roll: Roll) -> Mapping[Box, int | None]:
+    """:func:`evaluate` computed afresh, without its check and cache (the vector tables, which
+    take every roll once, and the benchmarks)."""
     counts = roll.counts()
     total = sum(roll.values)
     mult = sorted((c for c in counts if c), reverse=True)
@@ -186,8 +187,7 @@ def _evaluate(roll: Roll) -> Mapping[Box, int | None]:
     return MappingProxyType(out)
 
 
-#: The computation without the check and the cache (benchmarks and the vector tables call it).
-evaluate.__wrapped__ = _evaluate.__wrapped__  # type: ignore[attr-defined]
+_evaluate = cache(evaluate_uncached)
 
 
 def points(box: Box | str, roll: Roll) -> int:
