@@ -1583,3 +1583,70 @@ def test_a_real_terminal_of_80x24_shows_four_players_win_chances_after_every_ent
         assert "exit=0" in _pane_until(session, lambda t: "exit=" in t)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
+# --- issue 31: the first screen, the key lines, small and odd terminals -------------------------
+
+
+def test_setup_takes_a_new_players_first_keys_as_their_name_and_enter_starts(
+        tmp_path: Path) -> None:
+    """Issue 31 item 1: the first name field has the focus (its text selected), so typing a
+    name replaces "Spieler 1"; Enter starts as the key line says, from any field but an open
+    list (there it picks the entry)."""
+    db = History(tmp_path / "h.sqlite3")
+
+    async def main() -> None:
+        app = KniffelApp(lang="de", history=db)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "[Enter] Los" in screen_text(app)
+            await pilot.press(*"Anna")
+            assert app.screen.query_one("#name-0", Input).value == "Anna"
+            await pilot.press("tab")
+            assert app.focused is app.screen.query_one("#kind-0", Select)
+            await pilot.press("space")  # opens the list
+            await pilot.pause()
+            await pilot.press("enter")  # picks the entry under the cursor: still a person
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert app.screen.query_one("#kind-0", Select).value == "human"
+            await pilot.press("enter")
+            await pilot.pause()
+            game = screen_of(app).game
+            assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
+
+    asyncio.run(main())
+    db.close()
+
+
+def test_setup_enter_on_the_tick_box_starts_and_space_ticks_it() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#free-strike", Checkbox)
+            box.focus()
+            await pilot.press("space")
+            assert box.value
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen_of(app).game.rules.free_strike
+
+    asyncio.run(main())
+
+
+def test_the_unticked_house_rule_box_shows_no_tick_without_colour() -> None:
+    """Issue 31 item 11: "▐X▌" told ticked from unticked by colour alone."""
+    async def main() -> None:
+        app = KniffelApp(lang="de")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#free-strike", Checkbox)
+            line = next(t for t in screen_text(app).splitlines() if "Hausregel" in t)
+            assert "X" not in line
+            box.value = True
+            await pilot.pause()
+            line = next(t for t in screen_text(app).splitlines() if "Hausregel" in t)
+            assert "X" in line
+
+    asyncio.run(main())

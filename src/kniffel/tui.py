@@ -156,12 +156,32 @@ class Die(Static):
 # --- setup -------------------------------------------------------------------------------------
 
 
-class SetupScreen(Screen[None]):
-    """Rule set, players (name, human or which computer), start player."""
+class TickBox(Checkbox):
+    """A tick box whose unticked state is blank, not an "X" told apart by colour alone (a
+    terminal without colours, a colour-blind player)."""
 
+    def __init__(self, label: str, value: bool, *, id: str) -> None:
+        super().__init__(label, value, id=id)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self, value: bool) -> None:
+        self.BUTTON_INNER = "X" if value else " "
+        self.refresh(layout=True)
+
+
+class SetupScreen(Screen[None]):
+    """Rule set, players (name, human or which computer), start player.
+
+    The first player's name field has the focus when the screen opens (its text selected: a new
+    player's first keys type their name), and Enter starts the game from every field, as the key
+    line says, except in an open list, where it picks the entry; space (or ↑ ↓) opens a list and
+    ticks the box."""
+
+    AUTO_FOCUS = "#name-0"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "quit_setup", show=False),
         Binding("q", "quit_setup", show=False),
+        Binding("enter", "start", show=False, priority=True),
     ]
 
     def __init__(self, lang: Lang, rules: RuleSet) -> None:
@@ -184,14 +204,16 @@ class SetupScreen(Screen[None]):
         lang = self.lang
         kinds = self.kinds(self.rules)
         names: list[str] = []
-        with VerticalScroll(id="setup"):
+        form = VerticalScroll(id="setup")
+        form.can_focus = False  # Tab goes from field to field; the focused field scrolls in
+        with form:
             with Horizontal(classes="setup-row"):
                 yield Label(tr("rules", lang), classes="setup-label")
                 yield Select([(preset(n).title(lang), n) for n in PRESETS], value=self.rules.name,
                              allow_blank=False, id="rules")
             with Horizontal(classes="setup-row"):
                 yield Label("", classes="setup-label")
-                yield Checkbox(tr("free_strike", lang), self.rules.free_strike, id="free-strike")
+                yield TickBox(tr("free_strike", lang), self.rules.free_strike, id="free-strike")
             default_computer = "computer:greedy" if "greedy" in strategy_names() else "off"
             for i in range(MAX_PLAYERS):
                 if i == 0:
@@ -246,6 +268,15 @@ class SetupScreen(Screen[None]):
 
     def action_quit_setup(self) -> None:
         self.app.exit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter starts the game unless a list is open (there it picks an entry)."""
+        if action == "start":
+            return not any(select.expanded for select in self.query(Select))
+        return True
+
+    def action_start(self) -> None:
+        self.start()
 
     @on(Input.Changed)
     @on(Select.Changed)
