@@ -149,7 +149,7 @@ def _uses_a_terminal(item: pytest.Item) -> bool:
         source = inspect.getsource(function)
     except (OSError, TypeError):
         return False
-    return "_tmux(" in source or "_play_in_a_terminal(" in source
+    return "_tmux(" in source or "_play_in_a_terminal(" in source or "PtySession(" in source
 
 
 def is_slow(module: str, name: str) -> bool:

@@ -301,8 +301,9 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         assert "[c]" not in text_of(screen, "#keys")
         await pilot.press("r", "r")
         assert "[c] chip: 4th throw" in text_of(screen, "#keys")
-        await pilot.press("r")
-        assert "No throws left" in text_of(screen, "#message")
+        await pilot.press("r")  # issue 31 item 11: the chip is offered, not spent unasked
+        assert text_of(screen, "#message") == "All 3 throws made – [c] hands in a chip for throw 4"
+        assert game.sheet(0).chips_left == 3
         await pilot.press("c")
         assert "[c]" not in text_of(screen, "#keys")
         assert game.actions[-1] == UseChip()
@@ -312,6 +313,8 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         turn = game.turn
         assert turn is not None
         assert turn.rolls_used == 4
+        await pilot.press("r")  # no chip is left to offer in this turn: one per turn
+        assert "No throws left" in text_of(screen, "#message")
 
     run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
 
@@ -956,8 +959,8 @@ def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: 
         head = "Tipp (optimal):" if lang == "de" else "Hint (optimal):"
         await until(pilot, lambda: text_of(screen, "#message").startswith(head))
         advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
-        room = 2 * screen.query_one("#message", Static).size.width
-        assert text_of(screen, "#message") == hint_text(advice, lang, room=room)
+        room = screen.query_one("#message", Static).size.width
+        assert text_of(screen, "#message") == hint_text(advice, lang, width=room)
         best = advice.best
         shown = f"{best.expected:.1f}"
         assert (shown.replace(".", ",") if lang == "de" else shown) in text_of(screen, "#message")
@@ -1118,7 +1121,7 @@ def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
             assert message.size.height == 2
             advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
             shown = text_of(screen, "#message")
-            assert shown == hint_text(advice, lang, room=2 * message.size.width)
+            assert shown == hint_text(advice, lang, width=message.size.width)
             assert number(advice.best.expected, lang) in shown
             lines = [line for line in screen_text(app).splitlines() if line.strip()]
             joined = " ".join(line[42:].strip() for line in lines[1:4])

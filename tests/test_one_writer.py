@@ -1,0 +1,216 @@
+"""One game, one writer (issue 31 item 2): a game open in one window is not silently forked in
+another. The history holds a lease per open game (:meth:`kniffel.history.History.claim`): a
+second window is refused in one sentence before its screen opens, a write by anyone else is
+refused rather than overwriting moves, and the lease of a process that ended — killed, crashed
+— blocks nobody. Checked in one process, with real processes, and with ``kniffel play`` in two
+pseudo-terminals."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kniffel import Game, Keep, Player, PlayerKind, Score, Throw, preset
+from kniffel.engine.dice import Roll
+from kniffel.engine.errors import GameOpenError
+from kniffel.engine.game import Outcome
+from kniffel.engine.messages import render
+from kniffel.history import LEASE_S, History, HistoryStorage
+from test_harness import KNIFFEL_PY, PtySession, clean_env
+
+
+def unfinished(seed: int = 1) -> Game:
+    """A classic game of Anna and Ben, Anna's first throw on the table."""
+    game = Game(preset("kniffel"), [Player("Anna", PlayerKind.HUMAN),
+                                    Player("Ben", PlayerKind.HUMAN)], seed=seed)
+    game.apply(Throw(Keep()))
+    game.apply(Outcome(Roll((1, 2, 3, 4, 5))))
+    return game
+
+
+def actions_of(db: Path, gid: int) -> list[str]:
+    raw = sqlite3.connect(db)
+    try:
+        return [r[0] for r in raw.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (gid,))]
+    finally:
+        raw.close()
+
+
+def test_a_game_held_by_one_history_is_refused_to_another_in_one_sentence(
+        tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    first = History(db)
+    gid = first.start(unfinished())
+    before = db.read_bytes()
+    second = History(db)
+    with pytest.raises(GameOpenError) as refused:
+        second.claim(gid)
+    assert refused.value.code == "history.game_open"
+    de = render(refused.value, "de")
+    assert de.startswith(f"Spiel Nr. {gid} ist schon in einem anderen Fenster offen (Prozess "
+                         f"{os.getpid()} auf {socket.gethostname()})")
+    assert "\n" not in de
+    assert render(refused.value, "en").startswith(f"Game #{gid} is already open in another")
+    game = unfinished()
+    game.apply(Score(game.choices()[0].box))
+    with pytest.raises(GameOpenError) as taken:
+        second.record(gid, game)  # a write by the second is refused, the first's moves stay
+    assert taken.value.code == "history.game_taken"
+    second.close()
+    assert db.read_bytes() == before  # nothing changed by the refused window
+    first.record(gid, game)  # the holder writes on
+    first.close()  # and hands the lease back
+    with History(db) as third:
+        third.claim(gid)
+        assert len(third.load(gid).actions) == len(game.actions)
+
+
+def test_a_save_that_finds_moves_made_elsewhere_refuses_to_overwrite_them(
+        tmp_path: Path) -> None:
+    """Even where the lease was lost (another machine's lease lapsed, an older kniffel), a
+    writer that finds other moves stored than it last wrote does not overwrite them."""
+    db = tmp_path / "h.sqlite3"
+    with History(db) as h:
+        gid = h.start(unfinished())
+    one, two = History(db), History(db)
+    mine = HistoryStorage(one, gid, unfinished().actions)
+    theirs_game = unfinished()
+    theirs_game.apply(Score(theirs_game.choices()[0].box))
+    one.release(gid)  # as if its lease had lapsed
+    two.record(gid, theirs_game)
+    two.close()
+    my_game = unfinished()
+    my_game.apply(Score(my_game.choices()[-1].box))
+    with pytest.raises(GameOpenError) as refused:
+        mine.save(my_game)
+    assert refused.value.code == "history.game_changed"
+    assert render(refused.value, "de") == (f"Spiel Nr. {gid} wurde inzwischen anderswo "
+                                           "weitergespielt; es wird hier nicht überschrieben.")
+    one.close()
+    with History(db) as h:
+        assert h.load(gid).actions == theirs_game.actions  # their move kept
+
+
+HOLD = textwrap.dedent("""
+    import sys, time
+    from kniffel.history import History
+    h = History(sys.argv[1])
+    h.claim(int(sys.argv[2]))
+    print("held", flush=True)
+    time.sleep(600)
+""")
+
+
+def test_the_lease_of_a_killed_process_blocks_nobody(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with History(db) as h:
+        gid = h.start(unfinished())
+    child = subprocess.Popen([sys.executable, "-c", HOLD, str(db), str(gid)],
+                             stdout=subprocess.PIPE, text=True, env=clean_env(tmp_path))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "held\n"
+        with History(db) as h, pytest.raises(GameOpenError) as refused:
+            h.claim(gid)
+        assert f"Prozess {child.pid} " in render(refused.value, "de")
+    finally:
+        child.send_signal(signal.SIGKILL)  # a crash: no release
+        child.wait()
+    with History(db) as h:
+        h.claim(gid)  # the dead process's lease is no lease
+
+
+def _lease(db: Path, gid: int, pid: int, host: str, process: str, beat: float) -> None:
+    raw = sqlite3.connect(db, isolation_level=None)
+    raw.execute("UPDATE leases SET pid = ?, host = ?, process = ?, beat = ?, owner = 'other' "
+                "WHERE game_id = ?", (pid, host, process, beat, gid))
+    raw.close()
+
+
+def test_a_lease_of_a_reused_process_id_or_a_silent_machine_lapses(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    with History(db) as h:
+        gid = h.start(unfinished())
+        h.claim(gid)
+        h._leased.clear()  # left behind, as by a crash
+    start = Path(f"/proc/{os.getpid()}/stat").read_text().rpartition(")")[2].split()[19]
+    here = socket.gethostname()
+    # a live process with this id, but not the one that took the lease: no lease
+    _lease(db, gid, os.getpid(), here, str(int(start) + 1), time.time())
+    with History(db) as h:
+        h.claim(gid)
+        h._leased.clear()
+    # that very process: a lease
+    _lease(db, gid, os.getpid(), here, start, time.time())
+    with History(db) as h, pytest.raises(GameOpenError):
+        h.claim(gid)
+    # another machine that renewed it a moment ago: a lease; silent for LEASE_S: none
+    _lease(db, gid, 12345, "elsewhere", "1", time.time() - 5)
+    with History(db) as h, pytest.raises(GameOpenError):
+        h.claim(gid)
+    _lease(db, gid, 12345, "elsewhere", "1", time.time() - LEASE_S - 1)
+    with History(db) as h:
+        h.claim(gid)
+
+
+# --- kniffel play in two terminals -------------------------------------------------------------
+
+
+def _stored_game(db: Path) -> int:
+    with History(db) as h:
+        return h.start(unfinished())
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_play_resume_in_a_second_terminal_is_refused_and_the_first_loses_no_move(
+        tmp_path: Path, lang: str) -> None:
+    """Issue 31 item 2: ``kniffel play --resume 1`` in two terminals."""
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    args = ["play", "--db", str(db), "--lang", lang, "--resume", str(gid)]
+    with PtySession(KNIFFEL_PY + args, tmp_path) as first:
+        first.read_until(b"Anna", 20)
+        before = db.read_bytes()
+        with PtySession(KNIFFEL_PY + args, tmp_path) as second:
+            status = second.wait(20)
+            said = second.text()
+        assert status == 2
+        sentence = {"de": f"kniffel play: Spiel Nr. {gid} ist schon in einem anderen Fenster "
+                          f"offen (Prozess {first.pid} auf",
+                    "en": f"kniffel play: Game #{gid} is already open in another window "
+                          f"(process {first.pid} on"}[lang]
+        assert sentence in said
+        assert "Traceback" not in said
+        assert db.read_bytes() == before  # the refused window changed nothing
+        first.write(b"\r")  # Anna scores her throw
+        time.sleep(1.0)
+        first.write(b"q")
+        assert first.wait(20) == 0
+    with History(db) as h:
+        game = h.load(gid)
+    assert isinstance(game.actions[-1], Score)  # the first window's move is stored
+    assert len(actions_of(db, gid)) == len(unfinished().actions) + 1
+
+
+def test_a_game_whose_window_was_killed_resumes_in_the_next(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    args = ["play", "--db", str(db), "--lang", "de", "--resume", str(gid)]
+    with PtySession(KNIFFEL_PY + args, tmp_path) as first:
+        first.read_until(b"Anna", 20)
+        first.kill()
+    with PtySession(KNIFFEL_PY + args, tmp_path) as second:
+        second.read_until(b"Anna", 20)
+        second.write(b"q")
+        assert second.wait(20) == 0
+        assert "Traceback" not in second.text()
