@@ -59,6 +59,8 @@ SOLVE_TESTS: dict[str, tuple[str, ...]] = {
         "test_classic_expert_is_exact_and_the_same_with_and_without_numpy",
         "test_the_fit_script_writes_the_model_file"),
     "test_game": ("test_legal_actions_are_exactly_the_accepted_actions",),
+    "test_harness": ("test_every_command_under_every_fault_ends_clean",
+                     "test_every_command_into_a_closed_pipe_ends_quietly"),
     "test_history": ("test_a_version_1_database_migrates_and_keeps_every_game",),
     "test_interrupt": (
         "test_sigterm_stops_the_web_server_and_removes_its_temporary_site",

@@ -1653,3 +1653,148 @@ def test_the_unticked_house_rule_box_shows_no_tick_without_colour() -> None:
             assert "X" in line
 
     asyncio.run(main())
+
+
+def _advice_with_a_tiny_loss() -> object:
+    from kniffel.engine.advice import Advice, Option, Position
+
+    rules = preset("kniffel")
+    position = Position(rules, roll=Roll((2, 2, 3, 5, 6)), rolls_used=3)
+    options = (Option(Score(Box.TWOS), 230.46, 0.0, 4),
+               Option(Score(Box.CHANCE), 230.44, 0.02, 18),
+               Option(Score(Box.THREES), 228.1, 2.36, 3))
+    return Advice(position, options, 0, "table")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_hint_breaks_between_its_parts_and_shows_no_loss_of_zero(lang: Lang) -> None:
+    """Issue 31 item 11: no line of the hint starts with a dangling "·" or "|", and a loss that
+    rounds to 0.0 is not shown as "(−0,0)"."""
+    from kniffel.tui import hint_text
+
+    advice = _advice_with_a_tiny_loss()
+    for width in range(20, 121):
+        text = hint_text(advice, lang, width=width)  # type: ignore[arg-type]
+        lines = text.split("\n")
+        assert len(lines) <= 2 or text.count(" | ") == 0, text
+        for line in lines:
+            assert not line.lstrip().startswith(("·", "|")), text
+            assert not line.rstrip().endswith(("·", "|")), text
+        assert "(−0,0)" not in text
+        assert "(−0.0)" not in text
+    full = hint_text(advice, lang)  # type: ignore[arg-type]
+    assert "(−2,4)" in full if lang == "de" else "(−2.4)" in full
+
+
+def test_esc_closes_the_hint_first_and_quits_the_second_time() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", "h")
+            await until(pilot, lambda: text_of(screen, "#message").startswith("Tipp ("))
+            assert "[Esc] Tipp aus" in text_of(screen, "#keys")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.return_code is None  # still playing
+            assert text_of(screen, "#message") == ""
+            assert "[h] Tipp" in text_of(screen, "#keys")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.return_code == 0
+
+    asyncio.run(main())
+
+
+def test_a_window_too_small_shows_a_notice_and_plays_nothing_unseen() -> None:
+    """Issue 31 item 11: at 40×12 the game gives way to a notice (no cut rows); only q works;
+    at 80×24 the game is back as it was."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert "Das Fenster ist zu klein (40×12): das Spiel braucht mindestens 80×20" in shown
+            assert "Einser" not in shown
+            await pilot.press("r")
+            assert screen_of(app).game.actions == ()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            shown = screen_text(app)
+            assert "zu klein" not in shown
+            assert "Gesamt" in shown
+            await pilot.press("r")
+            assert screen_of(app).game.actions != ()
+
+    asyncio.run(main())
+
+
+def test_the_classic_end_screen_at_80x24_shows_every_box_and_every_sum() -> None:
+    """Issue 31 item 11: Chance was hidden below the sheet even on the end screen."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("kniffel"),
+                         seats=[Seat("A", "greedy"), Seat("B", "greedy")], seed=1, start=0,
+                         speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: screen_of(app).game.is_over())
+            for _ in range(4):
+                await pilot.pause()
+            rows = [line.split("  ")[0].strip() for line in screen_text(app).splitlines()]
+            rules = preset("kniffel")
+            for box in rules.boxes:
+                assert rules.box_name(box, "de") in rows
+            for label in ("Summe oben", "Summe unten", "Gesamt", "Gewinnchance"):
+                assert label in rows
+
+    asyncio.run(main())
+
+
+def test_a_resize_to_120x40_shows_the_sheet_from_its_first_box() -> None:
+    """Issue 31 item 11: after a resize the sheet had scrolled "Einser" away above empty
+    lines."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", *["down"] * 21)
+            await pilot.pause()
+            assert screen.table.scroll_y > 0
+            for size in ((90, 28), (120, 40)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            for _ in range(4):
+                await pilot.pause()
+            assert screen.table.scroll_y == 0
+            rows = [line.split("  ")[0].strip() for line in screen_text(app).splitlines()]
+            rules = preset("extreme")
+            assert all(rules.box_name(box, "de") in rows for box in rules.boxes)
+
+    asyncio.run(main())
+
+
+def test_the_setup_screen_too_gives_way_to_the_notice_and_comes_back_typing() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert "The window is too small (40×12): the game needs at least 80×20" in shown
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)  # nothing started unseen
+            await pilot.resize_terminal(80, 24)
+            for _ in range(3):
+                await pilot.pause()
+            assert "too small" not in screen_text(app)
+            await pilot.press(*"Bob")
+            assert app.screen.query_one("#name-0", Input).value == "Bob"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen_of(app).game.players[0].name == "Bob"
+
+    asyncio.run(main())

@@ -166,6 +166,23 @@ class Die(Static):
             screen.toggle_keep(self.index)
 
 
+def fit_notice(screen: Screen[None], lang: Lang, focus: str) -> None:
+    """Below :data:`MIN_SIZE` the screen gives way to its notice (``#too-small``) that asks for
+    more room (the class ``too-small`` hides the rest); it comes back once there is room, the
+    keys going to ``focus`` (a selector) again where the hidden widget lost them."""
+    width, height = screen.size
+    small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+    notice = screen.query_one("#too-small", Static)
+    if small:
+        notice.update(Text(tr("too_small", lang, w=width, h=height, min_w=MIN_SIZE[0],
+                              min_h=MIN_SIZE[1]), style="bold"))
+    if small != screen.has_class("too-small"):
+        screen.set_class(small, "too-small")
+        screen.call_after_refresh(notice.refresh, layout=True)
+        if not small and screen.focused is None:
+            screen.call_after_refresh(screen.query_one(focus).focus)
+
+
 class SheetBox(Vertical):
     """The sheet and its sums: whenever its size changed (a resize, a line above or below
     that came or went), the sheet is fitted to the room again."""
@@ -261,6 +278,7 @@ class SetupScreen(Screen[None]):
                 yield Static(Text(tr("setup", lang), style="bold"), id="setup-title")
                 yield Static("", id="setup-error")
                 yield Static(Text(tr("setup_keys", lang), style="dim"), id="setup-keys")
+        yield Static("", id="too-small")
 
     def _starts(self) -> list[tuple[str, int]]:
         """The choices of "who starts": a roll-off, or one of the players by the name entered
@@ -293,8 +311,14 @@ class SetupScreen(Screen[None]):
     def action_quit_setup(self) -> None:
         self.app.exit()
 
+    def on_resize(self, event: events.Resize) -> None:
+        fit_notice(self, self.lang, "#name-0")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter starts the game unless a list is open (there it picks an entry)."""
+        """Enter starts the game unless a list is open (there it picks an entry) or the window
+        is too small to show the form."""
+        if action == "start" and self.has_class("too-small"):
+            return False
         if action == "start":
             return not any(select.expanded for select in self.query(Select))
         return True
@@ -349,6 +373,7 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._free_strike_for(preset(self.rules.name))
+        self.call_after_refresh(fit_notice, self, self.lang, "#name-0")
 
     def problem(self) -> str | None:
         """What stops the form from starting a game (one sentence), or None."""
@@ -500,15 +525,7 @@ class GameScreen(Screen[None]):
 
     def _check_size(self) -> None:
         """Below :data:`MIN_SIZE` the game gives way to a notice that asks for more room."""
-        width, height = self.size
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        notice = self.query_one("#too-small", Static)
-        if small:
-            notice.update(Text(tr("too_small", self.lang, w=width, h=height,
-                                  min_w=MIN_SIZE[0], min_h=MIN_SIZE[1]), style="bold"))
-        if small != self.has_class("too-small"):
-            self.set_class(small, "too-small")
-            self.call_after_refresh(notice.refresh, layout=True)
+        fit_notice(self, self.lang, "#sheet")
 
     def _relayout(self) -> None:
         if self._build_columns():
@@ -1029,8 +1046,8 @@ class KniffelApp(App[None]):
     GameScreen.wide #log { display: block; width: 1fr; }
     #keys { height: auto; padding: 0 1; color: $text-muted; }
     #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; }
-    GameScreen.too-small > * { display: none; }
-    GameScreen.too-small > #too-small { display: block; }
+    GameScreen.too-small > *, SetupScreen.too-small > * { display: none; }
+    GameScreen.too-small > #too-small, SetupScreen.too-small > #too-small { display: block; }
     GameScreen.over #dice { display: none; }
     GameScreen.over #recent { display: none; }
     GameScreen.over #top { height: auto; max-height: 2; }
