@@ -214,3 +214,29 @@ def test_a_game_whose_window_was_killed_resumes_in_the_next(tmp_path: Path) -> N
         second.write(b"q")
         assert second.wait(20) == 0
         assert "Traceback" not in second.text()
+
+
+def test_a_game_resumed_from_a_locked_history_opens_and_its_writes_say_why(
+        tmp_path: Path) -> None:
+    """The lease is not a new way to fail: a history locked by another program still lets the
+    game open (its first write reports the lock, as before); only a game open elsewhere is
+    refused."""
+    from kniffel.engine.errors import HistoryLockedError
+
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    other = sqlite3.connect(db, isolation_level=None)
+    try:
+        with History(db, timeout=0.1) as h:
+            other.execute("BEGIN EXCLUSIVE")
+            storage = HistoryStorage(h, gid, unfinished().actions)
+            game = unfinished()
+            game.apply(Score(game.choices()[0].box))
+            with pytest.raises(HistoryLockedError):
+                storage.save(game)
+            other.execute("ROLLBACK")
+            storage.save(game)  # once the lock is gone: written, the lease taken
+            assert gid in h._leased
+    finally:
+        other.close()
+    assert len(actions_of(db, gid)) == len(game.actions)

@@ -748,7 +748,8 @@ class HistoryStorage:
 
     One game, one writer: the storage holds the game's lease (:meth:`History.claim`; a resumed
     game's is claimed here, so a game open in another window is refused at once with
-    :class:`GameOpenError`), and a save finds the actions it last wrote still stored, or
+    :class:`GameOpenError`, while a history that cannot be written now is left to the first
+    write to report), and a save finds the actions it last wrote still stored, or
     raises :class:`GameOpenError` instead of overwriting moves made elsewhere. Failures raise
     :class:`HistoryError`; usable from a writer thread."""
 
@@ -758,7 +759,12 @@ class HistoryStorage:
         self.game_id = game_id
         self.stored: tuple[Any, ...] | None = None if stored is None else tuple(stored)
         if game_id is not None:
-            history.claim(game_id)
+            try:
+                history.claim(game_id)
+            except GameOpenError:
+                raise
+            except HistoryError:
+                pass  # locked, read-only, full: the first write says so, and takes the lease
 
     def save(self, game: Game) -> None:
         if self.game_id is None:
