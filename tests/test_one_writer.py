@@ -240,3 +240,37 @@ def test_a_game_resumed_from_a_locked_history_opens_and_its_writes_say_why(
     finally:
         other.close()
     assert len(actions_of(db, gid)) == len(game.actions)
+
+
+def test_two_processes_on_one_history_each_keep_what_they_wrote(tmp_path: Path) -> None:
+    """While a game is played in one window, another process imports games into the same
+    history and lists it: both succeed, and neither loses what the other wrote."""
+    import json
+
+    from kniffel.engine.history_file import HistoryEntry, encode_history
+    from test_faults import finished
+
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    source = tmp_path / "new.json"
+    source.write_text(json.dumps(encode_history([HistoryEntry(
+        "new-1", "2026-05-01T10:00:00+00:00", "2026-05-01T10:30:00+00:00",
+        finished(4, ("Clara",)))])), encoding="utf-8")
+    env = clean_env(tmp_path, LANG="de_DE.UTF-8", COLUMNS="120")
+    args = ["play", "--db", str(db), "--lang", "de", "--resume", str(gid)]
+    with PtySession(KNIFFEL_PY + args, tmp_path) as window:
+        window.read_until(b"Anna", 20)
+        imported = subprocess.run([*KNIFFEL_PY, "import", "--db", str(db), str(source)],
+                                  capture_output=True, text=True, env=env, timeout=60)
+        assert imported.returncode == 0, imported.stderr
+        window.write(b"\r")
+        time.sleep(1.0)
+        listed = subprocess.run([*KNIFFEL_PY, "history", "--db", str(db)],
+                                capture_output=True, text=True, env=env, timeout=60)
+        assert listed.returncode == 0, listed.stderr
+        assert "Clara" in listed.stdout
+        window.write(b"q")
+        assert window.wait(20) == 0
+    with History(db) as h:
+        assert {tuple(g.players) for g in h.games()} == {("Anna", "Ben"), ("Clara",)}
+        assert isinstance(h.load(gid).actions[-1], Score)

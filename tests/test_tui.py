@@ -1798,3 +1798,18 @@ def test_the_setup_screen_too_gives_way_to_the_notice_and_comes_back_typing() ->
             assert screen_of(app).game.players[0].name == "Bob"
 
     asyncio.run(main())
+
+
+def test_from_a_wide_window_to_80_columns_the_sheet_takes_the_whole_width() -> None:
+    """Seen in tmux: after 120×40 → 80×24 the sheet kept the wide layout's width, its scroll
+    bar in the middle of the screen."""
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            for _ in range(4):
+                await pilot.pause()
+            assert screen_of(app).query_one("#sheet-box").size.width == 80
+
+    asyncio.run(main())

@@ -574,12 +574,14 @@ class GameScreen(Screen[None]):
     def _build_columns(self) -> bool:
         """Choose the sheet's column widths for the room there is; True when they changed."""
         width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
-        if not self.sheet.choose(max(width - 1, 20)):  # the sheet's scroll bar
-            return False
+        changed = self.sheet.choose(max(width - 1, 20))  # the sheet's scroll bar
+        # the box as wide as the sheet beside the log, else the whole width (also when the
+        # columns stayed the same: from a wide window to a narrow one)
         box = self.query_one("#sheet-box")
         box.styles.width = self.sheet.width if self.size.width >= WIDE else "1fr"
-        self.sheet.build((self.table, self.totals))
-        return True
+        if changed:
+            self.sheet.build((self.table, self.totals))
+        return changed
 
     def refresh_view(self) -> None:
         """Redraw sheet (when the game changed), dice and status from the game."""
