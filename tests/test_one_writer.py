@@ -274,3 +274,78 @@ def test_two_processes_on_one_history_each_keep_what_they_wrote(tmp_path: Path) 
     with History(db) as h:
         assert {tuple(g.players) for g in h.games()} == {("Anna", "Ben"), ("Clara",)}
         assert isinstance(h.load(gid).actions[-1], Score)
+
+
+# --- the terminal game's writes ----------------------------------------------------------------
+
+
+def _taken_by_init(db: Path, gid: int) -> None:
+    """The lease of game ``gid`` taken by a live process of this machine (init, pid 1)."""
+    start = Path("/proc/1/stat").read_text().rpartition(")")[2].split()[19]
+    raw = sqlite3.connect(db, isolation_level=None)
+    raw.execute("UPDATE leases SET owner = 'other', pid = 1, host = ?, process = ?, beat = ? "
+                "WHERE game_id = ?", (socket.gethostname(), start, time.time(), gid))
+    raw.close()
+
+
+@pytest.mark.skipif(not Path("/proc/1/stat").exists(), reason="needs /proc")
+def test_a_window_whose_game_was_taken_over_says_so_and_keeps_its_moves(tmp_path: Path) -> None:
+    """The terminal's save: a window that lost its game's lease does not overwrite it; its
+    warning line names why, and at quit the moves go to a rescue file."""
+    import asyncio
+
+    from textual.widgets import Static
+
+    from kniffel.tui import KniffelApp
+
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    history = History(db)
+    stored_before = actions_of(db, gid)
+
+    async def main() -> KniffelApp:
+        app = KniffelApp(lang="de", history=history, resume=(gid, history.load(gid)))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            _taken_by_init(db, gid)
+            await pilot.press("enter")  # Anna scores her throw
+            for _ in range(200):
+                await pilot.pause()
+                if app.screen.query_one("#save", Static).display:
+                    break
+            line = str(app.screen.query_one("#save", Static).render())
+            assert f"Spiel Nr. {gid} wird inzwischen in einem anderen Fenster gespielt " \
+                   f"(Prozess 1 auf {socket.gethostname()})" in line
+            assert actions_of(db, gid) == stored_before  # not overwritten
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("q")  # the second q: the game goes to a rescue file
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(main())
+    try:
+        report = app.quit_report()
+        assert app.rescued is not None
+        rescued, actions = app.rescued
+        assert rescued.exists()
+        assert isinstance(actions[-1], Score)
+        assert str(rescued) in report
+    finally:
+        history.close()
+    assert actions_of(db, gid) == stored_before
+
+
+def test_loading_a_rescue_file_of_a_game_open_elsewhere_is_refused(tmp_path: Path) -> None:
+    """``kniffel play --load FILE`` continues the stored game the file extends: refused, too,
+    while that game is open in another window."""
+    from kniffel.tui import KniffelApp
+
+    db = tmp_path / "h.sqlite3"
+    gid = _stored_game(db)
+    with History(db) as first, History(db) as second:
+        first.claim(gid)
+        loaded = unfinished()
+        with pytest.raises(GameOpenError):
+            KniffelApp(lang="de", history=second, resume=(gid, loaded),
+                       stored=unfinished().actions)
