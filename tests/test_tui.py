@@ -1813,3 +1813,27 @@ def test_from_a_wide_window_to_80_columns_the_sheet_takes_the_whole_width() -> N
             assert screen_of(app).query_one("#sheet-box").size.width == 80
 
     asyncio.run(main())
+
+
+def test_with_the_free_strike_house_rule_the_roll_column_still_shows_the_points() -> None:
+    """Seen in tmux: with --free-strike every open box may also be struck, and the Roll column
+    showed "strike" in every row, the points of Ones, Fours, Chance hidden."""
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        turn = game.turn
+        assert turn is not None
+        assert turn.roll is not None
+        column = roll_column(screen)
+        scores = {c.box: c.points for c in game.choices() if not c.strike}
+        assert scores  # the dice score somewhere
+        for box in game.rules.boxes:
+            shown = column[box.value]
+            if box in scores:
+                assert shown.startswith(str(scores[box])), (box, shown)
+            else:
+                assert shown == "strike", (box, shown)
+
+    run(KniffelApp(lang="en", rules=preset("extreme", free_strike=True), seats=[Seat("Anna")],
+                   seed=4), script)

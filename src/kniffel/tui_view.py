@@ -20,7 +20,7 @@ from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Action, Game, Score, Sheet, Strike, Throw, UseChip
 from kniffel.engine.match import Match, SaveState, SeatView
 from kniffel.engine.messages import CATALOG, fields, number, percent, render_code, text
-from kniffel.engine.rules import Box, Lang, RuleSet
+from kniffel.engine.rules import Box, Choice, Lang, RuleSet
 
 
 def abbreviate(names: Iterable[str], width: int) -> list[str]:
@@ -179,7 +179,13 @@ class SheetTable:
         row = table.cursor_row
         scroll = table.scroll_y
         table.clear()
-        options = {c.box: c for c in view.choices}
+        # what the dice score in each box; a strike only where they score nothing there (with the
+        # free-strike house rule every open box may also be struck: the points still show)
+        options: dict[Box, Choice] = {}
+        for choice in view.choices:
+            known = options.get(choice.box)
+            if known is None or (known.strike and not choice.strike):
+                options[choice.box] = choice
         strike = (self._tr("strike") if self.roll_w >= len(self._tr("strike"))
                   else self._tr("strike_short"))
         for box in rules.boxes:
