@@ -59,6 +59,8 @@ SOLVE_TESTS: dict[str, tuple[str, ...]] = {
         "test_classic_expert_is_exact_and_the_same_with_and_without_numpy",
         "test_the_fit_script_writes_the_model_file"),
     "test_game": ("test_legal_actions_are_exactly_the_accepted_actions",),
+    "test_harness": ("test_every_command_under_every_fault_ends_clean",
+                     "test_every_command_into_a_closed_pipe_ends_quietly"),
     "test_history": ("test_a_version_1_database_migrates_and_keeps_every_game",),
     "test_interrupt": (
         "test_sigterm_stops_the_web_server_and_removes_its_temporary_site",
@@ -149,7 +151,7 @@ def _uses_a_terminal(item: pytest.Item) -> bool:
         source = inspect.getsource(function)
     except (OSError, TypeError):
         return False
-    return "_tmux(" in source or "_play_in_a_terminal(" in source
+    return "_tmux(" in source or "_play_in_a_terminal(" in source or "PtySession(" in source
 
 
 def is_slow(module: str, name: str) -> bool:

@@ -301,8 +301,9 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         assert "[c]" not in text_of(screen, "#keys")
         await pilot.press("r", "r")
         assert "[c] chip: 4th throw" in text_of(screen, "#keys")
-        await pilot.press("r")
-        assert "No throws left" in text_of(screen, "#message")
+        await pilot.press("r")  # issue 31 item 11: the chip is offered, not spent unasked
+        assert text_of(screen, "#message") == "All 3 throws made – [c] hands in a chip for throw 4"
+        assert game.sheet(0).chips_left == 3
         await pilot.press("c")
         assert "[c]" not in text_of(screen, "#keys")
         assert game.actions[-1] == UseChip()
@@ -312,6 +313,8 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         turn = game.turn
         assert turn is not None
         assert turn.rolls_used == 4
+        await pilot.press("r")  # no chip is left to offer in this turn: one per turn
+        assert "No throws left" in text_of(screen, "#message")
 
     run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
 
@@ -956,8 +959,8 @@ def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: 
         head = "Tipp (optimal):" if lang == "de" else "Hint (optimal):"
         await until(pilot, lambda: text_of(screen, "#message").startswith(head))
         advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
-        room = 2 * screen.query_one("#message", Static).size.width
-        assert text_of(screen, "#message") == hint_text(advice, lang, room=room)
+        room = screen.query_one("#message", Static).size.width
+        assert text_of(screen, "#message") == hint_text(advice, lang, width=room)
         best = advice.best
         shown = f"{best.expected:.1f}"
         assert (shown.replace(".", ",") if lang == "de" else shown) in text_of(screen, "#message")
@@ -1118,7 +1121,7 @@ def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
             assert message.size.height == 2
             advice = expert_for(screen.game.rules).advise(Position.from_game(screen.game))
             shown = text_of(screen, "#message")
-            assert shown == hint_text(advice, lang, room=2 * message.size.width)
+            assert shown == hint_text(advice, lang, width=message.size.width)
             assert number(advice.best.expected, lang) in shown
             lines = [line for line in screen_text(app).splitlines() if line.strip()]
             joined = " ".join(line[42:].strip() for line in lines[1:4])
@@ -1583,3 +1586,254 @@ def test_a_real_terminal_of_80x24_shows_four_players_win_chances_after_every_ent
         assert "exit=0" in _pane_until(session, lambda t: "exit=" in t)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+
+
+# --- issue 31: the first screen, the key lines, small and odd terminals -------------------------
+
+
+def test_setup_takes_a_new_players_first_keys_as_their_name_and_enter_starts(
+        tmp_path: Path) -> None:
+    """Issue 31 item 1: the first name field has the focus (its text selected), so typing a
+    name replaces "Spieler 1"; Enter starts as the key line says, from any field but an open
+    list (there it picks the entry)."""
+    db = History(tmp_path / "h.sqlite3")
+
+    async def main() -> None:
+        app = KniffelApp(lang="de", history=db)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "[Enter] Los" in screen_text(app)
+            await pilot.press(*"Anna")
+            assert app.screen.query_one("#name-0", Input).value == "Anna"
+            await pilot.press("tab")
+            assert app.focused is app.screen.query_one("#kind-0", Select)
+            await pilot.press("space")  # opens the list
+            await pilot.pause()
+            await pilot.press("enter")  # picks the entry under the cursor: still a person
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert app.screen.query_one("#kind-0", Select).value == "human"
+            await pilot.press("enter")
+            await pilot.pause()
+            game = screen_of(app).game
+            assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
+
+    asyncio.run(main())
+    db.close()
+
+
+def test_setup_enter_on_the_tick_box_starts_and_space_ticks_it() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#free-strike", Checkbox)
+            box.focus()
+            await pilot.press("space")
+            assert box.value
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen_of(app).game.rules.free_strike
+
+    asyncio.run(main())
+
+
+def test_the_unticked_house_rule_box_shows_no_tick_without_colour() -> None:
+    """Issue 31 item 11: "▐X▌" told ticked from unticked by colour alone."""
+    async def main() -> None:
+        app = KniffelApp(lang="de")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#free-strike", Checkbox)
+            line = next(t for t in screen_text(app).splitlines() if "Hausregel" in t)
+            assert "X" not in line
+            box.value = True
+            await pilot.pause()
+            line = next(t for t in screen_text(app).splitlines() if "Hausregel" in t)
+            assert "X" in line
+
+    asyncio.run(main())
+
+
+def _advice_with_a_tiny_loss() -> object:
+    from kniffel.engine.advice import Advice, Option, Position
+
+    rules = preset("kniffel")
+    position = Position(rules, roll=Roll((2, 2, 3, 5, 6)), rolls_used=3)
+    options = (Option(Score(Box.TWOS), 230.46, 0.0, 4),
+               Option(Score(Box.CHANCE), 230.44, 0.02, 18),
+               Option(Score(Box.THREES), 228.1, 2.36, 3))
+    return Advice(position, options, 0, "table")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_hint_breaks_between_its_parts_and_shows_no_loss_of_zero(lang: Lang) -> None:
+    """Issue 31 item 11: no line of the hint starts with a dangling "·" or "|", and a loss that
+    rounds to 0.0 is not shown as "(−0,0)"."""
+    from kniffel.tui import hint_text
+
+    advice = _advice_with_a_tiny_loss()
+    for width in range(20, 121):
+        text = hint_text(advice, lang, width=width)  # type: ignore[arg-type]
+        lines = text.split("\n")
+        assert len(lines) <= 2 or text.count(" | ") == 0, text
+        for line in lines:
+            assert not line.lstrip().startswith(("·", "|")), text
+            assert not line.rstrip().endswith(("·", "|")), text
+        assert "(−0,0)" not in text
+        assert "(−0.0)" not in text
+    full = hint_text(advice, lang)  # type: ignore[arg-type]
+    assert "(−2,4)" in full if lang == "de" else "(−2.4)" in full
+
+
+def test_esc_closes_the_hint_first_and_quits_the_second_time() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", "h")
+            await until(pilot, lambda: text_of(screen, "#message").startswith("Tipp ("))
+            assert "[Esc] Tipp aus" in text_of(screen, "#keys")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.return_code is None  # still playing
+            assert text_of(screen, "#message") == ""
+            assert "[h] Tipp" in text_of(screen, "#keys")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.return_code == 0
+
+    asyncio.run(main())
+
+
+def test_a_window_too_small_shows_a_notice_and_plays_nothing_unseen() -> None:
+    """Issue 31 item 11: at 40×12 the game gives way to a notice (no cut rows); only q works;
+    at 80×24 the game is back as it was."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert "Das Fenster ist zu klein (40×12): das Spiel braucht mindestens 80×20" in shown
+            assert "Einser" not in shown
+            await pilot.press("r")
+            assert screen_of(app).game.actions == ()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            shown = screen_text(app)
+            assert "zu klein" not in shown
+            assert "Gesamt" in shown
+            await pilot.press("r")
+            assert screen_of(app).game.actions != ()
+
+    asyncio.run(main())
+
+
+def test_the_classic_end_screen_at_80x24_shows_every_box_and_every_sum() -> None:
+    """Issue 31 item 11: Chance was hidden below the sheet even on the end screen."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("kniffel"),
+                         seats=[Seat("A", "greedy"), Seat("B", "greedy")], seed=1, start=0,
+                         speed=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: screen_of(app).game.is_over())
+            for _ in range(4):
+                await pilot.pause()
+            rows = [line.split("  ")[0].strip() for line in screen_text(app).splitlines()]
+            rules = preset("kniffel")
+            for box in rules.boxes:
+                assert rules.box_name(box, "de") in rows
+            for label in ("Summe oben", "Summe unten", "Gesamt", "Gewinnchance"):
+                assert label in rows
+
+    asyncio.run(main())
+
+
+def test_a_resize_to_120x40_shows_the_sheet_from_its_first_box() -> None:
+    """Issue 31 item 11: after a resize the sheet had scrolled "Einser" away above empty
+    lines."""
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("r", *["down"] * 21)
+            await pilot.pause()
+            assert screen.table.scroll_y > 0
+            for size in ((90, 28), (120, 40)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            for _ in range(4):
+                await pilot.pause()
+            assert screen.table.scroll_y == 0
+            rows = [line.split("  ")[0].strip() for line in screen_text(app).splitlines()]
+            rules = preset("extreme")
+            assert all(rules.box_name(box, "de") in rows for box in rules.boxes)
+
+    asyncio.run(main())
+
+
+def test_the_setup_screen_too_gives_way_to_the_notice_and_comes_back_typing() -> None:
+    async def main() -> None:
+        app = KniffelApp(lang="en")
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert "The window is too small (40×12): the game needs at least 80×20" in shown
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)  # nothing started unseen
+            await pilot.resize_terminal(80, 24)
+            for _ in range(3):
+                await pilot.pause()
+            assert "too small" not in screen_text(app)
+            await pilot.press(*"Bob")
+            assert app.screen.query_one("#name-0", Input).value == "Bob"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen_of(app).game.players[0].name == "Bob"
+
+    asyncio.run(main())
+
+
+def test_from_a_wide_window_to_80_columns_the_sheet_takes_the_whole_width() -> None:
+    """Seen in tmux: after 120×40 → 80×24 the sheet kept the wide layout's width, its scroll
+    bar in the middle of the screen."""
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset("extreme"), seats=[Seat("Anna")], seed=1)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            for _ in range(4):
+                await pilot.pause()
+            assert screen_of(app).query_one("#sheet-box").size.width == 80
+
+    asyncio.run(main())
+
+
+def test_with_the_free_strike_house_rule_the_roll_column_still_shows_the_points() -> None:
+    """Seen in tmux: with --free-strike every open box may also be struck, and the Roll column
+    showed "strike" in every row, the points of Ones, Fours, Chance hidden."""
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("r")
+        turn = game.turn
+        assert turn is not None
+        assert turn.roll is not None
+        column = roll_column(screen)
+        scores = {c.box: c.points for c in game.choices() if not c.strike}
+        assert scores  # the dice score somewhere
+        for box in game.rules.boxes:
+            shown = column[box.value]
+            if box in scores:
+                assert shown.startswith(str(scores[box])), (box, shown)
+            else:
+                assert shown == "strike", (box, shown)
+
+    run(KniffelApp(lang="en", rules=preset("extreme", free_strike=True), seats=[Seat("Anna")],
+                   seed=4), script)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -30,6 +32,7 @@ from typing import Any
 
 from kniffel.engine.errors import (
     CorruptHistoryError,
+    GameOpenError,
     HistoryError,
     HistoryForeignError,
     HistoryFullError,
@@ -123,6 +126,57 @@ def _migrate_to_1(db: sqlite3.Connection) -> None:
 
 #: MIGRATIONS[n] brings a database from version n to n + 1.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_to_1, _migrate_to_2)
+
+
+# --- leases: one game, one writer ------------------------------------------------------------
+
+#: How long the lease of a game held from another machine lasts without being renewed (the
+#: game's window renews it every :data:`LEASE_RENEW_S`); on this machine a lease lasts as long
+#: as the process that holds it.
+LEASE_S = 120.0
+#: How often an open game renews its lease.
+LEASE_RENEW_S = 30.0
+
+#: The lease table: which History (``owner``, in which process on which machine) writes which
+#: game. It is created on the first claim, beside the schema (no schema version: an older
+#: kniffel reads and writes the history as before, ignoring it).
+_LEASES = """
+CREATE TABLE IF NOT EXISTS leases (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    process TEXT NOT NULL,
+    beat REAL NOT NULL
+)
+"""
+
+
+def _process_start(pid: int) -> str:
+    """When process ``pid`` started (clock ticks since boot, from ``/proc``), so a process id
+    used again by a later process is not taken for the lease's holder; "" where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            stat = f.read()
+    except OSError:
+        return ""
+    fields = stat.rpartition(")")[2].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _process_alive(pid: int, process: str) -> bool:
+    """Whether process ``pid`` (which started at ``process``, "" unknown) still runs here."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process: it runs
+    except OSError:
+        return False
+    return not process or _process_start(pid) in ("", process)
 
 
 # --- records -----------------------------------------------------------------------------------
@@ -257,6 +311,9 @@ class History:
         #: True for ``create=False``: every write raises :class:`HistoryReadOnlyError`.
         self.read_only = not create
         self._migrating = False
+        #: Who this history is when it holds a game's lease (:meth:`claim`).
+        self.owner = uuid.uuid4().hex
+        self._leased: set[int] = set()
         if self.path.is_dir():
             raise CorruptHistoryError(f"{self.path} is a folder, not a history database",
                                       code="history.is_folder", params={"where": str(self.path)})
@@ -264,6 +321,10 @@ class History:
             size: int | None = self.path.stat().st_size
         except FileNotFoundError:
             size = None
+        except NotADirectoryError:
+            raise HistoryError(f"{self.path}: part of its path is a file, not a folder; no "
+                               f"history can be there", code="history.path_not_folder",
+                               params={"where": str(self.path)}) from None
         except OSError as e:
             raise HistoryError(f"{self.path}: cannot open the history database ({e})",
                                code="history.cannot_open",
@@ -447,8 +508,72 @@ class History:
                 self._rollback()
 
     def close(self) -> None:
+        """Close the database, handing back the leases of the games this history held (where
+        the database cannot be written now, they lapse with the process)."""
         with self._lock:
+            if self._leased:
+                with suppress(KniffelError):
+                    self.release()
             self._db.close()
+
+    # --- leases --------------------------------------------------------------------------
+
+    def _holder(self, db: sqlite3.Connection, game_id: int) -> tuple[Any, ...] | None:
+        """The lease of game ``game_id`` held by another live history: (owner, pid, host), or
+        None where nobody else holds it (a lease whose process ended, or which was not renewed
+        for :data:`LEASE_S` from another machine, is no lease)."""
+        db.execute(_LEASES)
+        row = db.execute("SELECT owner, pid, host, process, beat FROM leases WHERE game_id = ?",
+                         (game_id,)).fetchone()
+        if row is None or row[0] == self.owner:
+            return None
+        owner, pid, host, process, beat = row
+        if host == socket.gethostname():
+            alive = _process_alive(int(pid), str(process))
+        else:
+            alive = time.time() - float(beat) < LEASE_S
+        return (owner, pid, host) if alive else None
+
+    def _take(self, db: sqlite3.Connection, game_id: int) -> None:
+        pid = os.getpid()
+        db.execute("INSERT OR REPLACE INTO leases (game_id, owner, pid, host, process, beat) "
+                   "VALUES (?, ?, ?, ?, ?, ?)", (game_id, self.owner, pid, socket.gethostname(),
+                                                 _process_start(pid), time.time()))
+        self._leased.add(game_id)
+
+    def claim(self, game_id: int) -> None:
+        """Take the lease of game ``game_id``: this history is then the one that writes it
+        (:meth:`record` refuses the others) until :meth:`release` or :meth:`close`, or until
+        its process ends. Raises :class:`GameOpenError` where another history holds it — a
+        game open in another window — and changes nothing then."""
+        with self._transaction() as db:
+            holder = self._holder(db, game_id)
+            if holder is not None:
+                raise _open_error(game_id, holder, taken=False)
+            self._take(db, game_id)
+
+    def renew(self) -> None:
+        """Renew the leases this history holds (a holder on another machine keeps them for
+        :data:`LEASE_S` from now)."""
+        if not self._leased:
+            return
+        with self._transaction() as db:
+            db.execute(_LEASES)
+            db.execute("UPDATE leases SET beat = ? WHERE owner = ?", (time.time(), self.owner))
+
+    def release(self, game_id: int | None = None) -> None:
+        """Hand back the lease of game ``game_id`` (None: of every game this history holds)."""
+        if self.read_only:
+            return
+        with self._transaction() as db:
+            db.execute(_LEASES)
+            if game_id is None:
+                db.execute("DELETE FROM leases WHERE owner = ?", (self.owner,))
+                self._leased.clear()
+            else:
+                db.execute("DELETE FROM leases WHERE owner = ? AND game_id = ?",
+                           (self.owner, game_id))
+                self._leased.discard(game_id)
 
     def __enter__(self) -> History:
         return self
@@ -463,19 +588,38 @@ class History:
     # --- games ---------------------------------------------------------------------------
 
     def start(self, game: Game, *, uid: str | None = None) -> int:
-        """Store a new game (with the actions it has so far) and return its id."""
+        """Store a new game (with the actions it has so far) and return its id. An unfinished
+        game's lease is this history's (:meth:`claim`)."""
         with self._transaction() as db:
-            return _insert(db, game, uid or uuid.uuid4().hex, self._clock(), None)
+            gid = _insert(db, game, uid or uuid.uuid4().hex, self._clock(), None)
+            if not game.is_over():
+                db.execute(_LEASES)
+                self._take(db, gid)
+            return gid
 
-    def record(self, game_id: int, game: Game) -> None:
+    def record(self, game_id: int, game: Game, *,
+               expected: Sequence[Any] | None = None) -> None:
         """Bring the stored actions of game ``game_id`` in line with ``game`` (after moves or
-        undos), and store the results once it is over."""
+        undos), and store the results once it is over.
+
+        One game, one writer: this history takes the game's lease (:meth:`claim`) and raises
+        :class:`GameOpenError` where another live history holds it; with ``expected`` (the
+        actions this writer last knew stored) it also raises it where the stored actions
+        differ, played on elsewhere meanwhile. Nothing is changed then."""
         with self._transaction() as db:
             stored = [r[0] for r in db.execute(
                 "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
             if not db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 raise HistoryError(f"there is no game #{game_id} in {self.path}",
                                    code="history.no_such_game", params={"id": game_id})
+            holder = self._holder(db, game_id)
+            if holder is not None:
+                raise _open_error(game_id, holder, taken=True)
+            if expected is not None and stored != [_action_text(a) for a in expected]:
+                raise GameOpenError(f"game #{game_id} in {self.path} was played on elsewhere "
+                                    f"since it was last written here; not overwritten",
+                                    code="history.game_changed", params={"id": game_id})
+            self._take(db, game_id)
             wanted = [_action_text(a) for a in game.actions]
             same = 0
             while same < min(len(stored), len(wanted)) and stored[same] == wanted[same]:
@@ -600,11 +744,27 @@ class HistoryStorage:
     """A :class:`~kniffel.engine.match.Storage` for one game in ``history``: the game is stored
     from its first action (a game nobody moved in leaves no row), then every save brings its stored
     actions in line. ``game_id`` is the stored game's id once there is one (a resumed game has
-    it from the start). Failures raise :class:`HistoryError`; usable from a writer thread."""
+    it from the start), ``stored`` the actions the history holds of it (None: not checked).
 
-    def __init__(self, history: History, game_id: int | None = None) -> None:
+    One game, one writer: the storage holds the game's lease (:meth:`History.claim`; a resumed
+    game's is claimed here, so a game open in another window is refused at once with
+    :class:`GameOpenError`, while a history that cannot be written now is left to the first
+    write to report), and a save finds the actions it last wrote still stored, or
+    raises :class:`GameOpenError` instead of overwriting moves made elsewhere. Failures raise
+    :class:`HistoryError`; usable from a writer thread."""
+
+    def __init__(self, history: History, game_id: int | None = None,
+                 stored: Sequence[Any] | None = None) -> None:
         self.history = history
         self.game_id = game_id
+        self.stored: tuple[Any, ...] | None = None if stored is None else tuple(stored)
+        if game_id is not None:
+            try:
+                history.claim(game_id)
+            except GameOpenError:
+                raise
+            except HistoryError:
+                pass  # locked, read-only, full: the first write says so, and takes the lease
 
     def save(self, game: Game) -> None:
         if self.game_id is None:
@@ -612,7 +772,31 @@ class HistoryStorage:
                 return
             self.game_id = self.history.start(game)
         else:
-            self.history.record(self.game_id, game)
+            self.history.record(self.game_id, game, expected=self.stored)
+        self.stored = game.actions
+
+    def renew(self) -> None:
+        """Keep the game's lease (see :data:`LEASE_RENEW_S`)."""
+        if self.game_id is not None:
+            self.history.renew()
+
+    def release(self) -> None:
+        """Hand the game's lease back (the window closed)."""
+        if self.game_id is not None:
+            self.history.release(self.game_id)
+
+
+def _open_error(game_id: int, holder: tuple[Any, ...], *, taken: bool) -> GameOpenError:
+    """The game is open in another window: so it is not opened here, or (``taken``) no longer
+    written from here."""
+    _owner, pid, host = holder
+    if taken:
+        return GameOpenError(f"game #{game_id} is now played in another window (process {pid} "
+                             f"on {host}); not written", code="history.game_taken",
+                             params={"id": game_id, "pid": pid, "host": host})
+    return GameOpenError(f"game #{game_id} is open in another window (process {pid} on "
+                         f"{host}); nothing was changed", code="history.game_open",
+                         params={"id": game_id, "pid": pid, "host": host})
 
 
 @lru_cache(maxsize=4096)

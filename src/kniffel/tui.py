@@ -25,6 +25,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -55,10 +56,10 @@ from kniffel.engine.messages import number, render, strategy_name
 from kniffel.engine.messages import text as catalog_text
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.strategy import strategy_names
-from kniffel.history import History, HistoryStorage
+from kniffel.history import LEASE_RENEW_S, History, HistoryStorage
 from kniffel.paths import default_db_path
 from kniffel.storage import save_game
-from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter, WinChances
+from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter, WinChances, in_thread
 from kniffel.tui_view import (
     DicePlaces,
     MoveLog,
@@ -74,35 +75,43 @@ from kniffel.tui_view import (
     status_line,
     turn_parts,
     wrap_parts,
+    wrap_pieces,
 )
 
 __all__ = ["GameScreen", "KniffelApp", "Seat", "SetupScreen", "abbreviate", "error_text", "tr"]
 
 
-def hint_text(advice: Advice, lang: Lang, options: int = 3, room: int | None = None) -> str:
+def hint_text(advice: Advice, lang: Lang, options: int = 3, width: int | None = None,
+              lines: int = 2) -> str:
     """The hint line: the best options with their expected final scores (and the loss of the
-    others), the numbers of :meth:`kniffel.engine.expert.Expert.advise`; as many of the best
-    ``options`` as fit in ``room`` characters (the best one always)."""
-    text = _hint_text(advice, lang, options)
-    while room is not None and options > 1 and len(text) > room:
+    others, where it shows as more than 0.0), the numbers of
+    :meth:`kniffel.engine.expert.Expert.advise`; broken between its parts into at most
+    ``lines`` lines of ``width`` characters (a line never starts with a separator), with as
+    many of the best ``options`` as fit (the best one always)."""
+    text = wrap_pieces(_hint_pieces(advice, lang, options), width)
+    while width is not None and options > 1 and text.count("\n") >= lines:
         options -= 1
-        text = _hint_text(advice, lang, options)
+        text = wrap_pieces(_hint_pieces(advice, lang, options), width)
     return text
 
 
-def _hint_text(advice: Advice, lang: Lang, options: int) -> str:
+def _hint_pieces(advice: Advice, lang: Lang, options: int) -> list[tuple[str, str]]:
+    """The hint's parts, each with the separator that joins it to the part before."""
     rules = advice.position.rules
-    parts = []
-    for i, option in enumerate(advice.options[:options]):
-        part = f"{option.describe(rules, lang)} · {number(option.expected, lang)}"
-        if i == 0:
-            part = f"{option.describe(rules, lang)} · " + tr(
-                "hint_expected", lang, value=number(option.expected, lang))
-        elif option.loss > 0:
-            part += f" (−{number(option.loss, lang)})"
-        parts.append(part)
     head = tr("hint_model" if advice.source == "model" else "hint_table", lang)
-    return f"{head}: " + " | ".join(parts)
+    pieces: list[tuple[str, str]] = []
+    for i, option in enumerate(advice.options[:options]):
+        described = option.describe(rules, lang)
+        if i == 0:
+            pieces += [("", f"{head}: {described}"),
+                       (" · ", tr("hint_expected", lang, value=number(option.expected, lang)))]
+            continue
+        value = number(option.expected, lang)
+        loss = number(option.loss, lang)
+        if option.loss > 0 and loss != number(0.0, lang):
+            value += f" (−{loss})"
+        pieces.append((" | ", f"{described} · {value}"))
+    return pieces
 
 
 def tr(key: str, lang: Lang, **fields: object) -> str:
@@ -124,6 +133,10 @@ WIDE = 110
 LOG_WIDTH = 34
 #: How long the note of who begins stands before a computer's first step (when it has a speed).
 NOTE_S = 2.0
+#: The smallest window the game is played in (columns, rows): the turn and its messages beside
+#: the dice, every sum, the chances and the keys visible with a few boxes of the sheet;
+#: smaller, a notice asks for more room (the game goes on once it has it).
+MIN_SIZE = (80, 20)
 
 
 # --- widgets -----------------------------------------------------------------------------------
@@ -153,15 +166,63 @@ class Die(Static):
             screen.toggle_keep(self.index)
 
 
+def fit_notice(screen: Screen[None], lang: Lang, focus: str) -> None:
+    """Below :data:`MIN_SIZE` the screen gives way to its notice (``#too-small``) that asks for
+    more room (the class ``too-small`` hides the rest); it comes back once there is room, the
+    keys going to ``focus`` (a selector) again where the hidden widget lost them."""
+    width, height = screen.size
+    small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+    notice = screen.query_one("#too-small", Static)
+    if small:
+        notice.update(Text(tr("too_small", lang, w=width, h=height, min_w=MIN_SIZE[0],
+                              min_h=MIN_SIZE[1]), style="bold"))
+    if small != screen.has_class("too-small"):
+        screen.set_class(small, "too-small")
+        screen.call_after_refresh(notice.refresh, layout=True)
+        if not small and screen.focused is None:
+            screen.call_after_refresh(screen.query_one(focus).focus)
+
+
+class SheetBox(Vertical):
+    """The sheet and its sums: whenever its size changed (a resize, a line above or below
+    that came or went), the sheet is fitted to the room again."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        screen = self.screen
+        if isinstance(screen, GameScreen):
+            screen.call_after_refresh(screen._fit_height)
+
+
 # --- setup -------------------------------------------------------------------------------------
 
 
-class SetupScreen(Screen[None]):
-    """Rule set, players (name, human or which computer), start player."""
+class TickBox(Checkbox):
+    """A tick box whose unticked state is blank, not an "X" told apart by colour alone (a
+    terminal without colours, a colour-blind player)."""
 
+    def __init__(self, label: str, value: bool, *, id: str) -> None:
+        super().__init__(label, value, id=id)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()  # the class -on and the Changed message
+        self.refresh(layout=True)
+
+
+class SetupScreen(Screen[None]):
+    """Rule set, players (name, human or which computer), start player.
+
+    The first player's name field has the focus when the screen opens (its text selected: a new
+    player's first keys type their name), and Enter starts the game from every field, as the key
+    line says, except in an open list, where it picks the entry; space (or ↑ ↓) opens a list and
+    ticks the box."""
+
+    AUTO_FOCUS = "#name-0"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "quit_setup", show=False),
         Binding("q", "quit_setup", show=False),
+        Binding("enter", "start", show=False, priority=True),
     ]
 
     def __init__(self, lang: Lang, rules: RuleSet) -> None:
@@ -184,14 +245,16 @@ class SetupScreen(Screen[None]):
         lang = self.lang
         kinds = self.kinds(self.rules)
         names: list[str] = []
-        with VerticalScroll(id="setup"):
+        form = VerticalScroll(id="setup")
+        form.can_focus = False  # Tab goes from field to field; the focused field scrolls in
+        with form:
             with Horizontal(classes="setup-row"):
                 yield Label(tr("rules", lang), classes="setup-label")
                 yield Select([(preset(n).title(lang), n) for n in PRESETS], value=self.rules.name,
                              allow_blank=False, id="rules")
             with Horizontal(classes="setup-row"):
                 yield Label("", classes="setup-label")
-                yield Checkbox(tr("free_strike", lang), self.rules.free_strike, id="free-strike")
+                yield TickBox(tr("free_strike", lang), self.rules.free_strike, id="free-strike")
             default_computer = "computer:greedy" if "greedy" in strategy_names() else "off"
             for i in range(MAX_PLAYERS):
                 if i == 0:
@@ -215,6 +278,7 @@ class SetupScreen(Screen[None]):
                 yield Static(Text(tr("setup", lang), style="bold"), id="setup-title")
                 yield Static("", id="setup-error")
                 yield Static(Text(tr("setup_keys", lang), style="dim"), id="setup-keys")
+        yield Static("", id="too-small")
 
     def _starts(self) -> list[tuple[str, int]]:
         """The choices of "who starts": a roll-off, or one of the players by the name entered
@@ -246,6 +310,21 @@ class SetupScreen(Screen[None]):
 
     def action_quit_setup(self) -> None:
         self.app.exit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        fit_notice(self, self.lang, "#name-0")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter starts the game unless a list is open (there it picks an entry) or the window
+        is too small to show the form."""
+        if action == "start" and self.has_class("too-small"):
+            return False
+        if action == "start":
+            return not any(select.expanded for select in self.query(Select))
+        return True
+
+    def action_start(self) -> None:
+        self.start()
 
     @on(Input.Changed)
     @on(Select.Changed)
@@ -294,6 +373,7 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._free_strike_for(preset(self.rules.name))
+        self.call_after_refresh(fit_notice, self, self.lang, "#name-0")
 
     def problem(self) -> str | None:
         """What stops the form from starting a game (one sentence), or None."""
@@ -330,6 +410,11 @@ class SetupScreen(Screen[None]):
         error.update(Text(problem, style="bold red"))
 
 
+def _renew(storage: HistoryStorage) -> None:
+    with contextlib.suppress(KniffelError):  # a failed renewal: the next one, or the next move
+        storage.renew()
+
+
 def optimal_ready(rules: RuleSet) -> bool:
     """Whether the optimal player can play ``rules`` now: a rule set without the d10 builds its
     table on first use; one with the d10 needs its full table built (``kniffel solve``)."""
@@ -355,7 +440,8 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", show=False),
         Binding("plus,equals_sign", "speed(-1)", show=False),
         Binding("minus", "speed(1)", show=False),
-        Binding("q,escape", "quit_game", show=False, priority=True),
+        Binding("q", "quit_game", show=False, priority=True),
+        Binding("escape", "escape", show=False, priority=True),
     ]
 
     def __init__(self, match: Match, lang: Lang, speed: float, note: str = "") -> None:
@@ -375,6 +461,8 @@ class GameScreen(Screen[None]):
         self._quit_asked = False
         self._drawn: tuple[int, tuple[int, ...], int] | None = None
         self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
+        #: Whether the message line shows the hint (or that it is being computed): Esc closes it.
+        self.hint_open = False
 
     @property
     def game(self) -> Game:
@@ -410,26 +498,34 @@ class GameScreen(Screen[None]):
                 yield Static("", id="message")
                 yield Static("", id="recent")
         with Horizontal(id="main"):
-            with Vertical(id="sheet-box"):
+            with SheetBox(id="sheet-box"):
                 yield DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
                 yield DataTable(id="totals", cursor_type="none", show_header=False,
                                 show_cursor=False)
             yield Static("", id="log")
         yield Static("", id="keys")
+        yield Static("", id="too-small")
 
     def on_mount(self) -> None:
+        self.set_interval(LEASE_RENEW_S, self._renew_lease)
         self._message = self.note
         self._build_columns()
         self.refresh_view()
         self._cursor_to_open(force=True)
+        self.call_after_refresh(self._check_size)
         if not self.match.save_state.in_sync:
             self._save_soon()  # a loaded game: its moves the history does not hold yet
         self._schedule()
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(self.size.width >= WIDE, "wide")
+        self._check_size()
         self._draw_info()
         self.call_after_refresh(self._relayout)
+
+    def _check_size(self) -> None:
+        """Below :data:`MIN_SIZE` the game gives way to a notice that asks for more room."""
+        fit_notice(self, self.lang, "#sheet")
 
     def _relayout(self) -> None:
         if self._build_columns():
@@ -445,8 +541,19 @@ class GameScreen(Screen[None]):
             return
         wanted = len(self.game.rules.boxes) + 1
         height = max(min(wanted, main - totals), 3)
-        if self.table.styles.height is None or self.table.styles.height.value != height:
-            self.table.styles.height = height
+        table = self.table
+        if table.styles.height is None or table.styles.height.value != height:
+            table.styles.height = height
+            self.call_after_refresh(self._scroll_to_cursor)
+
+    def _scroll_to_cursor(self) -> None:
+        """After the sheet's height changed: every box in view when they all fit (no row
+        scrolled away above empty lines), else the cursor's row."""
+        table = self.table
+        if table.size.height >= len(self.game.rules.boxes) + 1:
+            table.scroll_to(y=0, animate=False)
+        elif self.game.turn is not None:
+            table.move_cursor(row=table.cursor_row, scroll=True)
 
     # the view
 
@@ -460,17 +567,21 @@ class GameScreen(Screen[None]):
 
     def say(self, text: str) -> None:
         self._message = text
+        self.hint_open = False
         self._draw_info()
+        self._draw_keys()
 
     def _build_columns(self) -> bool:
         """Choose the sheet's column widths for the room there is; True when they changed."""
         width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
-        if not self.sheet.choose(max(width - 1, 20)):  # the sheet's scroll bar
-            return False
+        changed = self.sheet.choose(max(width - 1, 20))  # the sheet's scroll bar
+        # the box as wide as the sheet beside the log, else the whole width (also when the
+        # columns stayed the same: from a wide window to a narrow one)
         box = self.query_one("#sheet-box")
         box.styles.width = self.sheet.width if self.size.width >= WIDE else "1fr"
-        self.sheet.build((self.table, self.totals))
-        return True
+        if changed:
+            self.sheet.build((self.table, self.totals))
+        return changed
 
     def refresh_view(self) -> None:
         """Redraw sheet (when the game changed), dice and status from the game."""
@@ -488,6 +599,7 @@ class GameScreen(Screen[None]):
             die.show(faces[die.index] if die.index < len(faces) else None,
                      die.index in self.kept)
         self.query_one("#status", Static).update(status_line(self.game, self.lang))
+        self.set_class(self.game.is_over(), "over")  # no dice: the room goes to the sheet
         self._draw_info()
         self._draw_keys()
         self._draw_save()
@@ -495,11 +607,20 @@ class GameScreen(Screen[None]):
     def _draw_info(self) -> None:
         wide = self.has_class("wide")
         parts = turn_parts(self.match, self.speed, self.lang)
-        turn_line = wrap_parts(parts, self.query_one("#turn", Static).size.width)
-        turn_lines = turn_line.count("\n") + 1
-        self.query_one("#turn", Static).update(Text(turn_line))
-        self.query_one("#message", Static).update(Text(self._message, style="bold"))
-        room = max(0, 3 - turn_lines - (1 if self._message else 0))
+        turn = self.query_one("#turn", Static)
+        turn_line = wrap_parts(parts, turn.size.width)
+        turn.update(Text(turn_line))
+        message = self.query_one("#message", Static)
+        message.update(Text(self._message, style="bold"))
+        width = max(message.size.width, 1)
+        used = min(2, sum(max(1, -(-len(line) // width)) for line in self._message.split("\n"))
+                   if self._message else 0)
+        # beside the dice (three lines): the message first, up to two lines, the turn in the
+        # rest (at least its first line), the latest moves where a line is left
+        turn.styles.max_height = max(1, 3 - used)
+        left = max(1, 3 - min(turn_line.count("\n") + 1, max(1, 3 - used)))
+        message.styles.max_height = left
+        room = max(0, left - used)
         recent = [m for m in self.moves if m != self._message]
         recent = [] if wide or not room else recent[-room:]
         self.query_one("#recent", Static).update(
@@ -511,11 +632,12 @@ class GameScreen(Screen[None]):
 
     def keys(self) -> list[str]:
         """The keys that do something now (:func:`kniffel.tui_view.key_hints`)."""
-        return key_hints(self.match, self.lang)
+        return key_hints(self.match, self.lang, hint_open=self.hint_open)
 
     def _draw_keys(self) -> None:
         """The key line: every key that does something now, on one line where it fits."""
-        text = key_line(self.keys(), key_hints(self.match, self.lang, short=True),
+        text = key_line(self.keys(), key_hints(self.match, self.lang, short=True,
+                                               hint_open=self.hint_open),
                         max(self.size.width - 2, 20))
         keys_line = self.query_one("#keys", Static)
         if str(keys_line.render()) != text:
@@ -562,7 +684,11 @@ class GameScreen(Screen[None]):
         turn = self.game.turn
         assert turn is not None
         if turn.roll is not None and turn.rolls_left <= 0:
-            self.say(tr("no_rolls", self.lang))
+            if UseChip() in self.game.legal_actions():  # the chip offered, not spent unasked
+                self.say(tr("no_rolls_chip", self.lang, rolls=turn.rolls_used,
+                            n=turn.rolls_used + 1))
+            else:
+                self.say(tr("no_rolls", self.lang))
             return
         if turn.roll is None:
             self.dice.kept = set()
@@ -676,6 +802,20 @@ class GameScreen(Screen[None]):
         self.speed = SPEEDS[max(0, min(len(SPEEDS) - 1, i + direction))]
         self.refresh_view()
 
+    async def action_escape(self) -> None:
+        """Esc closes the hint where one is shown, else quits as q does."""
+        if self.hint_open:
+            self.say("")
+            return
+        await self.action_quit_game()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In a window too small for the game only quitting works (nothing is played
+        unseen)."""
+        if self.has_class("too-small"):
+            return action in ("quit_game", "escape")
+        return True
+
     async def action_quit_game(self) -> None:
         """Quit once the history holds the game; with moves it cannot store, say so and quit
         on a second q, the whole game written to a rescue file first; where not even that can
@@ -718,6 +858,12 @@ class GameScreen(Screen[None]):
 
     # the threads: the history writer, the hint, the computers (kniffel.tui_threads)
 
+    def _renew_lease(self) -> None:
+        """Keep the game's lease in the history (in a thread: a locked database waits)."""
+        storage = self.match.storage
+        if isinstance(storage, HistoryStorage) and storage.game_id is not None:
+            in_thread(self, "kniffel-lease", partial(_renew, storage), lambda _: None)
+
     def _save_soon(self) -> None:
         """After every change of the game: store it (in the writer thread)."""
         self.writer.save_soon()
@@ -736,7 +882,12 @@ class GameScreen(Screen[None]):
             return
         position = Position.from_game(self.game)
         self.say(tr("hint_thinking", self.lang))
+        self._show_hint_open()
         self.hinter.ask(position)
+
+    def _show_hint_open(self) -> None:
+        self.hint_open = True
+        self._draw_keys()
 
     def _chances_shown(self, chances: Chances | None) -> None:
         """The win chances computed for the sheets on the screen (None: none can be)."""
@@ -747,7 +898,8 @@ class GameScreen(Screen[None]):
             self.say(error_text(result, self.lang))
             return
         width = self.query_one("#message", Static).size.width
-        self.say(hint_text(result, self.lang, room=2 * width if width else None))
+        self.say(hint_text(result, self.lang, width=width or None))
+        self._show_hint_open()
 
     def _schedule(self) -> None:
         """A computer's next step, after the speed's delay (the first one waits until the start
@@ -895,6 +1047,13 @@ class KniffelApp(App[None]):
     #log { display: none; width: 36; padding: 0 1; color: $text-muted; }
     GameScreen.wide #log { display: block; width: 1fr; }
     #keys { height: auto; padding: 0 1; color: $text-muted; }
+    #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; }
+    GameScreen.too-small > *, SetupScreen.too-small > * { display: none; }
+    GameScreen.too-small > #too-small, SetupScreen.too-small > #too-small { display: block; }
+    GameScreen.over #dice { display: none; }
+    GameScreen.over #recent { display: none; }
+    GameScreen.over #top { height: auto; max-height: 2; }
+    GameScreen.over #info { height: auto; padding: 0 1; }
     """
 
     def __init__(self, *, lang: Lang = "de", rules: RuleSet | None = None,
@@ -909,6 +1068,14 @@ class KniffelApp(App[None]):
         self._seats = list(seats)
         self._resume = resume
         self._stored = None if stored is None else tuple(stored)
+        #: The resumed game's storage: its lease is taken here, before any screen opens (a
+        #: game open in another window raises GameOpenError, one sentence for the player).
+        self._storage: HistoryStorage | None = None
+        if resume is not None and history is not None:
+            gid, game = resume
+            known = self._stored if self._stored is not None else (
+                game.actions if gid is not None else ())
+            self._storage = HistoryStorage(history, gid, known if gid is not None else None)
         self.speed = speed
         self._seed = seed
         self._start = start
@@ -936,10 +1103,9 @@ class KniffelApp(App[None]):
     def on_mount(self) -> None:
         if self._resume is not None:
             gid, game = self._resume
-            storage = HistoryStorage(self.history, gid) if self.history is not None else None
             stored = self._stored if self._stored is not None else (
                 game.actions if gid is not None else ())
-            self._show(Match(game, storage=storage, stored=stored))
+            self._show(Match(game, storage=self._storage, stored=stored))
         elif self._seats:
             self.new_game(self.rules, self._seats, self._start)
         else:

@@ -20,7 +20,7 @@ from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Action, Game, Score, Sheet, Strike, Throw, UseChip
 from kniffel.engine.match import Match, SaveState, SeatView
 from kniffel.engine.messages import CATALOG, fields, number, percent, render_code, text
-from kniffel.engine.rules import Box, Lang, RuleSet
+from kniffel.engine.rules import Box, Choice, Lang, RuleSet
 
 
 def abbreviate(names: Iterable[str], width: int) -> list[str]:
@@ -179,7 +179,13 @@ class SheetTable:
         row = table.cursor_row
         scroll = table.scroll_y
         table.clear()
-        options = {c.box: c for c in view.choices}
+        # what the dice score in each box; a strike only where they score nothing there (with the
+        # free-strike house rule every open box may also be struck: the points still show)
+        options: dict[Box, Choice] = {}
+        for choice in view.choices:
+            known = options.get(choice.box)
+            if known is None or (known.strike and not choice.strike):
+                options[choice.box] = choice
         strike = (self._tr("strike") if self.roll_w >= len(self._tr("strike"))
                   else self._tr("strike_short"))
         for box in rules.boxes:
@@ -470,10 +476,25 @@ def wrap_parts(parts: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
-def key_hints(match: Match, lang: Lang, *, short: bool = False) -> list[str]:
+def wrap_pieces(pieces: Sequence[tuple[str, str]], width: int | None) -> str:
+    """``pieces`` (each a separator and a text) joined, broken into lines between pieces where
+    a line would be wider than ``width`` (None: never): the separator at a break is left out,
+    so no line starts (or ends) with one."""
+    lines: list[str] = []
+    for separator, piece in pieces:
+        if lines and (width is None or len(lines[-1]) + len(separator) + len(piece) <= width):
+            lines[-1] += separator + piece
+        else:
+            lines.append(piece)
+    return "\n".join(lines)
+
+
+def key_hints(match: Match, lang: Lang, *, short: bool = False,
+              hint_open: bool = False) -> list[str]:
     """The keys that do something now, in the order of a turn: throw and keep while throws are
-    left, score, strike where the rules allow a strike, hint and chip after a throw, undo once a
-    person has moved, speed while a computer plays, quit (``short``: Enter as ⏎)."""
+    left, score, strike where the rules allow a strike, hint (or, while it is shown, Esc to
+    close it) and chip after a throw, undo once a person has moved, speed while a computer
+    plays, quit (``short``: Enter as ⏎)."""
     game, rules = match.game, match.game.rules
     keys: list[str] = []
     turn = game.turn
@@ -488,7 +509,7 @@ def key_hints(match: Match, lang: Lang, *, short: bool = False) -> list[str]:
                 keys.append(text("tui.keys_enter_short" if short else "tui.keys_enter", lang))
             if any(isinstance(a, Strike) for a in legal):
                 keys.append(text("tui.keys_strike", lang))
-            keys.append(text("tui.keys_hint", lang))
+            keys.append(text("tui.keys_hint_close" if hint_open else "tui.keys_hint", lang))
             if UseChip() in legal:
                 keys.append(text("tui.keys_chip", lang))
     if match.can_undo():

@@ -184,6 +184,14 @@ class HistoryForeignError(CorruptHistoryError):
     default_code = "history.not_database"
 
 
+class GameOpenError(HistoryError):
+    """A stored game is open in another window (another process holds its lease, see
+    :meth:`kniffel.history.History.claim`), or was played on elsewhere since this one last
+    wrote it: it is not opened or written twice, so no move of either is lost."""
+
+    default_code = "history.game_open"
+
+
 class TargetError(KniffelError):
     """A file a command was asked to write that it must not or cannot write: a history
     database, an existing file (without ``--force``), a missing or read-only folder, a full
