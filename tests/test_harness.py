@@ -8,8 +8,7 @@ one game are :mod:`test_one_writer`'s.
 
 A full disk is a file size limit (``RLIMIT_FSIZE``) in the child that ignores ``SIGXFSZ`` (a
 tmpfs cannot be mounted without privileges); read-only is ``chmod`` or, as root, ``chattr +i``
-(:func:`test_faults.make_read_only`). The cases whose failure a change on another branch fixes
-are marked ``xfail(strict=True)`` with that branch named: the mark goes when it is merged.
+(:func:`test_faults.make_read_only`).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import termios
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -243,9 +242,6 @@ class Fault:
     commands: frozenset[str] = ALL
     #: The commands that cannot do their job under it (they end with status 2).
     fails: frozenset[str] = frozenset()
-    #: The commands that fail here until another branch is merged: {command: reason}. Their
-    #: exit status is left to that branch (0, or 2 with a sentence).
-    pending: dict[str, str] = field(default_factory=dict)
 
 
 def _home_missing(h: Home) -> int:
@@ -298,30 +294,21 @@ def _env(**changes: str | None) -> Callable[[Home], int]:
     return setup
 
 
-ASCII = "issue 31 item 10: an ASCII-only output (PYTHONIOENCODING=ascii), fixed on branch i31a"
-CACHE = "issue 31 item 3: a cache folder that cannot be made gives a traceback, fixed on " \
-        "branch i31a"
-CACHE_PENDING = {name: CACHE for name in SOLVING}
 #: Where the history cannot be: every command that needs it says why.
 NO_HISTORY = frozenset({"history", "stats", "export", "import"})
 
 FAULTS = [
     Fault("normal", _env(), ALL | SOLVING),
     Fault("home-missing", _home_missing, HISTORY | SOLVING | {"score"}),
-    Fault("home-a-file", _home_a_file, HISTORY | SOLVING | {"score"}, fails=NO_HISTORY,
-          pending=CACHE_PENDING),
+    Fault("home-a-file", _home_a_file, HISTORY | SOLVING | {"score"}, fails=NO_HISTORY),
     Fault("xdg-missing", _xdg_missing, HISTORY | SOLVING),
-    Fault("xdg-a-file", _xdg_files, HISTORY | SOLVING | {"score"}, fails=NO_HISTORY,
-          pending=CACHE_PENDING),
+    Fault("xdg-a-file", _xdg_files, HISTORY | SOLVING | {"score"}, fails=NO_HISTORY),
     Fault("data-read-only", _data_read_only, HISTORY | {"show"}, fails=frozenset({"import"})),
     Fault("home-read-only", _home_read_only, HISTORY | SOLVING),
-    Fault("full", _full, HISTORY | SOLVING | {"score"}, fails=frozenset({"import", "export"}),
-          pending=CACHE_PENDING),
+    Fault("full", _full, HISTORY | SOLVING | {"score"}, fails=frozenset({"import", "export"})),
     Fault("lang-c", _env(LANG="C"), frozenset({"score", "history", "play", "help"})),
     Fault("no-locale", _env(LANG=None), frozenset({"score", "history", "play", "help"})),
-    Fault("ascii-only", _env(PYTHONIOENCODING="ascii"), pending={
-        name: ASCII for name in ("score", "rules", "show", "history", "stats", "simulate",
-                                 "import")}),
+    Fault("ascii-only", _env(PYTHONIOENCODING="ascii")),
     Fault("terminal-40x12", _env(COLUMNS="40", LINES="12"),
           frozenset({"score", "rules", "history", "stats", "simulate", "help"})),
     Fault("terminal-200x60", _env(COLUMNS="200", LINES="60"),
@@ -357,9 +344,7 @@ def _one_sentence(command: str, stderr: str) -> None:
     assert lines[0].rstrip().endswith((".", "!", ")")), stderr
 
 
-CASES = [pytest.param(command, fault, id=f"{command.id}-{fault.id}",
-                      marks=[pytest.mark.xfail(strict=True, reason=fault.pending[command.id])]
-                      if command.id in fault.pending else [])
+CASES = [pytest.param(command, fault, id=f"{command.id}-{fault.id}")
          for fault in FAULTS for command in COMMANDS if command.id in fault.commands]
 
 
@@ -374,8 +359,6 @@ def test_every_command_under_every_fault_ends_clean(tmp_path: Path, command: Com
         after = h.state()
     assert "Traceback" not in stderr + stdout
     failing = command.id in fault.fails or command.id == "play"
-    if command.id in fault.pending and status != 0:
-        failing = True  # the other branch decides: refused in one sentence, or done
     if failing:
         assert status == 2, (status, stderr)
         _one_sentence(command.id, stderr)
