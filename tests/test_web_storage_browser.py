@@ -781,3 +781,40 @@ def test_the_statistics_and_the_plot_are_per_rule_set(page: Page) -> None:
     assert page.locator("#plot-legend-2 li").all_text_contents() == ["Anna", "Ben"]
     Path("/tmp/shots").mkdir(exist_ok=True)
     page.screenshot(path="/tmp/shots/history-per-rule-set.png", full_page=True)
+
+
+def test_a_new_notice_shows_at_once_beside_an_old_refusal_and_goes_by_itself(
+        page: Page) -> None:
+    # issue 29: notices queued one at a time, so a good import's result waited behind an old
+    # refusal for 8 s and more (and every redraw of the page started the refusal's time again)
+    restart(page, {})
+    page.click("#nav-history")
+    import_named(page, "kaputt.json", b"not json")
+    a = entry("n-a", finished(["Anna", "Ben"], [20, 25]), "2025-03-12T18:00:00.000Z",
+              "2025-03-12T18:40:00.000Z")
+    import_file(page, history_export(a))
+    # at once, not after the refusal: both are shown, the newest last
+    page.wait_for_selector(".notice.info:has-text('importiert')", timeout=2_000)
+    shown = page.locator(".notice").all_text_contents()
+    assert len(shown) == 2
+    assert shown[0].startswith("„kaputt.json“")
+    assert "1 neues Spiel importiert" in shown[1]
+    # a good result goes after its own 5 s, the refusal stays its 12 s; redraws (the history
+    # page draws again when its statistics come in) start no time afresh
+    page.wait_for_selector(".notice.info", state="detached", timeout=7_000)
+    assert page.locator(".notice.warn").count() == 1
+    # never more than three at a time: the oldest gives way
+    for name in ("a.json", "b.json", "c.json"):
+        import_named(page, name, b"[]")
+    texts = page.locator(".notice").all_text_contents()
+    assert len(texts) == 3
+    assert not any("kaputt.json" in t for t in texts)
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.screenshot(path="/tmp/shots/notices-stacked.png")
+    # the same refusal again is shown once, as the newest
+    import_named(page, "a.json", b"[]")
+    page.wait_for_function("""() => [...document.querySelectorAll('.notice')]
+        .at(-1).textContent.startsWith('„a.json“')""")
+    texts = page.locator(".notice").all_text_contents()
+    assert len(texts) == 3
+    assert sum("„a.json“" in t for t in texts) == 1

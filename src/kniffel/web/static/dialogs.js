@@ -8,24 +8,35 @@ import { play, state } from "./state.js?b=__BUILD__";
 import { forget, newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { label, refusal, tr } from "./words.js?b=__BUILD__";
 
+// Notices stack: each shows at once, the newest last, and goes by itself after its own time (a
+// refusal 12 s, anything else 5 s) or when closed, so a good result never waits behind an old
+// refusal; at most three at a time (the oldest gives way). Each is added to the live region by
+// itself, so a screen reader reads only the new one; a redraw of the page leaves them be.
+const MOST_NOTICES = 3;
+
 export function notice(text, kind = "info") {
-  if (state.notices.some((n) => n.text === text)) return; // said already
-  state.notices.push({ text, kind });
-  if (state.notices.length === 1) drawNotices();
+  const said = state.notices.find((n) => n.text === text);
+  if (said) dismissNotice(said); // said again: it comes back as the newest, its time afresh
+  const n = { text, kind, el: null, timer: null };
+  n.el = h("p", { class: `notice ${kind}` },
+    h("span", { text }), " ",
+    h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: () => dismissNotice(n) }, "✕"));
+  state.notices.push(n);
+  while (state.notices.length > MOST_NOTICES) dismissNotice(state.notices[0]);
+  $("notices").append(n.el);
+  n.timer = setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000);
 }
 
-// One notice at a time: the next waits until this one is closed or has gone by itself.
-let noticeTimer = null;
+function dismissNotice(n) {
+  clearTimeout(n.timer);
+  n.el.remove();
+  state.notices = state.notices.filter((x) => x !== n);
+}
+
+// After a redraw: every notice still due is shown (the notices live outside the screen).
 export function drawNotices() {
   const box = $("notices");
-  const n = state.notices[0];
-  clearTimeout(noticeTimer);
-  if (!n) { box.replaceChildren(); return; }
-  const next = () => { state.notices.shift(); drawNotices(); };
-  box.replaceChildren(h("p", { class: `notice ${n.kind}` },
-    h("span", { text: n.text }), " ",
-    h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: next }, "✕")));
-  noticeTimer = setTimeout(next, n.kind === "warn" ? 12000 : 5000);
+  for (const n of state.notices) if (n.el.parentNode !== box) box.append(n.el);
 }
 
 export function showPicker(title, rule, options) {
