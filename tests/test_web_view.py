@@ -16,6 +16,7 @@ from kniffel import Box, Enter, Game, Keep, Mode, Roll, Score, Strike, Throw, Us
 from kniffel.browser.bridge import Session, handle_json
 from kniffel.browser.view import chances_view, game_view, history_stats, meta, summary
 from kniffel.engine.game import Outcome, action_to_json
+from kniffel.engine.messages import CATALOG
 
 
 def pad_game(players: tuple[str, ...] = ("Anna", "Ben")) -> Game:
@@ -726,3 +727,14 @@ def test_the_pages_start_loads_without_chances_and_gets_them_with_the_chances_re
     # without a game the request only loads the values of the rule set it names
     empty = Session().handle({"op": "chances", "rules": "extreme"})
     assert empty == {"ok": True, "chances": None}
+
+
+def test_an_english_short_box_name_uses_the_words_of_its_full_name() -> None:
+    # issue 29: the bar said "Big full house", the tip "Large Full House": one box, two names
+    spelled = {"2": "two", "3": "three", "4": "four", "≤": "or less", "≥": "or more"}
+    for box in Box:
+        short = CATALOG[f"box.short.{box.value}"][1].lower()
+        name = CATALOG[f"box.name.{box.value}"][1].lower()
+        words = " ".join(spelled.get(w, w) for w in short.split()).split()
+        assert set(words) <= set(name.split()), (box, short, name)
+    assert CATALOG["box.short.large_full_house"][1] == "Large full house"
