@@ -10,13 +10,14 @@ import random
 import pytest
 
 from kniffel import Box, Enter, Game, Mode, Roll, Score, Strike, Throw, UseChip, preset
+from kniffel.browser.advice_view import expected_line
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import page_schema
 from kniffel.engine.advice import Advice, Position
 from kniffel.engine.errors import ExpertError, IllegalMoveError, KniffelError
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Correct, Outcome, action_from_json, action_to_json
-from kniffel.engine.messages import render
+from kniffel.engine.messages import number, render
 from kniffel.engine.pad_review import (
     after_chip,
     last_throw,
@@ -418,6 +419,39 @@ def test_the_pad_review_reply_lists_judged_entries_and_the_count_not_judged() ->
     assert first["lines"]["en"][0].startswith("Taken: ")
     assert len(first["dice"]) == 6
     assert view["source"] == "model"
+
+
+def test_the_review_says_the_best_box_was_the_best_choice_not_704_instead_of_704() -> None:
+    # issue 29: the pad review said "704,0 statt 704,0 Punkte" when the best box was taken
+    game = pad(("Anna",))
+    dice = roll(6, 6, 6, 6, 6, 6)
+    best = pad_advice(game, dice, 3).best
+    assert isinstance(best.action, Score)
+    entry = next(a for a in game.pad_choices(dice) if a.box is best.action.box)
+    game.apply(dataclasses.replace(entry, dice=dice))
+    worse = next(a for a in game.pad_choices(dice) if a.box is Box.CHANCE)
+    game.apply(dataclasses.replace(worse, dice=dice))
+    view = Session().handle({"op": "pad_review", "game": game.to_json()})["review"]
+    first, second = view["entries"]
+    assert first["best_taken"]
+    shown = number(first["taken"]["expected"], "de")
+    assert first["lines"]["de"][1:] == [
+        "Das war der beste Zug.",
+        f"Im Schnitt am Ende: {shown} Punkte, so viel wie mit dem besten Zug"]
+    assert first["lines"]["en"][2].endswith("points, as many as with the best choice")
+    assert "statt" not in " ".join(first["lines"]["de"])
+    assert not second["best_taken"]
+    assert second["lines"]["de"][2] == (
+        f"Im Schnitt am Ende: {number(second['taken']['expected'], 'de')} statt "
+        f"{number(second['best']['expected'], 'de')} Punkte")
+
+
+def test_expected_scores_that_read_the_same_are_said_once() -> None:
+    assert expected_line(704.04, 704.03, "de") == (
+        "Im Schnitt am Ende: 704,0 Punkte, so viel wie mit dem besten Zug")
+    assert expected_line(701.0, 704.0, "de") == "Im Schnitt am Ende: 701,0 statt 704,0 Punkte"
+    assert expected_line(701.0, 704.0, "en") == (
+        "On average at the end: 701.0 instead of 704.0 points")
 
 
 def test_the_pad_review_and_the_typed_dices_options_have_the_schemas_shape() -> None:

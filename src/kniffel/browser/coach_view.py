@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kniffel.browser.advice_view import LANGS, hint_view
+from kniffel.browser.advice_view import LANGS, expected_line, hint_view
 from kniffel.engine.advice import Advice, Option
 from kniffel.engine.dice import Keep
 from kniffel.engine.game import Game, Throw
-from kniffel.engine.messages import dice_text, number, text
+from kniffel.engine.messages import dice_text, text
 from kniffel.engine.pad_review import PadJudged, PadReview
 from kniffel.engine.rules import Lang
 
@@ -67,9 +67,7 @@ def _entry_view(review: PadReview, e: PadJudged) -> dict[str, Any]:
         "lines": {lang: [text("web.review.taken", lang, choice=taken[k]),
                          text("web.review.was_best", lang) if e.best_taken
                          else text("web.review.better", lang, choice=best[k]),
-                         text("web.review.expected", lang,
-                              taken=number(e.taken.expected, lang),
-                              best=number(e.best.expected, lang))]
+                         expected_line(e.taken.expected, e.best.expected, lang)]
                   for k, lang in enumerate(LANGS)},
     }
 
