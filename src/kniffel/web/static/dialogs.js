@@ -6,6 +6,7 @@ import { becomeCurrent } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { play, state } from "./state.js?b=__BUILD__";
 import { forget, newId, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { secureContext } from "./system.js?b=__BUILD__";
 import { label, refusal, tr } from "./words.js?b=__BUILD__";
 
 // Notices stack: each shows at once, the newest last, and goes by itself after its own time (a
@@ -92,8 +93,12 @@ export async function handoff() {
   const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("page.handoff.link") });
   // a page of this device's own address (kniffel web's default): the other phone cannot reach it
   const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
+  // over plain http (the LAN address, or what the local warning recommends) the other phone
+  // gets the game but not the offline copy, the saved start or the wake lock: said, not hidden
+  const plain = local || !secureContext();
   showPanel(tr("page.handoff.title"), local ? h("p", { class: "notice warn", id: "handoff-local", role: "note" },
-    tr("page.handoff.local", { host: location.hostname })) : null, code, h("p", { class: "hint" }, tr("page.handoff.hint")), link,
+    tr("page.handoff.local", { host: location.hostname })) : null,
+  plain ? h("p", { class: "hint", id: "handoff-lan-limits" }, tr("page.handoff.lan_limits")) : null, code, h("p", { class: "hint" }, tr("page.handoff.hint")), link,
     h("button", { type: "button", id: "copy-link", onclick: async () => {
       try { await navigator.clipboard.writeText(reply.url); notice(tr("page.handoff.copied")); } catch { link.select(); }
     } }, tr("page.handoff.copy")));
