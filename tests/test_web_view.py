@@ -731,10 +731,11 @@ def test_the_pages_start_loads_without_chances_and_gets_them_with_the_chances_re
 
 def test_an_english_short_box_name_uses_the_words_of_its_full_name() -> None:
     # issue 29: the bar said "Big full house", the tip "Large Full House": one box, two names
-    spelled = {"2": "two", "3": "three", "4": "four", "≤": "or less", "≥": "or more"}
+    spelled = {"2": "two", "3": "three", "4": "four", "≤": "or less", "≥": "or more",
+               "lg.": "large"}
     for box in Box:
         short = CATALOG[f"box.short.{box.value}"][1].lower()
         name = CATALOG[f"box.name.{box.value}"][1].lower()
         words = " ".join(spelled.get(w, w) for w in short.split()).split()
         assert set(words) <= set(name.split()), (box, short, name)
-    assert CATALOG["box.short.large_full_house"][1] == "Large full house"
+    assert CATALOG["box.short.large_full_house"][1] == "Lg. full house"

@@ -40,7 +40,9 @@ LANGS: tuple[Lang, ...] = ("de", "en")
 
 #: Box names for a narrow column (German, English): at most two short lines each. German keeps
 #: the block's own words ("1er", "3-Pasch"); English spells them out, since its abbreviations
-#: ("3 alike", "Lg. f. h.") read as code to a family. The catalog's ``box.short.*``.
+#: ("3 alike", "Lg. f. h.") read as code to a family, and shortens only the first word of a
+#: name too long for two lines ("Lg. full house"), never putting another word in its place.
+#: The catalog's ``box.short.*``.
 SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
     b: CATALOG[f"box.short.{b.value}"] for b in Box}
 

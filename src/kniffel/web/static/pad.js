@@ -69,8 +69,11 @@ const choicesRequest = (dice) => ({ op: "pad_choices", dice,
 async function handInChip() {
   const reply = await act({ op: "act", action: { type: "chip" } });
   if (!reply || !reply.ok || !state.padDice || state.busy) return;
-  const again = await ask(choicesRequest(state.padDice.dice));
-  if (!again.ok) return;
+  const asked = state.padDice;
+  const actions = state.current.view.actions;
+  const again = await ask(choicesRequest(asked.dice));
+  // dropped where the game went on or the dice changed meanwhile
+  if (!again.ok || state.padDice !== asked || !state.current || state.current.view.actions !== actions) return;
   state.padDice = again;
   saveUi();
   draw();
