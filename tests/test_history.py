@@ -148,6 +148,19 @@ def test_stats_count_games_wins_averages_best_bonus_and_kniffel(tmp_path: Path) 
         assert db.stats("Nobody") == []
 
 
+def test_stats_are_per_rule_set_never_one_average_over_extreme_and_classic(
+        tmp_path: Path) -> None:
+    # issue 29: an average over Kniffel Extreme and classic totals says nothing
+    extreme, classic = finished_game(4, rules="extreme"), finished_game(5)
+    with History(tmp_path / "h.sqlite3", clock=clock) as db:
+        db.start(extreme)
+        db.start(classic)
+        rows = db.stats("Anna")
+    assert [(s.rules, s.games, s.average, s.best) for s in rows] == [
+        ("extreme", 1, extreme.scores()[0], extreme.scores()[0]),
+        ("kniffel", 1, classic.scores()[0], classic.scores()[0])]
+
+
 def test_killing_the_process_loses_at_most_the_unsaved_action(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite3"
     script = textwrap.dedent(f"""

@@ -10,14 +10,23 @@ import random
 import pytest
 
 from kniffel import Box, Enter, Game, Mode, Roll, Score, Strike, Throw, UseChip, preset
+from kniffel.browser.advice_view import expected_line
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import page_schema
 from kniffel.engine.advice import Advice, Position
 from kniffel.engine.errors import ExpertError, IllegalMoveError, KniffelError
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Correct, Outcome, action_from_json, action_to_json
-from kniffel.engine.messages import render
-from kniffel.engine.pad_review import last_throw, pad_advice, pad_position, review_pad
+from kniffel.engine.messages import number, render
+from kniffel.engine.pad_review import (
+    after_chip,
+    last_throw,
+    pad_advice,
+    pad_position,
+    review_pad,
+    typed_throw,
+    typed_throws,
+)
 from kniffel.engine.rules import Choice, choices
 from kniffel.engine.turns import pad_action
 from test_web_schema import fault
@@ -317,6 +326,81 @@ def test_the_pad_hint_names_the_best_choice_with_its_expected_score_in_both_lang
                          "rolls_used": "3"})["ok"]
 
 
+def test_a_tip_to_hand_in_a_chip_says_which_dice_to_keep_for_the_4th_throw() -> None:
+    # issue 29: typed 5 1 2 6 6 + 0 after the 3rd throw, the tip said "Chip abgeben (4. Wurf)"
+    # and stopped there
+    game = pad()
+    dice = roll(5, 1, 2, 6, 6, 0)
+    advice = pad_advice(game, dice, 3)
+    assert isinstance(advice.best.action, UseChip)
+    then = after_chip(advice)
+    assert then is not None
+    assert isinstance(then.action, Throw)
+    # what follows the chip is worth what the chip is worth: the same position, chip in hand
+    assert then.expected == pytest.approx(advice.best.expected, abs=1e-9)
+    kept = then.action.keep
+    s = Session()
+    assert s.handle({"op": "new", "mode": "pad", "seed": 1,
+                     "players": [{"name": "Anna"}, {"name": "Ben"}]})["ok"]
+    hint = s.handle({"op": "pad_hint", "dice": [5, 1, 2, 6, 6, 0], "rolls_used": 3})["hint"]
+    best = hint["options"][0]
+    assert best["kind"] == "chip"
+    assert best["text"]["de"] == f"Chip abgeben (4. Wurf), behalten: {' '.join(map(str, kept.d6))}"
+    assert best["text"]["en"].startswith("Hand in a chip (4th throw), keep: ")
+    # a best choice that is no chip has nothing after it
+    assert after_chip(pad_advice(game, dice, 1)) is None
+    assert after_chip(pad_advice(game, roll(6, 6, 6, 6, 6, 6), 3)) is None
+
+
+def test_the_coach_offers_the_turns_throws_and_the_chips_only_with_a_chip() -> None:
+    game = pad()
+    assert typed_throws(game) == (1, 2, 3, 4)
+    game.apply(UseChip())  # after a chip only the last two: a chip follows the 3rd throw
+    assert typed_throws(game) == (3, 4)
+    classic = Game(preset("kniffel"), ["Anna"], mode=Mode.PAD, seed=1)
+    assert typed_throws(classic) == (1, 2, 3)
+
+
+def test_typed_dice_lie_after_the_last_throw_and_other_dice_after_the_next() -> None:
+    # issue 29: dice typed for a later throw left the selector on "1."
+    game = pad()
+    first, second, third = roll(1, 2, 3, 4, 5, 6), roll(1, 2, 3, 3, 3, 6), roll(3, 3, 3, 3, 3, 6)
+    assert typed_throw(game, first) == 3  # the turn's first dice: its last throw
+    assert typed_throw(game, second, (first, 1)) == 2  # other dice: the next throw
+    assert typed_throw(game, third, (second, 2)) == 3
+    assert typed_throw(game, first, (first, 1)) == 1  # the same dice again: the same throw
+    # never past the turn's last throw: without a chip handed in, the 3rd stays the 3rd
+    assert typed_throw(game, third, (second, 3)) == 3
+    # a throw the coach does not offer is no earlier throw
+    assert typed_throw(game, third, (second, 7)) == 3
+    game.apply(UseChip())  # the 3rd throw's dice stay; the dice typed after them: the 4th's
+    assert typed_throw(game, third, (second, 3)) == 4
+    assert typed_throw(game, second, (second, 3)) == 3
+    assert typed_throw(game, first) == 4
+
+
+def test_pad_choices_say_the_throw_the_typed_dice_lie_after() -> None:
+    s = Session()
+    assert s.handle({"op": "new", "mode": "pad", "seed": 1,
+                     "players": [{"name": "Anna"}, {"name": "Ben"}]})["ok"]
+    reply = s.handle({"op": "pad_choices", "dice": [1, 2, 3, 4, 5, 6]})
+    assert (reply["throw"], reply["throws"]) == (3, [1, 2, 3, 4])
+    reply = s.handle({"op": "pad_choices", "dice": [1, 2, 3, 3, 5, 6],
+                      "before": {"dice": [1, 2, 3, 4, 5, 6], "throw": 1}})
+    assert reply["throw"] == 2
+    assert s.handle({"op": "act", "action": {"type": "chip"}})["ok"]
+    reply = s.handle({"op": "pad_choices", "dice": [1, 2, 3, 3, 5, 6],
+                      "before": {"dice": [1, 2, 3, 3, 5, 6], "throw": 3}})
+    assert (reply["throw"], reply["throws"]) == (3, [3, 4])
+    for bad in ({"dice": [1, 2, 3, 4, 5, 6]}, {"dice": [1, 2, 3, 4, 5, 6], "throw": "1"},
+                {"dice": [1, 2, 3, 4, 5, 6], "throw": True}, [1, 2]):
+        refused = s.handle({"op": "pad_choices", "dice": [1, 2, 3, 4, 5, 6], "before": bad})
+        assert refused["error"]["code"] == "web.bad_request"
+    refused = s.handle({"op": "pad_choices", "dice": [1, 2, 3, 4, 5, 6],
+                        "before": {"dice": [1, 2, 3, 4, 5, 16], "throw": 1}})
+    assert not refused["ok"]
+
+
 def test_the_pad_review_reply_lists_judged_entries_and_the_count_not_judged() -> None:
     game, _ = twin_games(6, 2)
     strike_untyped(game)
@@ -335,6 +419,39 @@ def test_the_pad_review_reply_lists_judged_entries_and_the_count_not_judged() ->
     assert first["lines"]["en"][0].startswith("Taken: ")
     assert len(first["dice"]) == 6
     assert view["source"] == "model"
+
+
+def test_the_review_says_the_best_box_was_the_best_choice_not_704_instead_of_704() -> None:
+    # issue 29: the pad review said "704,0 statt 704,0 Punkte" when the best box was taken
+    game = pad(("Anna",))
+    dice = roll(6, 6, 6, 6, 6, 6)
+    best = pad_advice(game, dice, 3).best
+    assert isinstance(best.action, Score)
+    entry = next(a for a in game.pad_choices(dice) if a.box is best.action.box)
+    game.apply(dataclasses.replace(entry, dice=dice))
+    worse = next(a for a in game.pad_choices(dice) if a.box is Box.CHANCE)
+    game.apply(dataclasses.replace(worse, dice=dice))
+    view = Session().handle({"op": "pad_review", "game": game.to_json()})["review"]
+    first, second = view["entries"]
+    assert first["best_taken"]
+    shown = number(first["taken"]["expected"], "de")
+    assert first["lines"]["de"][1:] == [
+        "Das war der beste Zug.",
+        f"Im Schnitt am Ende: {shown} Punkte, so viel wie mit dem besten Zug"]
+    assert first["lines"]["en"][2].endswith("points, as many as with the best choice")
+    assert "statt" not in " ".join(first["lines"]["de"])
+    assert not second["best_taken"]
+    assert second["lines"]["de"][2] == (
+        f"Im Schnitt am Ende: {number(second['taken']['expected'], 'de')} statt "
+        f"{number(second['best']['expected'], 'de')} Punkte")
+
+
+def test_expected_scores_that_read_the_same_are_said_once() -> None:
+    assert expected_line(704.04, 704.03, "de") == (
+        "Im Schnitt am Ende: 704,0 Punkte, so viel wie mit dem besten Zug")
+    assert expected_line(701.0, 704.0, "de") == "Im Schnitt am Ende: 701,0 statt 704,0 Punkte"
+    assert expected_line(701.0, 704.0, "en") == (
+        "On average at the end: 701.0 instead of 704.0 points")
 
 
 def test_the_pad_review_and_the_typed_dices_options_have_the_schemas_shape() -> None:

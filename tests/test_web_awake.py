@@ -8,7 +8,9 @@ or refuses, the game goes on and nothing is said. In Debian's Chromium headless,
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -212,3 +214,72 @@ def test_a_browser_that_refuses_or_lacks_the_lock_plays_on_and_says_nothing(
         assert page.text_content("#notices") == ""
     finally:
         t.close()
+
+
+# --- plain http on a LAN address: no secure context (issue 29) ---------------------------------
+
+
+LAN_LACKS = "Über diese Adresse (http, nicht https) fehlen der App drei Dinge"
+
+
+def test_over_plain_http_on_a_lan_address_the_app_says_once_what_it_lacks(
+        browser: Browser, served_site: tuple[str, Path]) -> None:
+    """The session's site served on this machine's own non-loopback address (what a phone on
+    the same Wi-Fi opens after ``kniffel web --host 0.0.0.0``): not a secure context, so no
+    service worker, no cache storage for the saved engine and no wake lock. The page says so
+    once, the start screen says why the wake lock's setting is missing, the hand-off panel what
+    the other phone lacks; the game itself is played."""
+    from kniffel.web.server import _bind, lan_address
+
+    address = lan_address()
+    if not address[0].isdigit() or address.startswith("127."):
+        pytest.skip(f"this machine has no non-loopback address ({address})")
+    server = _bind(address, 0, str(served_site[1]))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://{address}:{server.server_address[1]}/"
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                              has_touch=True)
+    ctx.set_default_timeout(30_000)
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.evaluate("!('caches' in window) && !navigator.wakeLock") is True
+        page.wait_for_selector(f".notice.warn:has-text('{LAN_LACKS}')")
+        said = page.locator(".notice.warn").first.text_content() or ""
+        assert "ohne Netz geht sie nicht" in said
+        assert "startet jedes Mal ganz neu" in said
+        assert "kann den Bildschirm nicht anlassen" in said
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=240_000)
+        assert page.evaluate("window.kniffelTiming.bootPath") == "fresh"  # no saved engine
+        # the start screen: no wake-lock setting, and why
+        assert page.locator("#keep-awake").count() == 0
+        assert (page.text_content("#keep-awake-missing") or "").startswith(
+            "Bildschirm anlassen geht über diese Adresse nicht")
+        page.screenshot(path="/tmp/shots/lan-setup-360.png")
+        # the game is played; the hand-off panel says what the other phone lacks, and no
+        # warning that this address reaches only this device
+        page.check("#mode-pad")
+        page.click("#start")
+        wait_actions(page, 0)
+        page.click("#menu summary")
+        page.click("#handoff")
+        page.wait_for_selector("#qr path")
+        assert page.locator("#handoff-local").count() == 0
+        assert "ohne Offline-Kopie" in (page.text_content("#handoff-lan-limits") or "")
+        page.screenshot(path="/tmp/shots/lan-handoff-360.png")
+        page.click("#panel-close")
+        # told once on this device: not again after a reload
+        page.reload()
+        page.wait_for_selector("#boot", state="attached")
+        assert page.locator(f".notice:has-text('{LAN_LACKS}')").count() == 0
+        tips = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.tips')"))
+        assert tips["insecure"] is True
+    finally:
+        ctx.close()
+        server.shutdown()
+        server.server_close()
+    assert errors == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ from playwright.sync_api import (
 )
 
 from conftest import wait_actions
-from kniffel import Box, Enter, Game, Mode, Roll, points, preset
+from kniffel import Box, Enter, Game, Mode, Outcome, Roll, Score, Strike, Throw, points, preset
 from kniffel.browser import advice_view
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import game_view
@@ -35,6 +36,7 @@ from kniffel.engine.advice import Position
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Player, PlayerKind, action_from_json
 from kniffel.engine.match import Match
+from kniffel.engine.rules import choices
 
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
@@ -684,6 +686,58 @@ def test_a_computer_turn_goes_on_after_a_reload_and_plays_like_the_desktop_engin
     assert desktop.game is not None
     assert played.actions == desktop.game.actions
     assert played.current_player == 1
+
+
+def bot_before_its_last_box() -> Game:
+    """A Kniffel Extreme dice game of Bot (greedy computer) and Anna, Bot to move with only its
+    last box (the sheet's bottom) open, Anna with one box left."""
+    rules = preset("extreme")
+    game = Game(rules, [Player("Bot", PlayerKind.COMPUTER, "greedy"), Player("Anna")],
+                mode=Mode.DICE, seed=5)
+    rng = random.Random(5)
+    last = rules.boxes[-1]
+    for _ in range(2 * (len(rules.boxes) - 1)):
+        player = game.current_player
+        assert player is not None
+        while True:  # a roll that goes into another box than the last
+            roll = Roll([rng.randint(1, 6) for _ in range(5)], rng.randint(0, 9))
+            fit = [c for c in choices(rules, dict(game.sheet(player).entries), roll)
+                   if c.box is not last]
+            if fit:
+                break
+        for _ in range(rules.rolls):  # a strike comes after the last throw
+            game.apply(Throw())
+            game.apply(Outcome(roll))
+        game.apply(Strike(fit[0].box) if fit[0].strike else Score(fit[0].box))
+    return game
+
+
+def test_a_computers_entry_is_brought_into_view(page: Page) -> None:
+    # issue 29: a computer's entry was not scrolled into view
+    game = bot_before_its_last_box()
+    s = Session()
+    reply = s.handle({"op": "load", "game": game.to_json()})
+    record = {"version": 1, "id": "reveal", "started": "2026-12-01T18:00:00.000Z",
+              "game": reply["game"], "view": reply["view"], "summary": reply["summary"]}
+    page.add_init_script("window.kniffelPace = 40")
+    page.evaluate("raw => localStorage.setItem('kniffel.v1.current', raw)", json.dumps(record))
+    page.reload()
+    wait_ready(page)
+    wait_until(page, COMPUTER_DONE + f" && Number(document.querySelector('section.game')"
+               f".dataset.actions) > {len(game.actions)}", seconds=90)
+    box = preset("extreme").boxes[-1].value
+    cell = f"td[data-player='0'][data-box='{box}']"
+    assert page.text_content(cell)  # Bot's entry, at the sheet's bottom
+    inside = page.evaluate("""sel => {
+      const wrap = document.getElementById('sheet-wrap').getBoundingClientRect();
+      const head = document.querySelector('#sheet-wrap thead').getBoundingClientRect();
+      const foot = document.querySelector('#sheet-wrap tfoot').getBoundingClientRect();
+      const td = document.querySelector(sel).getBoundingClientRect();
+      return td.top >= head.bottom - 1 && td.bottom <= foot.top + 1 && td.bottom <= wrap.bottom;
+    }""", cell)
+    assert inside
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.screenshot(path="/tmp/shots/computer-entry-in-view.png")
 
 
 # --- the expert: hints, the expert opponent, the review --------------------------------------

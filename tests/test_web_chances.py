@@ -210,3 +210,29 @@ def test_after_a_reload_the_row_shows_the_engines_chances_not_only_the_stored_on
     assert stored["leader"] == 0
     pad_enter(page, 1, "kniffel", 50)  # the first entry after the start: new chances at once
     assert shown(page) == ["50 %", "50 %"]
+
+
+def test_the_marks_for_most_points_and_best_chance_are_explained(page: Page) -> None:
+    # issue 29: ★ (most points) and ▲ (best chance) sat on different players with no legend
+    start(page, "pad")
+    assert page.locator("#marks-legend").count() == 0  # nobody marked yet
+    pad_enter(page, 0, "chance", 10)  # Anna leads with 10 points, and wasted her Chance
+    assert page.locator("th[data-player='0'] .badge").text_content() == "★"
+    assert page.locator("#chances td.lead").get_attribute("data-chance") == "1"
+    assert page.text_content("#marks-legend") == "★ meiste Punkte · ▲ beste Chance"
+    page.screenshot(path="/tmp/shots/marks-legend-360.png")
+    page.click("#lang")
+    page.wait_for_selector("#marks-legend:has-text('most points')")
+    assert page.text_content("#marks-legend") == "★ most points · ▲ best chance"
+    page.click("#lang")
+    # the explanation says both, whoever has them
+    page.click("#chances-info")
+    page.wait_for_selector("#panel[open] #chances-marks")
+    assert (page.text_content("#chances-marks") or "").startswith(
+        "★ steht bei den meisten Punkten jetzt, ▲ bei der besten Chance zu gewinnen.")
+    page.click("#panel-close")
+    # the same player with both marks: no line under the status
+    pad_enter(page, 1, "kniffel", 50)
+    assert page.locator("#chances td.lead").get_attribute("data-chance") == "1"
+    assert page.locator("th[data-player='1'] .badge").text_content() == "★"
+    assert page.locator("#marks-legend").count() == 0

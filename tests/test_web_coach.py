@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from conftest import wait_actions
-from kniffel import Game, Mode, Player, Roll, Score, Strike, preset
+from kniffel import Game, Mode, Player, Roll, Score, Strike, Throw, UseChip, preset
 from kniffel.engine.messages import number
-from kniffel.engine.pad_review import pad_advice, review_pad
+from kniffel.engine.pad_review import after_chip, pad_advice, review_pad
 from kniffel.engine.rules import choices
 from kniffel.engine.turns import pad_action
 from test_web_phone import SMALL_PHONE, Device, actions, audit, start
@@ -160,3 +160,81 @@ def test_review_lists_the_judged_entries_and_the_count_not_judged(device: Device
     page.click("#history-pad-review")
     page.wait_for_selector("#panel[open] #pad-review-list", timeout=EXPERT_MS)
     assert page.locator("#pad-review-list li").count() == len(review.entries) + 1
+
+
+def throw_shown(page: Page) -> tuple[str, list[str]]:
+    """The throw the selector stands on, and the throws it offers."""
+    return page.input_value("#pad-throw"), page.eval_on_selector_all(
+        "#pad-throw option", "os => os.map(o => o.value)")
+
+
+def test_the_coach_with_a_chip_says_which_dice_to_keep_and_keeps_the_typed_dice(
+        device: Device) -> None:
+    # issue 29: typed 5 1 2 6 6 + 0 after the 3rd throw, the tip said "Chip abgeben (4. Wurf)"
+    # and no more; the chip cleared the typed dice; typed again, the selector stood on the 4th
+    # throw and the tip named a box for dice not thrown again yet
+    page = device.open()
+    start(page, ["Anna", "Ben"])
+    third = [5, 1, 2, 6, 6, 0]
+    type_dice(page, third)
+    assert throw_shown(page) == ("3", ["1", "2", "3", "4"])
+    game = stored_game(page)
+    advice = pad_advice(game, EXTREME.parse_roll(third), 3)
+    then = after_chip(advice)
+    assert then is not None
+    assert isinstance(then.action, Throw)
+    kept = " ".join(map(str, then.action.keep.d6))
+    said = ask_tip(page)
+    assert f"Chip abgeben (4. Wurf), behalten: {kept}" in said
+    assert not page.locator("#pad-options button.suggested").count()  # no box: the chip
+    audit(page, "coach-chip-tip")
+    # the chip keeps the typed dice: they are the 3rd throw's, and the tip which to keep
+    page.click("#chip")
+    wait_actions(page, 1)
+    page.wait_for_function("document.querySelectorAll('#pad-throw option').length === 2")
+    assert throw_shown(page) == ("3", ["3", "4"])
+    assert [page.input_value(f"input[data-die='{i}']") for i in range(6)] == list(
+        map(str, third))
+    assert page.locator("#pad-options button[data-box]").count()
+    with_chip = pad_advice(stored_game(page), EXTREME.parse_roll(third), 3).best
+    assert isinstance(with_chip.action, Throw)  # never a box for dice not thrown again yet
+    assert with_chip.describe(EXTREME, "de") == f"Behalten: {kept}"
+    assert with_chip.describe(EXTREME, "de") in ask_tip(page)
+    audit(page, "coach-chip-keep")
+    # the 4th throw's dice typed: the selector follows, and the tip is a box
+    fourth = [5, 6, 6, 6, 6, 3]
+    type_dice(page, fourth)
+    assert throw_shown(page) == ("4", ["3", "4"])
+    last = pad_advice(stored_game(page), EXTREME.parse_roll(fourth), 4).best
+    assert isinstance(last.action, Score | Strike)
+    assert last.describe(EXTREME, "de") in ask_tip(page)
+    page.reload()  # the throw picked stays with the typed dice
+    wait_actions(page, 1)
+    assert throw_shown(page) == ("4", ["3", "4"])
+
+
+def test_the_throw_selector_follows_the_throws_typed(device: Device) -> None:
+    # issue 29: typing the dice of a later throw left the selector on "1." and the tip gave
+    # keep advice instead of a box
+    page = device.open()
+    start(page, ["Anna"])
+    first, second, third = [1, 2, 3, 5, 6, 4], [2, 3, 4, 5, 6, 4], [2, 3, 4, 5, 6, 9]
+    type_dice(page, first)
+    page.select_option("#pad-throw", "1")
+    assert throw_shown(page)[0] == "1"
+    game = stored_game(page)
+    said = ask_tip(page)
+    assert pad_advice(game, EXTREME.parse_roll(first), 1).best.describe(EXTREME, "de") in said
+    type_dice(page, second)
+    assert throw_shown(page)[0] == "2"
+    said = ask_tip(page)
+    assert pad_advice(game, EXTREME.parse_roll(second), 2).best.describe(EXTREME, "de") in said
+    type_dice(page, second)  # the same dice again: the same throw
+    assert throw_shown(page)[0] == "2"
+    type_dice(page, third)
+    assert throw_shown(page)[0] == "3"
+    best = pad_advice(game, EXTREME.parse_roll(third), 3).best
+    assert isinstance(best.action, Score | Strike | UseChip)
+    assert best.describe(EXTREME, "de") in ask_tip(page)
+    type_dice(page, first)  # other dice after the last throw: put right, still the 3rd
+    assert throw_shown(page)[0] == "3"

@@ -795,6 +795,9 @@ def test_the_handoff_panel_warns_that_another_phone_cannot_open_this_devices_add
     # one sentence, ending where it ends
     assert warning.replace("127.0.0.1", "").replace("0.0.0.0", "").count(".") == 1
     assert warning.endswith(".")
+    # what it recommends (plain http on the LAN) is said with what the other phone lacks there
+    limits = page.text_content("#handoff-lan-limits") or ""
+    assert "ohne Offline-Kopie, ohne gespeicherten Start" in limits
     audit(page, "handoff-local")
 
 

@@ -748,3 +748,73 @@ def test_an_import_refusal_names_the_file_and_no_field_of_the_format(page: Page)
     assert said == ("„foto.jpg“ ist weder ein Kniffel-Spielstand noch ein Kniffel-Verlauf; es "
                     "wurde nichts geändert. ✕")
     assert stored(page).get(HISTORY) is None  # nothing was changed
+
+
+def test_the_statistics_and_the_plot_are_per_rule_set(page: Page) -> None:
+    # issue 29: Anna's average mixed her Kniffel Extreme and her classic totals, and the plot's
+    # line fell from one to the other as if she got worse
+    history = {"version": 1, "entries": [
+        entry("r-1", finished(["Anna", "Ben"], [40, 30], rules="extreme"),
+              "2026-10-01T18:00:00.000Z", "2026-10-01T18:45:00.000Z"),
+        entry("r-2", finished(["Anna"], [20]), "2026-10-02T18:00:00.000Z",
+              "2026-10-02T18:45:00.000Z"),
+        entry("r-3", finished(["Anna", "Ben"], [25, 10], seed=2), "2026-10-03T18:00:00.000Z",
+              "2026-10-03T18:45:00.000Z")]}
+    restart(page, {HISTORY: json.dumps(history)})
+    page.click("#nav-history")
+    page.wait_for_selector("#plot-2")
+    parts = page.locator("section.rule-set-stats")
+    assert [parts.nth(i).get_attribute("data-rules") for i in range(2)] == ["kniffel", "extreme"]
+    assert page.text_content("#stats-title") == "Kniffel (klassisch)"
+    assert page.text_content("#stats-title-2") == "Kniffel Extreme"
+    assert page.text_content("#stats-summary") == "Spiele: 2 · Bestes: 25 · Schnitt: 18,3"
+    assert page.text_content("#stats-summary-2") == "Spiele: 1 · Bestes: 40 · Schnitt: 35"
+
+    def row(table: str, name: str) -> list[str]:
+        return page.locator(f"{table} tbody tr", has_text=name).locator("td").all_text_contents()
+
+    assert row("#stats", "Anna")[3] == "22,5"  # her classic games only
+    assert row("#stats-2", "Anna")[3] == "40"  # her Extreme game only
+    # each plot joins a player's games of its own rule set only
+    assert page.locator("#plot polyline").count() == 1  # Anna's two classic games
+    assert page.locator("#plot-2 polyline").count() == 0
+    assert page.locator("#plot-legend-2 li").all_text_contents() == ["Anna", "Ben"]
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.screenshot(path="/tmp/shots/history-per-rule-set.png", full_page=True)
+
+
+def test_a_new_notice_shows_at_once_beside_an_old_refusal_and_goes_by_itself(
+        page: Page) -> None:
+    # issue 29: notices queued one at a time, so a good import's result waited behind an old
+    # refusal for 8 s and more (and every redraw of the page started the refusal's time again)
+    restart(page, {})
+    page.click("#nav-history")
+    import_named(page, "kaputt.json", b"not json")
+    a = entry("n-a", finished(["Anna", "Ben"], [20, 25]), "2025-03-12T18:00:00.000Z",
+              "2025-03-12T18:40:00.000Z")
+    import_file(page, history_export(a))
+    # at once, not after the refusal: both are shown, the newest last
+    page.wait_for_selector(".notice.info:has-text('importiert')", timeout=2_000)
+    shown = page.locator(".notice").all_text_contents()
+    assert len(shown) == 2
+    assert shown[0].startswith("„kaputt.json“")
+    assert "1 neues Spiel importiert" in shown[1]
+    # a good result goes after its own 5 s, the refusal stays its 12 s; redraws (the history
+    # page draws again when its statistics come in) start no time afresh
+    page.wait_for_selector(".notice.info", state="detached", timeout=7_000)
+    assert page.locator(".notice.warn").count() == 1
+    # never more than three at a time: the oldest gives way
+    for name in ("a.json", "b.json", "c.json"):
+        import_named(page, name, b"[]")
+    texts = page.locator(".notice").all_text_contents()
+    assert len(texts) == 3
+    assert not any("kaputt.json" in t for t in texts)
+    Path("/tmp/shots").mkdir(exist_ok=True)
+    page.screenshot(path="/tmp/shots/notices-stacked.png")
+    # the same refusal again is shown once, as the newest
+    import_named(page, "a.json", b"[]")
+    page.wait_for_function("""() => [...document.querySelectorAll('.notice')]
+        .at(-1).textContent.startsWith('„a.json“')""")
+    texts = page.locator(".notice").all_text_contents()
+    assert len(texts) == 3
+    assert sum("„a.json“" in t for t in texts) == 1

@@ -16,6 +16,7 @@ from kniffel import Box, Enter, Game, Keep, Mode, Roll, Score, Strike, Throw, Us
 from kniffel.browser.bridge import Session, handle_json
 from kniffel.browser.view import chances_view, game_view, history_stats, meta, summary
 from kniffel.engine.game import Outcome, action_to_json
+from kniffel.engine.messages import CATALOG
 
 
 def pad_game(players: tuple[str, ...] = ("Anna", "Ben")) -> Game:
@@ -323,14 +324,53 @@ def test_summary_and_history_stats_count_games_wins_best_average_and_bonus() -> 
     stats = history_stats([*games, {"over": False}, {"junk": 1}])
     assert stats["games"] == 2
     assert stats["skipped"] == 2
-    anna = next(p for p in stats["players"] if p["name"] == "Anna")
+    (classic,) = stats["rule_sets"]
+    assert (classic["rules"], classic["title"]["de"], classic["games"]) == (
+        "kniffel", "Kniffel (klassisch)", 2)
+    anna = next(p for p in classic["players"] if p["name"] == "Anna")
     # upper 5+10+15+20+25 = 75 plus sixes; 63 reached every time: +35
     assert anna["totals"] == [[0, 75 + 30 + 35], [1, 75 + 6 + 35]]
     assert anna["wins"] == 1
     assert anna["best"] == 140
     assert anna["average"] == 128.0
     assert anna["bonus_rate"] == 1.0
-    assert stats["best"] == 140
+    assert classic["best"] == 140
+
+
+def finished_summary(rules: str, totals: dict[str, int]) -> dict[str, Any]:
+    """A finished game's summary of ``rules`` with the players' ``totals``, the best the winner."""
+    names = list(totals)
+    best = max(totals.values())
+    return {"rules": rules, "title": {"de": rules, "en": rules}, "mode": "pad", "players": names,
+            "totals": list(totals.values()), "bonus": [False] * len(names),
+            "winners": [i for i, n in enumerate(names) if totals[n] == best], "over": True}
+
+
+def test_history_stats_are_per_rule_set_never_one_average_over_extreme_and_classic() -> None:
+    # issue 29: Anna's average 448.5 was her Extreme 605 and her classic 292 averaged
+    stats = history_stats([finished_summary("extreme", {"Anna": 605, "Ben": 580}),
+                           finished_summary("kniffel", {"Anna": 292}),
+                           finished_summary("kniffel", {"Anna": 250, "Ben": 260})])
+    assert stats["games"] == 3
+    assert [r["rules"] for r in stats["rule_sets"]] == ["kniffel", "extreme"]  # most played first
+    classic, extreme = stats["rule_sets"]
+    assert extreme["title"] == {"de": "Kniffel Extreme", "en": "Kniffel Extreme"}
+    assert (extreme["games"], extreme["best"], extreme["average"]) == (1, 605, 592.5)
+    assert (classic["games"], classic["best"], classic["average"]) == (2, 292, 267.3)
+    anna_x = next(p for p in extreme["players"] if p["name"] == "Anna")
+    anna_c = next(p for p in classic["players"] if p["name"] == "Anna")
+    assert (anna_x["average"], anna_x["totals"]) == (605.0, [[0, 605]])
+    # the plot's line of a rule set joins only its own games: no fall from 605 to 292
+    assert (anna_c["average"], anna_c["totals"]) == (271.0, [[1, 292], [2, 250]])
+    assert [p["name"] for p in classic["players"]] == ["Anna", "Ben"]
+    # equally many games: the rule set played last comes first
+    two = history_stats([finished_summary("extreme", {"Anna": 605}),
+                         finished_summary("kniffel", {"Anna": 292})])
+    assert [r["rules"] for r in two["rule_sets"]] == ["kniffel", "extreme"]
+    # a summary without its rule set is skipped, like any malformed one
+    bad = finished_summary("kniffel", {"Anna": 292})
+    del bad["rules"]
+    assert history_stats([bad]) == {"games": 0, "skipped": 1, "rule_sets": []}
 
 
 @settings(max_examples=25, deadline=None)
@@ -687,3 +727,15 @@ def test_the_pages_start_loads_without_chances_and_gets_them_with_the_chances_re
     # without a game the request only loads the values of the rule set it names
     empty = Session().handle({"op": "chances", "rules": "extreme"})
     assert empty == {"ok": True, "chances": None}
+
+
+def test_an_english_short_box_name_uses_the_words_of_its_full_name() -> None:
+    # issue 29: the bar said "Big full house", the tip "Large Full House": one box, two names
+    spelled = {"2": "two", "3": "three", "4": "four", "≤": "or less", "≥": "or more",
+               "lg.": "large"}
+    for box in Box:
+        short = CATALOG[f"box.short.{box.value}"][1].lower()
+        name = CATALOG[f"box.name.{box.value}"][1].lower()
+        words = " ".join(spelled.get(w, w) for w in short.split()).split()
+        assert set(words) <= set(name.split()), (box, short, name)
+    assert CATALOG["box.short.large_full_house"][1] == "Lg. full house"

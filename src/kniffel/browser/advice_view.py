@@ -210,11 +210,19 @@ def decision_view(rules: RuleSet, d: Decision) -> dict[str, Any]:
                          text("web.review.was_best", lang) if d.taken.action == d.best.action
                          else text("web.review.better", lang,
                                    choice=d.best.describe(rules, lang)),
-                         text("web.review.expected", lang,
-                              taken=number(d.taken.expected, lang),
-                              best=number(d.best.expected, lang))]
+                         expected_line(d.taken.expected, d.best.expected, lang)]
                   for lang in LANGS},
     }
+
+
+def expected_line(taken: float, best: float, lang: Lang) -> str:
+    """The expected final scores of the choice taken and of the best one in words: "704,0
+    statt 712,4 Punkte", or one number where they read the same (the best choice was taken, or
+    one as good to the shown digit), never "704,0 statt 704,0"."""
+    shown, best_shown = number(taken, lang), number(best, lang)
+    if shown == best_shown:
+        return text("web.review.expected_same", lang, points=shown)
+    return text("web.review.expected", lang, taken=shown, best=best_shown)
 
 
 def review_view(review: Review) -> dict[str, Any]:

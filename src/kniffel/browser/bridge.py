@@ -66,7 +66,13 @@ from kniffel.engine.history_file import (
 )
 from kniffel.engine.match import Match
 from kniffel.engine.messages import render, text
-from kniffel.engine.pad_review import pad_advice, review_pad
+from kniffel.engine.pad_review import (
+    after_chip,
+    pad_advice,
+    review_pad,
+    typed_throw,
+    typed_throws,
+)
 from kniffel.engine.review import review_game
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.engine.saves import loads_game
@@ -249,13 +255,26 @@ class Session:
         return {"move": action_to_json(step.action), **self._state()}
 
     def pad_choices(self, req: dict[str, Any]) -> Reply:
-        """Score pad: where the dice a player typed in may go, with their points."""
+        """Score pad: where the dice a player typed in may go, with their points; the throw
+        they lie after (``throw``) and the throws the coach offers (``throws``), given the dice
+        typed before in this turn and their throw (``before``: ``{"dice", "throw"}``, or
+        absent): the next throw for other dice, the same for the same
+        (:func:`~kniffel.engine.pad_review.typed_throw`)."""
         game = self._game()
         roll = game.rules.parse_roll(_dice(req.get("dice")))
+        before = req.get("before")
+        earlier = None
+        if before is not None:
+            throw = before.get("throw") if isinstance(before, dict) else None
+            if isinstance(throw, bool) or not isinstance(throw, int):
+                raise InvalidGameError("before must hold the dice typed before and their throw, "
+                                       f"got {before!r}", code="web.bad_request")
+            earlier = (game.rules.parse_roll(_dice(before.get("dice"))), throw)
         # each entry records the typed dice (checked again when it is entered): the coach's
         # review judges them afterwards
         entries = [dataclasses.replace(a, dice=roll) for a in game.pad_choices(roll)]
-        return {"dice": list(roll.values), "options": pad_options_view(game, entries)}
+        return {"dice": list(roll.values), "options": pad_options_view(game, entries),
+                "throw": typed_throw(game, roll, earlier), "throws": list(typed_throws(game))}
 
     def corrections(self, req: dict[str, Any]) -> Reply:
         """Score pad: the ways to put a filled box of any player right (``player``, ``box``)."""
@@ -346,7 +365,8 @@ class Session:
         if isinstance(rolls_used, bool) or not isinstance(rolls_used, int):
             raise InvalidGameError(f"rolls_used must be a whole number, got {rolls_used!r}",
                                    code="web.bad_request")
-        return {"hint": coach_view.pad_hint_view(game, pad_advice(game, roll, rolls_used))}
+        advice = pad_advice(game, roll, rolls_used)
+        return {"hint": coach_view.pad_hint_view(game, advice, after_chip(advice))}
 
     def pad_review(self, req: dict[str, Any]) -> Reply:
         """The coach's review of a score pad game (``game``: a save; the game in play when

@@ -10,21 +10,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from kniffel.browser.advice_view import LANGS, hint_view
-from kniffel.engine.advice import Advice
-from kniffel.engine.game import Game
-from kniffel.engine.messages import number, text
+from kniffel.browser.advice_view import LANGS, expected_line, hint_view
+from kniffel.engine.advice import Advice, Option
+from kniffel.engine.dice import Keep
+from kniffel.engine.game import Game, Throw
+from kniffel.engine.messages import dice_text, text
 from kniffel.engine.pad_review import PadJudged, PadReview
+from kniffel.engine.rules import Lang
 
 
-def pad_hint_view(game: Game, advice: Advice) -> dict[str, Any]:
+def _chip_words(then: Option, lang: Lang) -> str:
+    """The chip's tip with what follows it: the dice to keep for the 4th throw, or all."""
+    a = then.action
+    assert isinstance(a, Throw)
+    if a.keep == Keep():
+        return text("advice.chip_throw_all", lang)
+    return text("advice.chip_keep", lang, kept=dice_text(a.keep.d6, a.keep.d10, lang))
+
+
+def pad_hint_view(game: Game, advice: Advice, then: Option | None = None) -> dict[str, Any]:
     """The tip for the typed dice of the player to move in the pad ``game``: the dice game's
     hint (every choice best first with its expected final score, the best one's words), and the
-    typed dice, the throw they lie after and whether a chip counts in this turn."""
+    typed dice, the throw they lie after and whether a chip counts in this turn. Where the best
+    choice is the chip, ``then`` is the best choice once it is handed in
+    (:func:`~kniffel.engine.pad_review.after_chip`): the chip's words then say which dice to
+    keep for the 4th throw."""
     pos = advice.position
     assert pos.roll is not None
-    return {**hint_view(game, advice), "dice": list(pos.roll.values),
+    view = {**hint_view(game, advice), "dice": list(pos.roll.values),
             "rolls_used": pos.rolls_used, "chip_used": pos.chip_used}
+    if then is not None and isinstance(then.action, Throw):
+        view["options"][0]["text"] = {lang: _chip_words(then, lang) for lang in LANGS}
+    return view
 
 
 def _entry_view(review: PadReview, e: PadJudged) -> dict[str, Any]:
@@ -50,9 +67,7 @@ def _entry_view(review: PadReview, e: PadJudged) -> dict[str, Any]:
         "lines": {lang: [text("web.review.taken", lang, choice=taken[k]),
                          text("web.review.was_best", lang) if e.best_taken
                          else text("web.review.better", lang, choice=best[k]),
-                         text("web.review.expected", lang,
-                              taken=number(e.taken.expected, lang),
-                              best=number(e.best.expected, lang))]
+                         expected_line(e.taken.expected, e.best.expected, lang)]
                   for k, lang in enumerate(LANGS)},
     }
 

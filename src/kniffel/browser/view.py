@@ -40,7 +40,9 @@ LANGS: tuple[Lang, ...] = ("de", "en")
 
 #: Box names for a narrow column (German, English): at most two short lines each. German keeps
 #: the block's own words ("1er", "3-Pasch"); English spells them out, since its abbreviations
-#: ("3 alike", "Lg. f. h.") read as code to a family. The catalog's ``box.short.*``.
+#: ("3 alike", "Lg. f. h.") read as code to a family, and shortens only the first word of a
+#: name too long for two lines ("Lg. full house"), never putting another word in its place.
+#: The catalog's ``box.short.*``.
 SHORT_NAMES: Mapping[Box, tuple[str, str]] = {
     b: CATALOG[f"box.short.{b.value}"] for b in Box}
 
@@ -244,48 +246,71 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Statistics over finished games' summaries (oldest first): games, and per player name the
-    games, wins, best and average total and bonus rate; plus each player's totals in order for
-    the plot. Unfinished or malformed summaries are skipped and counted."""
-    players: dict[str, dict[str, Any]] = {}
+    """Statistics over finished games' summaries (oldest first), one part per rule set (never
+    one average over Kniffel Extreme and classic Kniffel, whose totals lie far apart): games,
+    and per rule set its name and title, its games, best and average total, and per player name
+    the games, wins, best and average total and bonus rate, and the player's totals in order
+    for the plot (``[index, total]``, the index into ``summaries``). The rule set played most
+    comes first (the most recent of equally many). Unfinished or malformed summaries are
+    skipped and counted."""
+    parts: dict[str, dict[str, Any]] = {}
     finished = skipped = 0
-    best_total: int | None = None
-    all_totals: list[int] = []
     for index, s in enumerate(summaries):
         names, totals = s.get("players"), s.get("totals")
         bonus, winners = s.get("bonus"), s.get("winners")
+        rules, title = s.get("rules"), s.get("title")
         if not (s.get("over") is True and isinstance(names, list) and isinstance(totals, list)
                 and isinstance(bonus, list) and isinstance(winners, list)
+                and isinstance(rules, str) and rules
                 and len(names) == len(totals) == len(bonus) and names
                 and all(isinstance(n, str) for n in names)
                 and all(isinstance(t, int) and not isinstance(t, bool) for t in totals)):
             skipped += 1
             continue
         finished += 1
+        part = parts.setdefault(rules, {"rules": rules, "title": _title(rules, title),
+                                        "games": 0, "last": index, "totals": [],
+                                        "players": {}})
+        part["games"] += 1
+        part["last"] = index
         for i, (name, total) in enumerate(zip(names, totals, strict=True)):
-            p = players.setdefault(name, {"name": name, "games": 0, "wins": 0, "best": total,
-                                          "sum": 0, "bonus": 0, "totals": []})
+            p = part["players"].setdefault(name, {"name": name, "games": 0, "wins": 0,
+                                                  "best": total, "sum": 0, "bonus": 0,
+                                                  "totals": []})
             p["games"] += 1
             p["wins"] += i in winners
             p["best"] = max(p["best"], total)
             p["sum"] += total
             p["bonus"] += bool(bonus[i])
             p["totals"].append([index, total])
-            all_totals.append(total)
-            best_total = total if best_total is None else max(best_total, total)
-    rows = []
-    for p in sorted(players.values(), key=lambda p: (-p["wins"], -p["best"], p["name"])):
-        games = p.pop("games")
-        total_sum = p.pop("sum")
-        rows.append({**p, "games": games, "average": round(total_sum / games, 1),
-                     "bonus_rate": round(p["bonus"] / games, 3)})
-    return {
-        "games": finished,
-        "skipped": skipped,
-        "best": best_total,
-        "average": round(sum(all_totals) / len(all_totals), 1) if all_totals else None,
-        "players": rows,
-    }
+            part["totals"].append(total)
+    out = []
+    for part in sorted(parts.values(), key=lambda q: (-q["games"], -q["last"])):
+        rows = []
+        for p in sorted(part["players"].values(),
+                        key=lambda p: (-p["wins"], -p["best"], p["name"])):
+            games = p["games"]
+            rows.append({"name": p["name"], "games": games, "wins": p["wins"], "best": p["best"],
+                         "average": round(p["sum"] / games, 1),
+                         "bonus": p["bonus"], "bonus_rate": round(p["bonus"] / games, 3),
+                         "totals": p["totals"]})
+        all_totals = part["totals"]
+        out.append({"rules": part["rules"], "title": part["title"], "games": part["games"],
+                    "best": max(all_totals),
+                    "average": round(sum(all_totals) / len(all_totals), 1),
+                    "players": rows})
+    return {"games": finished, "skipped": skipped, "rule_sets": out}
+
+
+def _title(rules: str, title: object) -> dict[str, str]:
+    """A rule set's display name in both languages: the preset's, else the summary's own
+    (``{"de", "en"}``), else its name."""
+    try:
+        return _both(preset(rules).title)
+    except ValueError:
+        if isinstance(title, dict) and all(isinstance(title.get(lang), str) for lang in LANGS):
+            return {lang: title[lang] for lang in LANGS}
+        return {lang: rules for lang in LANGS}
 
 
 def meta() -> dict[str, Any]:

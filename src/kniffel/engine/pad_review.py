@@ -16,13 +16,13 @@ Pure Python, no I/O: it runs in the browser (Pyodide) too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kniffel.engine.advice import Advice, Option, Position
 from kniffel.engine.dice import Roll
 from kniffel.engine.errors import GameOverError, IllegalMoveError, KniffelError
 from kniffel.engine.expert import Expert, expert_for
-from kniffel.engine.game import Enter, Game, Mode, Score, Strike
+from kniffel.engine.game import Enter, Game, Mode, Score, Strike, UseChip
 from kniffel.engine.rules import Box, Entry, RuleSet, choices
 from kniffel.engine.turns import pad_action
 
@@ -74,6 +74,53 @@ def pad_advice(game: Game, roll: Roll, rolls_used: int, *,
     score, best first."""
     position = pad_position(game, roll, rolls_used)
     return (expert or expert_for(game.rules)).advise(position)
+
+
+def after_chip(advice: Advice, *, expert: Expert | None = None) -> Option | None:
+    """What to do with the same dice once the chip that ``advice`` puts first is handed in:
+    the expert's best choice there (which dice to keep for the 4th throw, or to throw them
+    all), so that a tip to hand in a chip says which dice stay; None where the best choice of
+    ``advice`` is no chip."""
+    pos = advice.position
+    if not isinstance(advice.best.action, UseChip):
+        return None
+    assert pos.chips_left  # a chip is the best choice: one is left
+    handed_in = replace(pos, chips_left=pos.chips_left - 1, chip_used=True)
+    return (expert or expert_for(pos.rules)).advise(handed_in).best
+
+
+def typed_throws(game: Game) -> tuple[int, ...]:
+    """The throws the typed dice of the player to move in the score pad ``game`` may lie after,
+    as the coach offers them: 1 to the rule set's throws, and one more (the chip's) where the
+    player has a chip left or handed one in this turn; after a chip only the last two (a chip
+    follows the last throw). None at all when the game is over."""
+    turn = game.turn
+    if turn is None:
+        return ()
+    rules = game.rules
+    first = rules.rolls if turn.chip_used else 1
+    chip = rules.chips > 0 and (turn.chip_used or game.sheet(turn.player).chips_left > 0)
+    return tuple(range(first, rules.rolls + 1)) + ((rules.rolls + 1,) if chip else ())
+
+
+def typed_throw(game: Game, roll: Roll, before: tuple[Roll, int] | None = None) -> int:
+    """The throw the dice ``roll`` just typed by the player to move in the score pad ``game``
+    lie after, given the dice typed before in this turn and the throw they lay after
+    (``before``; None for the turn's first dice): the turn's last throw for the first dice
+    (the 3rd, the 4th after a chip handed in); the same throw for the same dice typed again;
+    the next throw for other dice (the player threw again), but never past the turn's last
+    throw (then they put the dice right). A throw the coach does not offer now is no
+    ``before``."""
+    turn = game.turn
+    if turn is None:
+        raise GameOverError("the game is over", code="move.game_over")
+    last = last_throw(game.rules, turn.chip_used)
+    if before is None or before[1] not in typed_throws(game):
+        return last
+    dice, throw = before
+    if dice == roll:
+        return throw
+    return max(throw, min(throw + 1, last))
 
 
 @dataclass(frozen=True)
@@ -199,5 +246,5 @@ def _judge(replay: Game, index: int, action: Enter | Strike, advise: Judge) -> P
                      advice.source)
 
 
-__all__ = ["Judge", "PadJudged", "PadReview", "last_throw", "pad_advice", "pad_position",
-           "review_pad"]
+__all__ = ["Judge", "PadJudged", "PadReview", "after_chip", "last_throw", "pad_advice",
+           "pad_position", "review_pad", "typed_throw", "typed_throws"]

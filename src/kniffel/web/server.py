@@ -515,6 +515,7 @@ def serve(host: str, port: int, open_browser: bool, echo: Any = print,
         if host in ("", "0.0.0.0"):
             port_part = url.rsplit(":", 1)[1]
             echo(text("web.lan", lang, url=f"http://{lan_address()}:{port_part}"))
+            echo(text("web.lan_limits", lang))  # plain http there: no secure context
         if open_browser:
             with suppress(webbrowser.Error):
                 webbrowser.open(url)

@@ -16,7 +16,7 @@ import { defaultSetup } from "./setup.js?b=__BUILD__";
 import { awake, BUILD, facts, play, state, timing } from "./state.js?b=__BUILD__";
 import { forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, cleanEntries, KEY, parse, useSchema } from "./store.js?b=__BUILD__";
-import { keepAwake, registerWorker } from "./system.js?b=__BUILD__";
+import { keepAwake, registerWorker, tellInsecureOnce } from "./system.js?b=__BUILD__";
 import { refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
 
 window.kniffelTiming = timing;
@@ -61,6 +61,7 @@ async function boot() {
   state.pending = stored && !stored.record.view ? stored : null; // replayed once the engine runs
   state.screen = state.current ? "game" : "setup";
   $("boot-text").textContent = tr("page.boot.starting");
+  tellInsecureOnce(); // while the engine starts afresh: why it takes a while over this address
   $("lang").onclick = () => {
     const from = state.lang;
     state.lang = from === "de" ? "en" : "de";

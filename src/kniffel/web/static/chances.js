@@ -59,6 +59,17 @@ export function chancesRow(view) {
     }));
 }
 
+// What ★ (the most points, on the sheet's names) and ▲ (the best chance, in this row) mean, said
+// under the game's status while they stand by different players (the chances shown).
+export function marksLegend(view) {
+  const c = view.chances;
+  if (view.over || !c || !chancesShown(view) || c.leader === null) return null;
+  const ahead = view.columns.findIndex((col) => col.leader);
+  if (ahead < 0 || ahead === c.leader) return null;
+  return h("p", { class: "hint marks-legend", id: "marks-legend" },
+    h("span", {}, tr("page.chances.legend_points")), " · ", h("span", {}, tr("page.chances.legend_chance")));
+}
+
 // The explanation: what the chance means, every player's chance, expected total and range, and
 // where the numbers come from; with the setting's switch.
 export function explainChances(view) {
@@ -77,6 +88,7 @@ export function explainChances(view) {
   showPanel(tr("page.chances.title"),
     h("p", { id: "chances-explain" }, tr("page.chances.explain", { share: percent(c.coverage) })),
     h("ul", { id: "chances-list", class: "chances-list" }, items),
+    h("p", { id: "chances-marks" }, tr("page.chances.marks")),
     h("p", { class: "note" }, tr(`page.chances.source.${c.source === "table" ? "table" : "model"}`)),
     h("div", { class: "controls" }, h("button", { type: "button", id: "chances-hide",
       onclick: () => { document.getElementById("panel").close(); setChancesShown(false); } }, tr("page.chances.hide"))));

@@ -7,6 +7,7 @@ import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { askExpert } from "./engine.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { state, timing } from "./state.js?b=__BUILD__";
+import { saveUi } from "./storage.js?b=__BUILD__";
 import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BUILD__";
 
 // The expert computes in its own engine (engine.js): the page sends the pad game's save, the
@@ -14,36 +15,25 @@ import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BU
 // decided here. A tip that arrives for another moment (the game went on, other dice, another
 // throw) is dropped.
 
-let chosen = null; // {id, actions, throw}: the throw the player picked for this moment
 let tip = null; // {id, actions, dice, throw, loading, data}
 
 const moment = () => ({ id: state.current && state.current.id, actions: state.current && state.current.view.actions });
 const same = (a, b) => a && b && a.id === b.id && a.actions === b.actions;
 const diceKey = (dice) => dice.join(" ");
 
-// The throws the selector offers (the value sent is the throw's number): 1 to the rule set's
-// throws, and one more after a chip where the player has one or handed one in this turn (then
-// only the last two: a chip follows the last throw).
-function throws(view) {
-  const turn = view.turn;
-  const chip = Boolean(view.rules.chips && turn && (turn.chip_used || view.columns[turn.player].chips_left > 0));
-  const out = [];
-  for (let n = turn && turn.chip_used ? view.rules.rolls : 1; n <= view.rules.rolls; n++) out.push([n, tr(`page.coach.throw_${n}`)]);
-  if (chip) out.push([view.rules.rolls + 1, tr("page.coach.throw_chip")]);
-  return out;
-}
+// The throws the selector offers and the throw the typed dice lie after are the engine's
+// (pad_choices: the turn's last throw for its first dice, the next throw for other dice typed
+// after them); the player may pick another one, kept with the dice.
+const throws = () => (state.padDice ? state.padDice.throws : []);
 
-// The throw the typed dice lie after: the one picked for this moment, else the last throw of a
-// turn (after the chip where one was handed in this turn).
-export function padThrow(view) {
-  if (chosen && same(chosen, moment()) && throws(view).some(([n]) => n === chosen.throw)) return chosen.throw;
-  return view.rules.rolls + (view.turn && view.turn.chip_used ? 1 : 0);
+export function padThrow() {
+  return state.padDice ? state.padDice.throw : null;
 }
 
 // The tip for the dice on the bar now, if one was asked for.
-export function currentTip(view) {
+export function currentTip() {
   const dice = state.padDice ? diceKey(state.padDice.dice) : null;
-  return tip && same(tip, moment()) && tip.dice === dice && tip.throw === padThrow(view) ? tip : null;
+  return tip && same(tip, moment()) && tip.dice === dice && tip.throw === padThrow() ? tip : null;
 }
 
 // The expert of a pad game's rule set gets ready when dice are first typed (once per rule set),
@@ -58,10 +48,10 @@ export function warmCoach(view) {
   });
 }
 
-async function askTip(view) {
+async function askTip() {
   const cur = state.current;
   if (!state.ready || !cur || !state.padDice) return;
-  const asked = { ...moment(), dice: diceKey(state.padDice.dice), throw: padThrow(view) };
+  const asked = { ...moment(), dice: diceKey(state.padDice.dice), throw: padThrow() };
   tip = { ...asked, loading: true };
   draw();
   const t0 = performance.now();
@@ -79,8 +69,8 @@ async function askTip(view) {
 }
 
 // The best box of the tip (for marking it among the typed dice's boxes), or null.
-export function tipBox(view) {
-  const t = currentTip(view);
+export function tipBox() {
+  const t = currentTip();
   const best = t && t.data ? t.data.options[0] : null;
   return best && best.box ? best.box : null;
 }
@@ -89,10 +79,11 @@ export function tipBox(view) {
 export function drawCoach(view, live) {
   const row = h("div", { class: "coach-row", id: "pad-coach" });
   const select = h("select", { id: "pad-throw", disabled: !live,
-    onchange: (e) => { chosen = { ...moment(), throw: Number(e.target.value) }; draw(); } },
-  throws(view).map(([n, text]) => h("option", { value: n, selected: n === padThrow(view) }, text)));
+    onchange: (e) => { state.padDice = { ...state.padDice, throw: Number(e.target.value) }; saveUi(); draw(); } },
+  throws().map((n) => h("option", { value: n, selected: n === padThrow() },
+    tr(n > view.rules.rolls ? "page.coach.throw_chip" : `page.coach.throw_${n}`))));
   row.append(h("label", { class: "coach-throw" }, h("span", {}, tr("page.coach.throw")), " ", select));
-  const t = currentTip(view);
+  const t = currentTip();
   if (t && t.loading) {
     row.append(h("span", { class: "hint coach-thinking", role: "status" }, w("web.hint.thinking")));
   } else if (t && t.data) {
@@ -104,7 +95,7 @@ export function drawCoach(view, live) {
     h("strong", {}, label(best.text)), " · ", h("span", { class: "tip-expected" }, label(t.data.expected_text)), " ›"));
   } else {
     row.append(h("button", { type: "button", id: "pad-tip", class: "small", disabled: !live,
-      "aria-label": tr("page.coach.tip_label"), title: tr("page.coach.tip_label"), onclick: () => askTip(view) }, tr("page.coach.tip")));
+      "aria-label": tr("page.coach.tip_label"), title: tr("page.coach.tip_label"), onclick: () => askTip() }, tr("page.coach.tip")));
   }
   return row;
 }

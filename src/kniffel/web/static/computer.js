@@ -5,7 +5,7 @@ import { ask } from "./engine.js?b=__BUILD__";
 import { act, computerTurn } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { boxName } from "./sheet.js?b=__BUILD__";
-import { pace, state } from "./state.js?b=__BUILD__";
+import { pace, play, state } from "./state.js?b=__BUILD__";
 import { refusal, tr } from "./words.js?b=__BUILD__";
 
 // A computer's turn, one visible step at a time: the engine plans (the dice it keeps are shown
@@ -68,6 +68,8 @@ export async function runComputer() {
       if (!reply || !reply.ok) break;
       const after = state.current.view;
       state.computerSay = () => describeMove(name, reply.move, before, after);
+      // its box comes into view and is lit, as a person's entry is
+      if (reply.move.box) play.reveal = { player: before.current, box: reply.move.box };
       draw();
     }
   } finally {

@@ -6,26 +6,38 @@ import { becomeCurrent } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { play, state } from "./state.js?b=__BUILD__";
 import { forget, newId, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { secureContext } from "./system.js?b=__BUILD__";
 import { label, refusal, tr } from "./words.js?b=__BUILD__";
 
+// Notices stack: each shows at once, the newest last, and goes by itself after its own time (a
+// refusal 12 s, anything else 5 s) or when closed, so a good result never waits behind an old
+// refusal; at most three at a time (the oldest gives way). Each is added to the live region by
+// itself, so a screen reader reads only the new one; a redraw of the page leaves them be.
+const MOST_NOTICES = 3;
+
 export function notice(text, kind = "info") {
-  if (state.notices.some((n) => n.text === text)) return; // said already
-  state.notices.push({ text, kind });
-  if (state.notices.length === 1) drawNotices();
+  const said = state.notices.find((n) => n.text === text);
+  if (said) dismissNotice(said); // said again: it comes back as the newest, its time afresh
+  const n = { text, kind, el: null, timer: null };
+  n.el = h("p", { class: `notice ${kind}` },
+    h("span", { text }), " ",
+    h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: () => dismissNotice(n) }, "✕"));
+  state.notices.push(n);
+  while (state.notices.length > MOST_NOTICES) dismissNotice(state.notices[0]);
+  $("notices").append(n.el);
+  n.timer = setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000);
 }
 
-// One notice at a time: the next waits until this one is closed or has gone by itself.
-let noticeTimer = null;
+function dismissNotice(n) {
+  clearTimeout(n.timer);
+  n.el.remove();
+  state.notices = state.notices.filter((x) => x !== n);
+}
+
+// After a redraw: every notice still due is shown (the notices live outside the screen).
 export function drawNotices() {
   const box = $("notices");
-  const n = state.notices[0];
-  clearTimeout(noticeTimer);
-  if (!n) { box.replaceChildren(); return; }
-  const next = () => { state.notices.shift(); drawNotices(); };
-  box.replaceChildren(h("p", { class: `notice ${n.kind}` },
-    h("span", { text: n.text }), " ",
-    h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: next }, "✕")));
-  noticeTimer = setTimeout(next, n.kind === "warn" ? 12000 : 5000);
+  for (const n of state.notices) if (n.el.parentNode !== box) box.append(n.el);
 }
 
 export function showPicker(title, rule, options) {
@@ -81,8 +93,12 @@ export async function handoff() {
   const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("page.handoff.link") });
   // a page of this device's own address (kniffel web's default): the other phone cannot reach it
   const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
+  // over plain http (the LAN address, or what the local warning recommends) the other phone
+  // gets the game but not the offline copy, the saved start or the wake lock: said, not hidden
+  const plain = local || !secureContext();
   showPanel(tr("page.handoff.title"), local ? h("p", { class: "notice warn", id: "handoff-local", role: "note" },
-    tr("page.handoff.local", { host: location.hostname })) : null, code, h("p", { class: "hint" }, tr("page.handoff.hint")), link,
+    tr("page.handoff.local", { host: location.hostname })) : null,
+  plain ? h("p", { class: "hint", id: "handoff-lan-limits" }, tr("page.handoff.lan_limits")) : null, code, h("p", { class: "hint" }, tr("page.handoff.hint")), link,
     h("button", { type: "button", id: "copy-link", onclick: async () => {
       try { await navigator.clipboard.writeText(reply.url); notice(tr("page.handoff.copied")); } catch { link.select(); }
     } }, tr("page.handoff.copy")));

@@ -34,9 +34,12 @@ export async function act(request) {
     if (request.op === "undo" || request.op === "act") tell(before, reply.view, request.op === "undo");
     state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
     state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
-    state.padDice = null;
+    // the pad's typed dice stay over a chip (its throw re-throws some of them); their fields
+    // over a correction too
+    const padChip = chip && reply.view.mode === "pad";
+    if (!padChip) state.padDice = null;
     state.hint = null;
-    if (request.op !== "act" || request.action.type !== "correct") { play.padTyped = []; play.padOpen = false; }
+    if (!padChip && (request.op !== "act" || request.action.type !== "correct")) { play.padTyped = []; play.padOpen = false; }
     saveCurrent();
     saveUi();
     syncHistory();

@@ -60,21 +60,33 @@ export function drawHistory() {
   } else if (!stats.games) {
     wrap.append(h("p", {}, tr("page.history.no_games")));
   } else {
-    wrap.append(h("p", { id: "stats-summary" }, `${tr("page.history.games")}: ${num(stats.games)} · ${tr("page.history.best")}: ${num(stats.best)} · ${tr("page.history.average")}: ${num(stats.average)}`));
-    const table = h("table", { class: "stats", id: "stats" },
-      h("thead", {}, h("tr", {}, [tr("page.history.stat_player"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.best"), tr("page.history.average"), tr("page.history.stat_bonus")]
-        .map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, stats.players.map((p) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "pname", title: p.name }, p.name)),
-        h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
-        h("td", {}, num(p.average)), h("td", {}, percent(p.bonus_rate))))));
-    wrap.append(h("div", { class: "stats-wrap" }, table));
-    wrap.append(plot(stats, stats.order ?? ordered));
+    // one part per rule set (the engine's): Kniffel Extreme's totals and classic Kniffel's are
+    // never averaged together, nor joined by one line in the plot
+    stats.rule_sets.forEach((part, k) => wrap.append(drawRuleSetStats(part, k, stats.order ?? ordered)));
   }
   wrap.append(h("h3", {}, tr("page.history.games")));
   const { listed, folded } = foldUnfinished([...ordered].reverse());
   wrap.append(entryList(h("ol", { class: "games", id: "history-list" }), listed));
   if (folded.length) wrap.append(drawFolded(folded));
   return wrap;
+}
+
+// The statistics of one rule set: its name, games, best and average total, a row per player,
+// the plot of their totals. The first part's elements keep the plain ids (#stats, #plot), the
+// others' are numbered.
+function drawRuleSetStats(part, k, ordered) {
+  const id = (name) => (k ? `${name}-${k + 1}` : name);
+  const table = h("table", { class: "stats", id: id("stats") },
+    h("thead", {}, h("tr", {}, [tr("page.history.stat_player"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.best"), tr("page.history.average"), tr("page.history.stat_bonus")]
+      .map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, part.players.map((p) => h("tr", {}, h("th", { scope: "row" }, h("span", { class: "pname", title: p.name }, p.name)),
+      h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
+      h("td", {}, num(p.average)), h("td", {}, percent(p.bonus_rate))))));
+  return h("section", { class: "rule-set-stats", "data-rules": part.rules, "aria-labelledby": id("stats-title") },
+    h("h4", { id: id("stats-title") }, label(part.title)),
+    h("p", { id: id("stats-summary") }, `${tr("page.history.games")}: ${num(part.games)} · ${tr("page.history.best")}: ${num(part.best)} · ${tr("page.history.average")}: ${num(part.average)}`),
+    h("div", { class: "stats-wrap" }, table),
+    plot(part, ordered, id));
 }
 
 // Unfinished games (the one in play is never among them: it is not in the history) stay in the

@@ -49,7 +49,7 @@ function askPadChoices(form) {
   const dice = fields.map((i) => Number(i.value));
   if (!state.ready || state.busy) return;
   state.busy = true;
-  ask({ op: "pad_choices", dice }).then((reply) => {
+  ask(choicesRequest(dice)).then((reply) => {
     state.busy = false;
     if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
     state.padDice = reply;
@@ -57,6 +57,26 @@ function askPadChoices(form) {
     draw();
     if (state.current) warmCoach(state.current.view); // the coach's tip for these dice soon
   });
+}
+
+// The boxes for typed dice, and the throw they lie after (the engine's: the next throw when
+// they follow other dice typed in this turn).
+const choicesRequest = (dice) => ({ op: "pad_choices", dice,
+  before: state.padDice ? { dice: state.padDice.dice, throw: state.padDice.throw } : null });
+
+// A chip handed in on the pad keeps the typed dice (those of the 3rd throw, which the 4th
+// re-throws in part): their boxes and throws are asked again for the turn with the chip.
+async function handInChip() {
+  const reply = await act({ op: "act", action: { type: "chip" } });
+  if (!reply || !reply.ok || !state.padDice || state.busy) return;
+  const asked = state.padDice;
+  const actions = state.current.view.actions;
+  const again = await ask(choicesRequest(asked.dice));
+  // dropped where the game went on or the dice changed meanwhile
+  if (!again.ok || state.padDice !== asked || !state.current || state.current.view.actions !== actions) return;
+  state.padDice = again;
+  saveUi();
+  draw();
 }
 
 export function drawPadTools(view, live) {
@@ -90,7 +110,7 @@ export function drawPadTools(view, live) {
   }
   if (state.padDice) {
     // the box the coach's tip names is marked among the boxes the dice fit
-    const suggested = tipBox(view);
+    const suggested = tipBox();
     panel.append(h("div", { class: "choices", id: "pad-options", role: "group",
       "aria-label": tr("page.pad.pick", { dice: state.padDice.dice.join(" ") }) },
     h("button", { type: "button", class: "icon", id: "pad-clear", "aria-label": tr("page.pad.clear"), title: tr("page.pad.clear"),
@@ -108,7 +128,7 @@ export function drawPadTools(view, live) {
   play.padOpen ? tr("page.pad.close_dice") : tr("page.pad.enter_dice")));
   if (view.rules.chips) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,
-      onclick: () => act({ op: "act", action: { type: "chip" } }) },
+      onclick: handInChip },
     `${tr("page.pad.use_chip")} (${view.columns[turn.player].chips_left})`));
   }
   buttons.append(undoButton(view, live));

@@ -59,7 +59,9 @@ function dateLabels(dates) {
   return { labels: dates.map(text), title };
 }
 
-export function plot(stats, ordered) {
+// ``stats`` is one rule set's part of the engine's statistics (players with their totals);
+// ``id`` names the plot's elements (the first rule set's plain: #plot).
+export function plot(stats, ordered, id = (name) => name) {
   const W = Math.round(Math.max(280, Math.min(720, $("screen").clientWidth || 360)));
   const H = Math.round(Math.max(210, Math.min(300, W * 0.62)));
   const L = 52, R = 18, T = 18, B = 52; // room for the axes' numbers and titles
@@ -81,15 +83,15 @@ export function plot(stats, ordered) {
   const { labels, title } = dateLabels(dates);
   const labelOf = new Map(games.map((g, i) => [g, labels[i]]));
   const names = series.map((p) => p.name).join(", ");
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", class: "plot", id: "plot",
-    "aria-labelledby": "plot-title" });
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", class: "plot", id: id("plot"),
+    "aria-labelledby": id("plot-title") });
   const el = (tag, attrs, text) => {
     const e = svgEl(tag, attrs);
     if (text !== undefined) e.textContent = text;
     svg.append(e);
     return e;
   };
-  el("title", { id: "plot-title" }, count("page.plot.alt", n, { first: labels[0], last: labels[n - 1], names }));
+  el("title", { id: id("plot-title") }, count("page.plot.alt", n, { first: labels[0], last: labels[n - 1], names }));
   for (let v = 0; v <= top; v += step) {
     el("line", { x1: L, y1: y(v), x2: W - R, y2: y(v), class: v ? "grid" : "axis" });
     el("text", { x: L - 6, y: y(v) + 4, class: "tick", "text-anchor": "end" }, num(v));
@@ -145,7 +147,7 @@ export function plot(stats, ordered) {
       svg.append(dot);
     }
   });
-  const legend = h("ul", { class: "legend", id: "plot-legend" }, series.map((p, i) =>
+  const legend = h("ul", { class: "legend", id: id("plot-legend") }, series.map((p, i) =>
     h("li", {}, svgEl("svg", { class: "swatch", viewBox: "0 0 18 18", width: 18, height: 18, "aria-hidden": "true" },
       mark(i, 9, 9, 5.5, `dot series-${i}`)), p.name)));
   return h("figure", { class: "plot-figure" }, h("figcaption", {}, tr("page.plot.title")), svg, legend);

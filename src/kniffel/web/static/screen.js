@@ -72,9 +72,11 @@ function placeSheet(view) {
     wrap.scrollTop = play.scroll.top;
     wrap.scrollLeft = play.scroll.left;
   }
-  const c = state.confirm;
-  if (c && c.fresh && c.box !== undefined) {
-    c.fresh = false;
+  // the box a person's move changed, or a computer's entry (play.reveal, computer.js)
+  let c = state.confirm && state.confirm.fresh && state.confirm.box !== undefined ? state.confirm : null;
+  if (c) c.fresh = false;
+  if (play.reveal) [c, play.reveal] = [play.reveal, null];
+  if (c) {
     const td = wrap.querySelector(`td[data-player="${c.player}"][data-box="${c.box}"]`);
     const headH = wrap.querySelector("thead") ? wrap.querySelector("thead").offsetHeight : 0;
     const footH = wrap.querySelector("tfoot") ? wrap.querySelector("tfoot").offsetHeight : 0;

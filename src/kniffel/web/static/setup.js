@@ -6,7 +6,7 @@ import { startGame } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { awake, facts, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
-import { canKeepAwake, keepAwake } from "./system.js?b=__BUILD__";
+import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
 import { label, tr, w } from "./words.js?b=__BUILD__";
 
 // The computer player ``name`` if the browser offers it, else the default one (the first).
@@ -84,6 +84,7 @@ export function drawSetup() {
     onchange: (e) => { state.showChances = e.target.checked; saveSettings(); } }), tr("page.chances.setting")));
   if (canKeepAwake()) form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "keep-awake", checked: awake.on,
     onchange: (e) => { awake.on = e.target.checked; awake.refused = false; saveSettings(); keepAwake(); } }), tr("page.setup.keep_awake")));
+  else if (!secureContext()) form.append(h("p", { class: "hint", id: "keep-awake-missing" }, tr("page.setup.keep_awake_insecure")));
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("page.setup.start")));
   return form;
 }

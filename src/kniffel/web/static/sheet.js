@@ -1,6 +1,6 @@
 // The game screen: its head, the score sheet, the choices of a box, the result bar.
 
-import { chancesRow, chancesShown, setChancesShown } from "./chances.js?b=__BUILD__";
+import { chancesRow, chancesShown, marksLegend, setChancesShown } from "./chances.js?b=__BUILD__";
 import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { handoff, notice, shareResult, showPicker } from "./dialogs.js?b=__BUILD__";
 import { drawDice } from "./dice.js?b=__BUILD__";
@@ -33,7 +33,7 @@ export function drawGame(view) {
   head.append(h("div", { class: "head-text" },
     h("h2", { id: "game-title" }, label(view.rules.title),
       view.over ? null : h("span", { id: "round" }, ` · ${tr("page.game.round", { round: view.round, rounds: view.rounds })}`)),
-    status));
+    status, marksLegend(view)));
   head.append(drawMenu(view));
   wrap.append(head);
   const say = typeof state.computerSay === "function" ? state.computerSay() : state.computerSay;

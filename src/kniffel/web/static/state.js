@@ -42,6 +42,7 @@ export const play = {
   pendingKeep: null, // {from: actions, kept: [[slot, value, d10], …]} while a throw is on its way
   rolled: null, // {actions, slots: Set} the dice that were just thrown (animated once)
   scroll: null,
+  reveal: null, // {player, box}: a computer's entry, brought into view by the next drawing
   strikeOpen: null, // the actions count at which the person asked to see the strikes
   lastCurrent: null,
   linkChecked: false,

@@ -226,7 +226,9 @@ export function loadUi() {
       && d.padTyped.every((x) => typeof x === "string" && x.length <= 2)) play.padTyped = d.padTyped;
     play.padOpen = d.padOpen === true;
     if (isObj(d.padDice) && Array.isArray(d.padDice.dice) && d.padDice.dice.every(Number.isInteger)
-      && Array.isArray(d.padDice.options) && d.padDice.options.every(isOption)) state.padDice = d.padDice;
+      && Array.isArray(d.padDice.options) && d.padDice.options.every(isOption)
+      && Array.isArray(d.padDice.throws) && d.padDice.throws.every(Number.isInteger)
+      && Number.isInteger(d.padDice.throw)) state.padDice = d.padDice;
     if (isObj(d.order) && d.order.actions === cur.view.actions && Array.isArray(d.order.slots)
       && d.order.slots.every(Number.isInteger)) play.order = { actions: d.order.actions, slots: d.order.slots };
   } catch {

@@ -1,8 +1,30 @@
 // The wake lock and the update notice.
 
+import { notice } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { awake, state, update } from "./state.js?b=__BUILD__";
+import { isObj } from "./store.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
+
+// --- plain http from another machine (kniffel web --host 0.0.0.0, opened at its LAN address)
+// is no secure context: the browser gives it no service worker (no offline copy), no cache
+// storage (worker.js keeps no saved engine: a full start every time) and no wake lock. The
+// player is told once on this device, in their words; the start screen says why the wake lock's
+// setting is missing, and the hand-off panel what the other phone will lack.
+const TIPS_KEY = "kniffel.v1.tips"; // shared with game.js's tip, each field its own
+export const secureContext = () => window.isSecureContext !== false;
+
+export function tellInsecureOnce() {
+  if (secureContext()) return;
+  try {
+    const tips = JSON.parse(localStorage.getItem(TIPS_KEY) ?? "{}");
+    if (isObj(tips) && tips.insecure === true) return;
+    localStorage.setItem(TIPS_KEY, JSON.stringify({ ...(isObj(tips) ? tips : {}), insecure: true }));
+  } catch {
+    // no storage: said on every start rather than never
+  }
+  notice(tr("page.lan.lacks"), "warn");
+}
 
 // --- wake lock: the table stays awake. While a game is in progress and the page is shown, the
 // screen is kept on (Screen Wake Lock API), unless the setting says no. The lock goes when the
