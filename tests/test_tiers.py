@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import pwd
+import re
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,14 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="needs chromium"):
         missing("needs chromium")
+
+
+def test_every_module_that_drives_chromium_is_in_the_browser_tier() -> None:
+    """A module that asks for the browser fixtures (or imports Playwright) is listed in
+    ``BROWSER_MODULES``, so it never runs in the fast tier or breaks collection where
+    Playwright is missing."""
+    uses = re.compile(r"\b\w+: (Browser|BrowserContext|Page|Playwright|EngineSnapshot)\b"
+                      r"|^from playwright|^import playwright", re.MULTILINE)
+    driving = {path.stem for path in TESTS.glob("test_*.py")
+               if path.stem != "test_tiers" and uses.search(path.read_text(encoding="utf-8"))}
+    assert driving <= BROWSER_MODULES, sorted(driving - BROWSER_MODULES)
