@@ -228,7 +228,7 @@ def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> No
     text = _play_in_a_terminal(["--db", str(db), "--lang", "en", "--rules", "kniffel",
                                 "--player", "Anna", "--player", "Bot:greedy", "--start", "1",
                                 "--speed", "0", "--seed", "3"], [b"r", b"\r", b"q"], tmp_path)
-    assert "Game saved – continue with: kniffel play --resume" in text
+    assert f"Game saved – continue with: kniffel play --db {db} --resume" in text
     with History(db) as h:
         found = h.latest_unfinished()
         assert found is not None
@@ -236,7 +236,7 @@ def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> No
         assert [p.name for p in game.players] == ["Anna", "Bot"]
         assert len(game.sheet(0).entries) == 1  # Anna's first box, saved
     text = _play_in_a_terminal(["--db", str(db), "--resume"], [b"q"], tmp_path)
-    assert "kniffel play --resume" in text
+    assert f"kniffel play --db {db} --resume" in text
 
 
 def long_names_db(path: Path) -> tuple[str, ...]:

@@ -56,13 +56,16 @@ def fit(line: str, width: int) -> str:
 
 
 def short_why(error: KniffelError, lang: Lang) -> str:
-    """Why a write failed, for the warning line of the screen: without the file's name where
-    the sentence does not need it (the quit report names it)."""
+    """Why a write failed, for the warning line of the screen and the quit report: without the
+    file's name where the sentence does not need it (the quit report names it), and in the
+    catalog's ``CODE.why`` form where there is one — the reason alone, without "nothing was
+    changed", which is not true of a report that moves are missing."""
     params = dict(error.params)
-    pair = CATALOG.get(error.code)
+    code = f"{error.code}.why" if f"{error.code}.why" in CATALOG else error.code
+    pair = CATALOG.get(code)
     if pair is not None and not any("where" in fields(t) for t in pair):
         params.pop("where", None)
-    return render_code(error.code, params, lang)
+    return render_code(code, params, lang)
 
 
 # --- the sheet ---------------------------------------------------------------------------------
