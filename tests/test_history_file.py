@@ -231,7 +231,7 @@ def test_the_same_game_from_a_browser_version_1_file_and_a_desktop_export_is_sto
     assert "2 new games imported, 0 already stored (skipped)" in first.stdout, first.output
     second = CliRunner().invoke(main, ["import", "--lang", "en", "--db", str(db),
                                        str(paths["browser"])], env=ENV)
-    assert "1 new games imported, 2 already stored (skipped)" in second.stdout, second.output
+    assert "1 new game imported, 2 already stored (skipped)" in second.stdout, second.output
     with History(db) as h:
         assert sorted(e.uid for e in h.entries())[:2] == ["d-1", "d-2"]
         assert len(h.entries()) == 3
