@@ -105,6 +105,19 @@ def test_extreme_expects_the_experts_value_at_every_number_of_open_boxes() -> No
         assert_exact_mean_within_bounds(model, state, state.total + model.expected_rest(state))
 
 
+def test_extremes_expected_total_is_the_model_plus_the_fitted_shift_of_the_experts_play() -> None:
+    rules = preset("extreme")
+    model = chance_model(rules)
+    raw = load_model(rules)
+    state = random_state(rules, 9, random.Random(3))
+    mask = sum(1 << b for b, box in enumerate(rules.boxes) if box in state.entries)
+    assert model.spread.shift  # fitted for the model's rule set
+    assert model.expected_rest(state) == pytest.approx(
+        raw.future(mask, state.upper, state.chips) + model.spread.shift[9])
+    # the classic rule sets play from the exact table: nothing to shift
+    assert not chance_model(preset("kniffel")).spread.shift
+
+
 def test_a_fresh_extreme_sheet_shows_the_solved_optimum_everywhere() -> None:
     rules = preset("extreme")
     assert start_expectation(rules) == pytest.approx(EXTREME_OPTIMUM, abs=1e-4)
