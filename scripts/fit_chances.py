@@ -2,14 +2,15 @@
 """Fit the win chances' spread model to the expert's games, for every preset.
 
     python scripts/fit_chances.py [--games-scale 1.0] [--seed 20261201] [--jobs 2] \\
-        [--only extreme] [--coverage] [--shift-only] [OUT]
+        [--only extreme] [--coverage] [--shift-only] [--coverage-only] [OUT]
 
 OUT defaults to ``src/kniffel/engine/data/chances.json``; with ``--only`` the other rule sets
 keep what OUT holds. The games are those of ``kniffel.chances_fit.FIT_GAMES`` (times the scale);
 about 10 minutes on two cores. ``--coverage`` fits the factors s[n] by the range's coverage of
 what came instead of by the variance (those kept in ``fitted.variance_scale``).
 ``--shift-only`` keeps the spread OUT holds and fits only the shift of the expert's play beyond
-its model (Kniffel Extreme: 400 games, ``--only extreme --games-scale 0.3333``). See
+its model (Kniffel Extreme: 400 games, ``--only extreme --games-scale 0.3333``);
+``--coverage-only`` likewise only the factors s[n] by the range's coverage. See
 ``kniffel.chances_fit`` for the fit.
 """
 
@@ -51,9 +52,13 @@ def main() -> None:
     parser.add_argument("--shift-only", action="store_true",
                         help="keep the spread OUT holds and fit only the shift of the expert's "
                              "play beyond its model (with --only)")
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="keep the spread OUT holds and fit only its factors s[n] by the "
+                             "range's coverage (with --only)")
     args = parser.parse_args()
-    if args.shift_only and not (args.only and args.out.exists()):
-        parser.error("--shift-only needs --only and an OUT that holds the other numbers")
+    if (args.shift_only or args.coverage_only) and not (args.only and args.out.exists()):
+        parser.error("--shift-only and --coverage-only need --only and an OUT that holds the "
+                     "other numbers")
     models: dict[str, SpreadModel] = {}
     sources: dict[str, Any] = {}
     if args.only and args.out.exists():
@@ -71,6 +76,15 @@ def main() -> None:
             rules = preset(name)
             samples = play_samples(rules, n, args.seed, jobs=args.jobs,
                                    progress=lambda k, t=task: progress.advance(t, k))
+            if args.coverage_only:
+                old_scale = models[name].scale
+                models[name] = replace(models[name], scale=coverage_scale(
+                    rules, models[name], samples))
+                sources[name] = {**sources[name], "coverage": {
+                    "games": n, "seed": args.seed, "samples": len(samples),
+                    "variance_scale": list(old_scale),
+                    "seconds": round(time.perf_counter() - start, 1)}}
+                continue
             if args.shift_only:
                 shift = fit_shift(rules, samples)
                 models[name] = replace(models[name], shift=tuple(shift) if any(shift) else ())

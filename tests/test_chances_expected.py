@@ -25,7 +25,7 @@ from kniffel.engine.chances import (
     win_chances,
 )
 from kniffel.engine.expert import expert_for
-from kniffel.engine.expert_model import load_model
+from kniffel.engine.expert_model import load_model, model_from_packed, pack_model
 from kniffel.engine.game import Game
 from kniffel.engine.rules import Box, Entry, RuleSet, preset
 from kniffel.engine.values import known_value, values_for
@@ -138,6 +138,13 @@ def test_only_the_states_whose_exact_value_the_model_file_records_are_known() ->
     house = preset("extreme", free_strike=True)
     assert known_value(house, load_model(house), 0, 0, 3) is None
     assert start_expectation(house) != pytest.approx(EXTREME_OPTIMUM, abs=0.05)
+
+
+def test_the_browsers_packed_model_knows_the_optimum_too() -> None:
+    rules = preset("extreme")
+    packed = model_from_packed(rules, pack_model(load_model(rules)))
+    assert packed.known(0, 0, 3) == load_model(rules).known(0, 0, 3)
+    assert known_value(rules, packed, 0, 0, 3) == pytest.approx(EXTREME_OPTIMUM, abs=1e-4)
 
 
 def test_the_known_value_of_a_table_is_the_table() -> None:
