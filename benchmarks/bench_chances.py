@@ -34,6 +34,16 @@ same positions (raw, and corrected for the noise of a finite number of continuat
 variance of each player's mean share subtracted) is what the model's Brier skill is compared
 with: the ratio model/MC.
 
+**The expected total and its range, per number of open boxes** (issue 32). Solitaire games of
+the expert (``--totals-extreme-games``, ``--totals-kniffel-games``; ``--totals-only`` runs just
+these), and at every turn start the shown expected final total and range (10 %–90 %) against a
+reference and against the total reached, per number of open boxes: the **bias** (shown − the
+reference: mean, its standard error, the largest), shown − reached, and how often the total
+reached fell in the range, below it and above it (a calibrated range: 80 %, 10 %, 10 %). The
+reference is total + V of the exact table on ``kniffel`` (the expert is the optimal player
+there), and on Kniffel Extreme the expert's own expected total from the position, estimated
+from the same game without the dice's noise (:func:`play_totals`).
+
 Everything is seeded (``--seed``): the same options give the same numbers. ``--json PATH`` writes
 the results, ``--plot PATH`` the reliability diagram (by default
 ``docs/plots/chances-reliability.png``; a ``--quick`` run draws none unless asked).
@@ -59,9 +69,9 @@ from typing import Any
 
 from rich.progress import Progress
 
-from kniffel.engine.chances import ChanceModel, chance_model, win_chances
+from kniffel.engine.chances import ChanceModel, PlayerState, chance_model, win_chances
 from kniffel.engine.game import Action, Enter, Game, Score, Strike
-from kniffel.engine.rules import RuleSet, preset
+from kniffel.engine.rules import Box, ExtraKniffel, RuleSet, preset
 from kniffel.engine.strategy import Strategy, get_strategy
 from kniffel.simulate import game_seed, play_out
 
@@ -74,6 +84,9 @@ PLAYER = "expert"
 #: Games, Monte Carlo positions and continuations per position: the full run and ``--quick``.
 SIZES = {"extreme": (300, 60, 30), "kniffel": (2000, 200, 40)}
 QUICK = {"extreme": (24, 6, 10), "kniffel": (150, 15, 20)}
+#: Solitaire games of the per-open-box tables of the expected total: the full run and --quick.
+TOTALS = {"extreme": 600, "kniffel": 2000}
+TOTALS_QUICK = {"extreme": 30, "kniffel": 200}
 STAGES = ("early", "middle", "late")
 #: The calibration error's bins, the smallest prediction the log loss counts, the goals.
 BINS = 10
@@ -370,6 +383,165 @@ def continue_games(task: tuple[str, int, Cut, int]) -> tuple[int, list[float], l
     return cut.game, means, variances
 
 
+# --- the expected total and its range, per number of open boxes ------------------------------
+
+
+@dataclass(frozen=True)
+class TotalRow:
+    """One turn start of a solitaire game: how many boxes were open, the points on the sheet,
+    the shown expected final total and range (10 %–90 %), the final total reached, and the
+    reference: the exact expected total (total + V of the value table) where the rule set has
+    one, else the expert's own expected total estimated from this game (see
+    :func:`play_totals`)."""
+
+    game: int
+    open: int
+    total: int
+    expected: float
+    low: int
+    high: int
+    final: int
+    reference: float
+
+
+def _raw_value(model: ChanceModel, state: PlayerState) -> float:
+    """V of ``state`` as the values (table or the expert's model) give it, untouched."""
+    rules = model.rules
+    mask = sum(1 << b for b, box in enumerate(rules.boxes) if box in state.entries)
+    kniffel = state.entries.get(Box.KNIFFEL)
+    if rules.chips:
+        x = state.chips
+    elif (rules.extra_kniffel is not ExtraKniffel.NONE and Box.KNIFFEL in rules.boxes
+          and kniffel is not None):
+        x = 1 if kniffel.points > 0 else 0
+    else:
+        x = 0
+    return model.values.future(mask, state.upper, x)
+
+
+def _turn_value(expert: Any, pos: Any) -> float:
+    """What the expert's exact computation of the turn starting at ``pos`` expects it to bring
+    (points + V̂ after it); through the first throw's advice where the expert has no
+    ``turn_start_value`` (an older kniffel, for a before/after comparison)."""
+    found = getattr(expert, "turn_start_value", None)
+    if found is not None:
+        return float(found(pos))
+    return float(expert.advise(pos).options[0].expected - pos.score_so_far)
+
+
+def play_totals(task: tuple[str, int, int, int]) -> tuple[list[TotalRow], float]:
+    """Solitaire games ``start``…``stop`` − 1 of the expert, and at each turn start the shown
+    expected total and range against what came.
+
+    The reference is exact where the values are a table (the expert is the optimal player
+    there): total + V. Where they are the expert's model (Kniffel Extreme) it is the expert's
+    own expected total from the position, estimated without the dice's noise: V̂ of the
+    position plus, for every turn from there to the end, what the turn's exact computation
+    expects (the value of its first throw, points + V̂ after it) less V̂ at the turn's start.
+    The expert plays each turn to maximise exactly that, so each term's mean is what its turn
+    really adds over V̂'s guess, and the sum's mean is the expert's expected final total minus
+    V̂: an unbiased estimate whose spread is a few points where the final total's is 60."""
+    from kniffel.chances_fit import turn_starts
+    from kniffel.engine.advice import Position
+    from kniffel.engine.expert import expert_for
+
+    name, seed, start, stop = task
+    rules, strategy, model = _players(name)
+    exact = model.values.source == "table"
+    expert = expert_for(rules)
+    rows: list[TotalRow] = []
+    clock = time.perf_counter()
+    for index in range(start, stop):
+        game = Game(rules, ["totals"], seed=game_seed(seed, index))
+        play_out(game, strategy, random.Random(f"bench-chances:totals:{name}:{seed}:{index}"))
+        starts = turn_starts(game)
+        tail = 0.0
+        found: list[TotalRow] = []
+        for state, final in reversed(starts):
+            v_hat = _raw_value(model, state)
+            if exact:
+                reference = state.total + v_hat
+            else:
+                pos = Position(rules, state.entries, state.chips)
+                turn = _turn_value(expert, pos)
+                tail += turn - v_hat
+                reference = state.total + v_hat + tail
+            dist = model.final(state)
+            found.append(TotalRow(index, len(rules.boxes) - len(state.entries), state.total,
+                                  dist.mean, dist.quantile(0.1), dist.quantile(0.9), final,
+                                  reference))
+        rows.extend(reversed(found))
+    return rows, time.perf_counter() - clock
+
+
+def total_table(rows: Sequence[TotalRow]) -> list[dict[str, Any]]:
+    """Per number of open boxes: positions, the bias of the shown expected total against the
+    reference (mean, its standard error, the largest), the mean of shown − reached (and its
+    standard error), and how often the final total fell in the range, below it, above it."""
+    by_open: dict[int, list[TotalRow]] = {}
+    for row in rows:
+        by_open.setdefault(row.open, []).append(row)
+    out = []
+    for n in sorted(by_open):
+        group = by_open[n]
+        bias = [r.expected - r.reference for r in group]
+        error = [r.expected - r.final for r in group]
+        k = len(group)
+
+        def se(xs: list[float], k: int = k) -> float:
+            return statistics.stdev(xs) / math.sqrt(k) if k > 1 else math.nan
+
+        out.append({
+            "open": n, "positions": k,
+            "bias": statistics.fmean(bias), "bias_se": se(bias),
+            "bias_max": max(bias, key=abs),
+            "error": statistics.fmean(error), "error_se": se(error),
+            "coverage": sum(r.low <= r.final <= r.high for r in group) / k,
+            "below": sum(r.final < r.low for r in group) / k,
+            "above": sum(r.final > r.high for r in group) / k,
+        })
+    return out
+
+
+def run_totals(sizes: dict[str, int], seed: int, jobs: int) -> dict[str, dict[str, Any]]:
+    """The per-open-box tables of every rule set (``sizes``: solitaire games of each)."""
+    out: dict[str, dict[str, Any]] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool, Progress() as progress:
+        for name, games in sizes.items():
+            if not games:
+                continue
+            bar = progress.add_task(f"{RULE_SETS[name]}: totals", total=games)
+            chunk = 10 if name == "extreme" else 50
+            futures = [pool.submit(play_totals, (name, seed, a, min(games, a + chunk)))
+                       for a in range(0, games, chunk)]
+            rows: list[TotalRow] = []
+            seconds = 0.0
+            for done in as_completed(futures):
+                got, spent = done.result()
+                rows.extend(got)
+                seconds += spent
+                progress.advance(bar, len({r.game for r in got}))
+            exact = chance_model(preset(name)).values.source == "table"
+            out[name] = {"games": games, "seconds": seconds,
+                         "reference": "exact table" if exact else "expert's play (estimated)",
+                         "table": total_table(rows)}
+    return out
+
+
+def print_totals(name: str, result: dict[str, Any]) -> None:
+    """The per-open-box table of one rule set as text."""
+    print(f"\n{RULE_SETS[name]} · expected final total and range per number of open boxes · "
+          f"{result['games']} solitaire games of the expert · reference: {result['reference']}")
+    print(f"{'open':>4} {'positions':>9} {'bias':>8} {'± se':>6} {'largest':>8} "
+          f"{'shown−reached':>14} {'± se':>6} {'in range':>9} {'below':>6} {'above':>6}")
+    for row in result["table"]:
+        print(f"{row['open']:4d} {row['positions']:9d} {row['bias']:+8.3f} "
+              f"{row['bias_se']:6.3f} {row['bias_max']:+8.3f} {row['error']:+14.2f} "
+              f"{row['error_se']:6.2f} {100 * row['coverage']:8.1f}% "
+              f"{100 * row['below']:5.1f}% {100 * row['above']:5.1f}%")
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -577,6 +749,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, help=f"the reliability diagram (default {PLOT}; "
                                                   "none for --quick)")
     parser.add_argument("--no-plot", action="store_true")
+    for name, games in TOTALS.items():
+        parser.add_argument(f"--totals-{name}-games", type=int,
+                            help=f"solitaire games for the per-open-box table (default {games}; "
+                                 "0: none)")
+    parser.add_argument("--totals-only", action="store_true",
+                        help="only the per-open-box tables of the expected total and range")
     args = parser.parse_args(argv)
     base = QUICK if args.quick else SIZES
     sizes = {}
@@ -587,10 +765,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         positions = base[name][1] if positions is None else positions
         count = getattr(args, f"{name}_continuations") or count
         sizes[name] = (games, min(positions, games), count)
+    totals_sizes = {}
+    for name in args.rules:
+        games = getattr(args, f"totals_{name}_games")
+        totals_sizes[name] = (TOTALS_QUICK if args.quick else TOTALS)[name] if games is None \
+            else games
     start = time.perf_counter()
-    measured = run(sizes, args.seed, args.jobs, args.cuts_per_stage)
-    results = [evaluate(name, measured[name], args.bootstrap, args.seed) for name in sizes]
+    totals = run_totals(totals_sizes, args.seed, args.jobs)
+    measured = {} if args.totals_only else run(sizes, args.seed, args.jobs,
+                                               args.cuts_per_stage)
+    results = [evaluate(name, measured[name], args.bootstrap, args.seed) for name in measured]
     seconds = time.perf_counter() - start
+    for name, result_totals in totals.items():
+        print_totals(name, result_totals)
     for result in results:
         print_report(result)
     print(f"\n{seconds:.0f} s in all ({args.jobs} processes)")
@@ -600,11 +787,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "quick": args.quick, "seconds": seconds, "model": model_fit(),
                   "sizes": {n: dict(zip(("games", "positions", "continuations"), s,
                                         strict=True)) for n, s in sizes.items()},
-                  "results": {r["rules"]: r for r in results}}
+                  "totals_games": totals_sizes,
+                  "results": {r["rules"]: r for r in results},
+                  "totals": totals}
         args.json.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", "utf-8")
         print(f"wrote {args.json}")
     target = args.plot or (None if args.quick else PLOT)
-    if target and not args.no_plot:
+    if target and not args.no_plot and results:
         plot(results, target)
         print(f"wrote {target}")
     return 0

@@ -2,11 +2,16 @@
 """Fit the win chances' spread model to the expert's games, for every preset.
 
     python scripts/fit_chances.py [--games-scale 1.0] [--seed 20261201] [--jobs 2] \\
-        [--only extreme] [OUT]
+        [--only extreme] [--coverage] [--shift-only] [--coverage-only] [OUT]
 
 OUT defaults to ``src/kniffel/engine/data/chances.json``; with ``--only`` the other rule sets
 keep what OUT holds. The games are those of ``kniffel.chances_fit.FIT_GAMES`` (times the scale);
-about 10 minutes on two cores. See ``kniffel.chances_fit`` for the fit.
+about 10 minutes on two cores. ``--coverage`` fits the factors s[n] by the range's coverage of
+what came instead of by the variance (those kept in ``fitted.variance_scale``).
+``--shift-only`` keeps the spread OUT holds and fits only the shift of the expert's play beyond
+its model (Kniffel Extreme: 400 games, ``--only extreme --games-scale 0.3333``);
+``--coverage-only`` likewise only the factors s[n] by the range's coverage. See
+``kniffel.chances_fit`` for the fit.
 """
 
 from __future__ import annotations
@@ -14,11 +19,20 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.progress import Progress
 
-from kniffel.chances_fit import FIT_GAMES, fit_spread, model_file, play_samples
+from kniffel.chances_fit import (
+    FIT_GAMES,
+    coverage_scale,
+    fit_shift,
+    fit_spread,
+    model_file,
+    play_samples,
+)
 from kniffel.engine.chances import SpreadModel
 from kniffel.engine.rules import preset
 
@@ -32,9 +46,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", action="append", choices=sorted(FIT_GAMES))
+    parser.add_argument("--coverage", action="store_true",
+                        help="the factors s[n] by the range's coverage of what came (step 5 of "
+                             "kniffel.chances_fit), not by the variance")
+    parser.add_argument("--shift-only", action="store_true",
+                        help="keep the spread OUT holds and fit only the shift of the expert's "
+                             "play beyond its model (with --only)")
+    parser.add_argument("--coverage-only", action="store_true",
+                        help="keep the spread OUT holds and fit only its factors s[n] by the "
+                             "range's coverage (with --only)")
     args = parser.parse_args()
+    if (args.shift_only or args.coverage_only) and not (args.only and args.out.exists()):
+        parser.error("--shift-only and --coverage-only need --only and an OUT that holds the "
+                     "other numbers")
     models: dict[str, SpreadModel] = {}
-    sources: dict[str, object] = {}
+    sources: dict[str, Any] = {}
     if args.only and args.out.exists():
         old = json.loads(args.out.read_text("utf-8"))["models"]
         for name, data in old.items():
@@ -50,10 +76,32 @@ def main() -> None:
             rules = preset(name)
             samples = play_samples(rules, n, args.seed, jobs=args.jobs,
                                    progress=lambda k, t=task: progress.advance(t, k))
-            models[name] = fit_spread(rules, samples)
-            sources[name] = {"games": n, "seed": args.seed, "samples": len(samples),
-                             "player": "expert",
-                             "seconds": round(time.perf_counter() - start, 1)}
+            if args.coverage_only:
+                old_scale = models[name].scale
+                models[name] = replace(models[name], scale=coverage_scale(
+                    rules, models[name], samples))
+                sources[name] = {**sources[name], "coverage": {
+                    "games": n, "seed": args.seed, "samples": len(samples),
+                    "variance_scale": list(old_scale),
+                    "seconds": round(time.perf_counter() - start, 1)}}
+                continue
+            if args.shift_only:
+                shift = fit_shift(rules, samples)
+                models[name] = replace(models[name], shift=tuple(shift) if any(shift) else ())
+                sources[name] = {**sources[name], "shift": {
+                    "games": n, "seed": args.seed, "samples": len(samples),
+                    "seconds": round(time.perf_counter() - start, 1)}}
+                continue
+            by_variance = fit_spread(rules, samples, coverage=False)
+            models[name] = (replace(by_variance, scale=coverage_scale(rules, by_variance,
+                                                                      samples))
+                            if args.coverage else by_variance)
+            fitted: dict[str, object] = {"games": n, "seed": args.seed, "samples": len(samples),
+                                         "player": "expert",
+                                         "seconds": round(time.perf_counter() - start, 1)}
+            if args.coverage:
+                fitted.update(scale="coverage", variance_scale=list(by_variance.scale))
+            sources[name] = fitted
     args.out.write_text(model_file([models[n] for n in FIT_GAMES if n in models], sources),
                         "utf-8")
     print(f"wrote {args.out}")

@@ -169,3 +169,30 @@ def test_a_played_kniffel_game_gives_cuts_whose_chances_are_those_of_the_replay(
     assert game == 1
     assert sum(means) == pytest.approx(1.0)
     assert all(v >= 0 for v in variances)
+
+
+def test_the_per_open_box_table_gives_bias_against_the_reference_and_the_ranges_coverage() -> None:
+    rows = [bench.TotalRow(0, 3, 100, 120.0, 110, 130, final, 119.0)
+            for final in (105, 110, 120, 130, 131)]
+    rows.append(bench.TotalRow(1, 1, 50, 60.0, 55, 65, 60, 60.0))
+    table = bench.total_table(rows)
+    assert [r["open"] for r in table] == [1, 3]
+    one, three = table
+    assert one["positions"] == 1
+    assert one["bias"] == 0.0
+    assert three["bias"] == pytest.approx(1.0)
+    assert three["bias_max"] == pytest.approx(1.0)
+    assert three["error"] == pytest.approx(120.0 - (105 + 110 + 120 + 130 + 131) / 5)
+    assert (three["coverage"], three["below"], three["above"]) == pytest.approx((0.6, 0.2, 0.2))
+
+
+def test_a_played_kniffel_game_gives_a_row_per_turn_start_against_the_exact_table(
+        classic_tables_solved: Path) -> None:
+    rows, seconds = bench.play_totals(("kniffel", 5, 0, 1))
+    assert seconds > 0
+    rules = preset("kniffel")
+    assert [r.open for r in rows] == list(range(len(rules.boxes), 0, -1))
+    for r in rows:
+        assert r.expected == pytest.approx(r.reference, abs=1e-6)  # exact: no bias
+        assert r.low <= r.high
+        assert r.final == rows[0].final

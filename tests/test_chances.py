@@ -141,7 +141,7 @@ def test_a_fresh_game_expects_the_start_expectation_for_everyone(
         game = Game(rules_name, ["Anna", "Ben"])
         start = start_expectation(game.rules)
         for o in win_chances(game).players:
-            assert o.expected == pytest.approx(start, abs=0.5)
+            assert o.expected == pytest.approx(start, abs=1e-6)
             assert o.win == pytest.approx(0.5, abs=1e-12)
     rules = preset("kniffel")
     assert start_expectation(rules) == values_for(rules).future(0, 0, 0)

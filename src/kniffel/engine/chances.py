@@ -6,24 +6,33 @@ computes the distribution of the final total if the player plays like the expert
 ending above all others (a tie shared equally), the expected final total and a range (10 %–90 %).
 
 **One player's final total.** The points on the sheet ``s`` plus the points still to come
-``R``. The mean of ``R`` is the expert's value of the turn-start state,
-``E[R] = V(filled boxes, upper sum, extra state)`` (:mod:`kniffel.engine.values`: exact tables
-for the classic sets, the fitted model for Kniffel Extreme). The upper bonus makes ``R``
-two-humped, so ``R`` is modelled as a mixture of two normal distributions, one for the games
-that still reach the bonus (probability ``p``) and one for those that do not (where one or two
+``R``. The mean of ``R`` is the expert's value of the turn-start state, exactly,
+``E[R] = V(filled boxes, upper sum, extra state)`` (:meth:`ChanceModel.expected_rest`): the
+exact table's value for the classic sets (:mod:`kniffel.engine.values`); on Kniffel Extreme
+the exact value where the program knows it (the solved optimum of the empty sheet, the exact
+endgame) and else the expert's model V̂ plus the fitted ``shift[n]``, what the expert's own
+play from ``n`` open boxes scores beyond V̂ on average. The upper bonus makes ``R``
+two-humped, so its shape is a mixture of two normal distributions, one for the games that
+still reach the bonus (probability ``p``) and one for those that do not (where one or two
 boxes are open it is exact instead: :mod:`kniffel.engine.endgame`):
 
-    R ~ p · N(μ₁, σ²) + (1 − p) · N(μ₀, σ²),   μ₁ = V + (1 − p)·J,   μ₀ = V − p·J,
+    p · N(μ₁, σ²) + (1 − p) · N(μ₀, σ²),   μ₁ = V + (1 − p)·J,   μ₀ = V − p·J,
 
-which keeps ``E[R] = V``; ``J`` is the gap between the two humps (the bonus and the upper points
-that come with it). ``p`` is a logistic function of the points the bonus still needs per open
-upper face, of how many upper and other boxes are open and of the chips left; ``p`` is 0 when
-the bonus is out of reach and there is no mixture once it is reached. The spread is a sum over
+``J`` the gap between the two humps (the bonus and the upper points that come with it).
+``p`` is a logistic function of the points the bonus still needs per open upper face, of how
+many upper and other boxes are open and of the chips left; ``p`` is 0 when the bonus is out of
+reach and there is no mixture once it is reached. The spread is a sum over
 the open boxes, times a factor for how many are open, ``σ² = s[n] · Σ_open b σ²_b`` (a box
 open near the end has fewer turns to fit its roll in). ``J``, ``p``'s weights, ``σ²_b`` and
 ``s`` are fitted per rule set to the expert's own games (:mod:`kniffel.chances_fit`, the data
-file ``kniffel/engine/data/chances.json``). The mixture is put on the whole numbers from 0 to
-the most points the open boxes can still bring. A finished sheet is its total.
+file ``kniffel/engine/data/chances.json``; ``s`` so that the 10–90 % range holds 80 % of
+what came). The mixture is put on the whole numbers from 0 to the most points the open boxes
+can still bring, which cuts it, and a cut moves its mean (late in a game by up to 10 points:
+ones, four of a kind and Kniffel open leave 0–85 to come around a mean of 18). So it is then
+tilted exponentially, ``P(x) ∝ q(x)·exp(θ·x)`` (:func:`tilted`), θ solved so that the mean is
+``V`` again to 1e-10: a tilted normal is the same normal moved by θσ², so this is the mixture
+moved until its cut has the right mean; support and shape stay, the chances sum to 1. A
+finished sheet is its total.
 
 **Who wins.** With every player's distribution ``P_j`` (independent: nobody's dice depend on
 another's), player ``i`` wins with
@@ -54,7 +63,7 @@ from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import Enter, Game, Score, Strike
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet
 from kniffel.engine.states import DEAD, max_count, upper_key
-from kniffel.engine.values import Values, on_providers_changed, values_for
+from kniffel.engine.values import Values, known_value, on_providers_changed, values_for
 
 #: The format of the data file; a file of another version is refused.
 CHANCE_FORMAT = "kniffel-chance-model"
@@ -68,6 +77,10 @@ LOW_Q, HIGH_Q = 0.1, 0.9
 EXACT_OPEN, EXACT_OPEN_D10 = 2, 1
 #: Normal tails beyond this many standard deviations are left out (then renormalised).
 _TAILS = 6.0
+#: How close the tilted distribution's mean comes to the expected value (points).
+_MEAN_TOLERANCE = 1e-10
+#: A mean closer than this to an end of the support is given by the two points around it.
+_EDGE = 1e-6
 
 # the 4-point Gauss–Legendre rule on [0, 1]: exact for polynomials of degree ≤ 7 (8 players)
 _A, _B = math.sqrt(3 / 7 - 2 / 7 * math.sqrt(6 / 5)), math.sqrt(3 / 7 + 2 / 7 * math.sqrt(6 / 5))
@@ -120,13 +133,20 @@ class SpreadModel:
     docstring): ``box_variance[b]`` = σ²_b, ``gap`` = (J's constant, J per open upper box),
     ``bonus_weights`` = the logistic weights of (1, need per open upper face, open upper boxes,
     open other boxes, chips left), ``scale[n]`` = s[n], the factor of σ² with ``n`` boxes
-    open (1 where missing)."""
+    open (1 where missing), ``shift[n]`` = what the expert's play from a sheet with ``n``
+    boxes open scores on average beyond its model's value V̂ (0 where missing; none where the
+    values are an exact table, which is what optimal play scores)."""
 
     rules_name: str
     box_variance: Mapping[Box, float]
     gap: tuple[float, float]
     bonus_weights: tuple[float, float, float, float, float]
     scale: tuple[float, ...] = ()
+    shift: tuple[float, ...] = ()
+
+    def shift_of(self, open_boxes: int) -> float:
+        """The expert's points beyond V̂ with ``open_boxes`` open (0 where not fitted)."""
+        return self.shift[open_boxes] if open_boxes < len(self.shift) else 0.0
 
     def variance(self, open_boxes: Sequence[Box]) -> float:
         """σ² of the points still to come with ``open_boxes`` open."""
@@ -137,7 +157,7 @@ class SpreadModel:
     def to_json(self) -> dict[str, Any]:
         return {"box_variance": {b.value: v for b, v in self.box_variance.items()},
                 "gap": list(self.gap), "bonus_weights": list(self.bonus_weights),
-                "scale": list(self.scale)}
+                "scale": list(self.scale), "shift": list(self.shift)}
 
     @classmethod
     def from_json(cls, name: str, data: Mapping[str, Any]) -> SpreadModel:
@@ -148,7 +168,8 @@ class SpreadModel:
         return cls(name, {Box(k): float(v) for k, v in data["box_variance"].items()},
                    (gap[0], gap[1]), (weights[0], weights[1], weights[2], weights[3],
                                       weights[4]),
-                   tuple(float(f) for f in data.get("scale", ())))
+                   tuple(float(f) for f in data.get("scale", ())),
+                   tuple(float(f) for f in data.get("shift", ())))
 
 
 def bonus_features(rules: RuleSet, entries: Mapping[Box, Entry], upper: int,
@@ -210,6 +231,70 @@ def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> D
     return Distribution(lo, tuple(p / total for p in probs))
 
 
+def tilted(base: Distribution, mean: float, top: int) -> Distribution:
+    """``base`` (on the whole numbers 0…``top``) tilted exponentially so that its mean is
+    ``mean`` exactly: ``p_x ∝ q_x · exp(θ·x)`` with θ solved by Newton's method, safeguarded
+    by bisection. The tilt keeps the support and the shape (a tilted normal is a normal moved
+    by θσ², so a cut normal or mixture becomes the one whose cut has the mean asked for). A
+    ``mean`` at or beyond the ends of the support (where no tilt reaches it) gives the two
+    whole numbers around it (one where it is whole), inside 0…``top``."""
+    mean = min(max(mean, 0.0), float(top))
+    support = [k for k, q in enumerate(base.probs) if q > 0]
+    lo = base.offset + support[0] if support else 0
+    hi = base.offset + support[-1] if support else 0
+    if not lo + _EDGE < mean < hi - _EDGE:
+        return _two_point(mean)
+    xs = [base.offset + k for k in support]
+    logs = [math.log(base.probs[k]) for k in support]
+    centre = mean
+
+    def moments(theta: float) -> tuple[list[float], float, float]:
+        exps = [lq + theta * (x - centre) for lq, x in zip(logs, xs, strict=True)]
+        top_exp = max(exps)
+        weights = [math.exp(e - top_exp) for e in exps]
+        total = math.fsum(weights)
+        ws = [w / total for w in weights]
+        m = math.fsum(w * (x - centre) for w, x in zip(ws, xs, strict=True))
+        v = math.fsum(w * (x - centre - m) ** 2 for w, x in zip(ws, xs, strict=True))
+        return ws, m, v
+
+    theta, low, high = 0.0, -math.inf, math.inf
+    ws, m, v = moments(theta)
+    for _ in range(200):
+        if abs(m) <= _MEAN_TOLERANCE:
+            break
+        if m > 0:
+            high = theta
+        else:
+            low = theta
+        step = theta - m / v if v > 0 else math.nan
+        if not low < step < high:  # Newton leaves the bracket: bisect, or widen it
+            if math.isfinite(low) and math.isfinite(high):
+                step = (low + high) / 2
+            elif math.isinf(high):
+                step = theta + max(1e-3, abs(theta))
+            else:
+                step = theta - max(1e-3, abs(theta))
+        theta = step
+        ws, m, v = moments(theta)
+    probs = [0.0] * (hi - lo + 1)
+    for w, x in zip(ws, xs, strict=True):
+        probs[x - lo] = w
+    return Distribution(lo, tuple(probs))
+
+
+def _two_point(mean: float) -> Distribution:
+    """The distribution on the two whole numbers around ``mean`` with that mean (one number
+    where ``mean`` is whole)."""
+    below = math.floor(mean)
+    frac = mean - below
+    if frac <= _MEAN_TOLERANCE:
+        return Distribution.point(below)
+    if frac >= 1 - _MEAN_TOLERANCE:
+        return Distribution.point(below + 1)
+    return Distribution(below, (1.0 - frac, frac))
+
+
 # --- a player's state at the start of their turn -----------------------------------------------
 
 
@@ -260,7 +345,13 @@ class ChanceModel:
         return self.values.source
 
     def expected_rest(self, state: PlayerState) -> float:
-        """V: the expected points still to come from ``state``."""
+        """V: the expected points still to come from ``state`` if the player plays like the
+        expert. Where the value of the state is known exactly it is that value
+        (:func:`kniffel.engine.values.known_value`: every state of a classic rule set's table,
+        the empty sheet of Kniffel Extreme; the exact endgame's mean where few boxes are open);
+        else the expert's model V̂ plus what the expert's
+        own play from a sheet with this many open boxes scores beyond V̂ on average (the
+        spread model's ``shift``, fitted to the expert's games)."""
         rules = self.rules
         mask = 0
         for box in state.entries:
@@ -271,7 +362,16 @@ class ChanceModel:
             x = 1 if state.entries[Box.KNIFFEL].points > 0 else 0
         else:
             x = 0
-        return self.values.future(mask, state.upper, x)
+        known = known_value(rules, self.values, mask, state.upper, x)
+        if known is not None:
+            return known
+        open_boxes = len(rules.boxes) - len(state.entries)
+        if open_boxes <= self.exact_open:
+            exact = endgame_rest(rules, state.entries, state.upper, state.chips,
+                                 limit=self.exact_open)
+            if exact is not None:
+                return exact.mean
+        return self.values.future(mask, state.upper, x) + self.spread.shift_of(open_boxes)
 
     def most_to_come(self, state: PlayerState) -> int:
         """The most points the open boxes can still bring (with the bonus, and further
@@ -312,12 +412,12 @@ class ChanceModel:
         sd = math.sqrt(max(self.spread.variance(open_boxes), 0.0))
         features = bonus_features(rules, state.entries, state.upper, state.chips)
         if features is None:
-            return mixture(((1.0, v),), sd, top)
+            return tilted(mixture(((1.0, v),), sd, top), v, top)
         z = sum(w * f for w, f in zip(self.spread.bonus_weights, features, strict=True))
         p = _logistic(z)
         ups = sum(1 for b in open_boxes if b.is_upper)
         gap = max(0.0, self.spread.gap[0] + self.spread.gap[1] * ups)
-        return mixture(((p, v + (1 - p) * gap), (1 - p, v - p * gap)), sd, top)
+        return tilted(mixture(((p, v + (1 - p) * gap), (1 - p, v - p * gap)), sd, top), v, top)
 
     def final(self, state: PlayerState) -> Distribution:
         """The distribution of the final total from ``state``."""
@@ -483,5 +583,5 @@ def chances_over_game(game: Game, *, model: ChanceModel | None = None) -> tuple[
 
 __all__ = ["ChanceModel", "ChancePoint", "Chances", "Distribution", "GameSheets", "Outlook",
            "PlayerState", "SpreadModel", "chance_model", "chances_from", "chances_key",
-           "chances_over_game", "mixture", "spread_model", "start_expectation", "win_chances",
-           "win_probabilities"]
+           "chances_over_game", "mixture", "spread_model", "start_expectation", "tilted",
+           "win_chances", "win_probabilities"]

@@ -39,7 +39,7 @@ from kniffel.engine.rules import (
 from kniffel.engine.states import DEAD, max_count, upper_key
 from kniffel.engine.strategy import check_decision, register_strategy
 from kniffel.engine.turn_stages import TurnStages, turn_stages
-from kniffel.engine.values import Values, on_providers_changed, values_for
+from kniffel.engine.values import Values, known_value, on_providers_changed, values_for
 from kniffel.engine.vectors import Vec, numpy_available, vector_math
 
 
@@ -161,6 +161,14 @@ class Expert:
         x = (pos.chips_left or 0) + (1 if pos.chip_used else 0) if rules.chips else 0
         return _Turn(mask, pos.upper_total, x, holds_50)
 
+    def turn_start_value(self, pos: Position) -> float:
+        """What the exact computation of the turn ``pos`` belongs to expects the turn to bring
+        from its start (the dice of ``pos`` not counted): its points plus V of the sheet it
+        leaves, the expert's best play in every throw. (Where V is an exact table this is V of
+        the turn's start itself.)"""
+        turn = self._turn(pos)
+        return float(self._turn_stages(turn, pos.entries).before(1)[self._m.dice.first])
+
     def advise(self, pos: Position) -> Advice:
         """Every legal choice of ``pos``, best first, with its expected final score (see the
         module docstring)."""
@@ -175,7 +183,12 @@ class Expert:
         so_far = pos.score_so_far
         values: list[tuple[Action, float, int | None]] = []
         if pos.roll is None:
-            values.append((Throw(), float(stages.before(1)[dice.first]), None))
+            # before the first throw: the state's exact value where it is known (the solved
+            # optimum of an empty Kniffel Extreme sheet), else what the turn's computation expects
+            known = (known_value(rules, self.values, turn.mask, turn.upper, turn.x)
+                     if self.values.source == "model" else None)
+            values.append((Throw(), float(stages.before(1)[dice.first]) if known is None
+                           else known, None))
         else:
             roll = pos.roll
             x_entry = self._x_entry(pos)

@@ -118,6 +118,20 @@ class ValueModel:
         return (v + self.upper[at] + lower_open * self.upper[at + 1]
                 + self.upper_lower[key * (nb - 5) + lower_open])
 
+    def known(self, mask: int, upper_sum: int, x: int) -> float | None:
+        """The exact value of the state where the model file records it (else None): the
+        empty sheet with the rules' chips, whose value under optimal play the full table's
+        sample holds (``sample.expected``, the solved optimum: 646.4189 for Kniffel
+        Extreme)."""
+        if mask or upper_sum or x != self.rules.chips:
+            return None
+        sample = self.meta.get("sample")
+        if not isinstance(sample, Mapping) or sample.get("max_open") != len(self.rules.boxes):
+            return None
+        found = sample.get("expected")
+        return float(found) if isinstance(found, int | float) and math.isfinite(found) \
+            else None
+
 
 _NUMBER_TYPES = {int, float}  # as JSON reads numbers (a bool is not one, nor a subclass)
 

@@ -202,6 +202,21 @@ def _table_values(rules: RuleSet, build: bool) -> TableValues:
     return TableValues(rules, data, where=where)
 
 
+def known_value(rules: RuleSet, values: Values, mask: int, upper_sum: int,
+                x: int) -> float | None:
+    """The exact expected points still to come under optimal play from the turn-start state
+    (filled boxes ``mask``, upper sum ``upper_sum``, extra state ``x``) of ``rules`` where
+    ``values`` know it, else None: every state of an exact table; for the expert's model, the
+    states whose exact value its file records (:meth:`ValueModel.known
+    <kniffel.engine.expert_model.ValueModel.known>`: the empty sheet of Kniffel Extreme,
+    646.4189), for the rules it was fitted to (not a house rule it also plays)."""
+    if values.source == "table":
+        return values.future(mask, upper_sum, x)
+    if isinstance(values, expert_model.ValueModel) and values.rules == rules:
+        return values.known(mask, upper_sum, x)
+    return None
+
+
 def values_for(rules: RuleSet, *, build: bool = True) -> Values:
     """The expert's value function for ``rules``: the exact table of a classic rule set (built
     by an installed source when missing and ``build``), the fitted model for Kniffel
