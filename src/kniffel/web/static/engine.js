@@ -20,11 +20,13 @@ worker.onmessage = (event) => {
       const [value, key] = steps[msg.step];
       $("boot-progress").value = value;
       $("boot-text").textContent = tr(key);
+      showBootPercent(value);
     }
     timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
     if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
   } else if (msg.type === "ready") {
     timing.engineMs = msg.ms;
+    showBootPercent(100);
     resolveEngine();
   } else if (msg.type === "failed") {
     $("boot-text").textContent = tr("page.boot.failed", { why: msg.message });
@@ -35,6 +37,16 @@ worker.onmessage = (event) => {
     if (done) done(msg.reply);
   }
 };
+
+// How far the engine's start is, also in the lines next to the controls that wait for it
+// (early.js: bootWait): "page.boot.early" becomes "page.boot.early_done" once it runs.
+function showBootPercent(value) {
+  state.bootPercent = value;
+  for (const el of document.querySelectorAll("[data-boot-wait]")) {
+    if (value >= 100 && el.dataset.bootWait === "page.boot.early") el.dataset.bootWait = "page.boot.early_done";
+    el.textContent = tr(el.dataset.bootWait, { percent: value });
+  }
+}
 
 export function ask(request) {
   return new Promise((resolve) => {
