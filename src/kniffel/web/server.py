@@ -332,11 +332,31 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             # The service worker lists every file; every file knows the build id.
             text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
             text = page_text(text.replace("__ASSETS__", json.dumps(files)), p.suffix, page)
+            if p.name == "index.html":
+                text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
             (out / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(p, out / rel)
     compressed = write_compressed(out, [name for name in files if name != "./"])
     return {"build": build, "pyodide": version, "files": files, "compressed": compressed}
+
+
+#: The page's own modules that are no module of the page (the engine's worker, the service
+#: worker): not preloaded by the page.
+NOT_PAGE_MODULES = ("worker.js", "sw.js")
+
+
+def preload_links(statics: list[Path], build: str) -> str:
+    """The ``<link>`` elements index.html gets at build time: every module of the page
+    (``modulepreload``, at the address its imports use) and the two files its first screen
+    fetches (meta.json, pad-start.json), so the browser asks for all of them at once instead
+    of one level of imports after the other (on a 4G link each level costs a round trip)."""
+    links = [f'<link rel="modulepreload" href="{p.name}?b={build}">\n'
+             for p in statics if p.suffix == ".js" and p.parent == STATIC_DIR
+             and p.name not in NOT_PAGE_MODULES and p.name != "app.js"]
+    links += [f'<link rel="preload" href="{name}" as="fetch" crossorigin>\n'
+              for name in ("meta.json", "pad-start.json")]
+    return "".join(links)
 
 
 _MIME = {

@@ -11,7 +11,7 @@
 import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
-import { ask, engineReady } from "./engine.js?b=__BUILD__";
+import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { defaultSetup } from "./setup.js?b=__BUILD__";
 import { awake, BUILD, facts, play, state, timing } from "./state.js?b=__BUILD__";
@@ -75,10 +75,19 @@ async function boot() {
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; safeDraw(); });
+  // A game the engine must replay first starts the engine now; otherwise it starts once the
+  // first screen is usable (the start screen's rule sets and the score pad's start are here and
+  // drawn), so that a slow phone spends its first seconds on the page, not on Python.
+  if (state.pending || (state.current && !(state.current.view && state.current.view.early))) startEngine();
+  const metaHere = fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; });
   // the score pad before the engine runs (early.js): the engine's new games, written at build time
-  fetch("pad-start.json").then((r) => r.json()).then((d) => { useStarts(d); safeDraw(); })
+  const startsHere = fetch("pad-start.json").then((r) => r.json()).then(useStarts)
     .catch((err) => console.warn("kniffel: no pad start", err));
+  Promise.allSettled([metaHere, startsHere]).then(() => {
+    safeDraw();
+    timing.usableMs = performance.now();
+    setTimeout(startEngine, 0); // after this frame
+  });
   await engineReady;
   let restore = state.current ? { record: state.current, raw: stored ? stored.raw : JSON.stringify(state.current) } : state.pending;
   while (restore) {
