@@ -29,8 +29,8 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
   v2 ``cpu.max``, as root; Chrome's own CDP CPU throttling does not reach the Web Worker where
   the engine starts). With ``--peer DIR`` (a production build of another score pad, served
   from DIR, gzip) each run of ours alternates with one of the peer's, driven by
-  ``--peer-steps`` (a JSON list of CSS selectors to click, the last one's appearance being the
-  score shown).
+  ``--peer-steps`` (a JSON list of steps: a CSS selector to click, or ``[selector, text]`` to
+  type into; the last one a selector whose appearance is the score shown).
 """
 
 from __future__ import annotations
@@ -337,8 +337,9 @@ FIRST_SCORE_SCRIPT = """
 """
 #: Our two-player score pad from the start screen: start (the default two players, score pad),
 #: tap player 1's Chance, take the first number it offers.
-OUR_STEPS = ["#start:not([disabled])", "td[data-player='0'][data-box='chance'] button.open",
-             "#picker-options button[data-strike='0']"]
+OUR_STEPS: list[Any] = ["#start:not([disabled])",
+                        "td[data-player='0'][data-box='chance'] button.open",
+                        "#picker-options button[data-strike='0']"]
 OUR_SCORE = "td[data-player='0'][data-box='chance'] button.filled"
 
 
@@ -385,7 +386,7 @@ class SlowGroup:
                 time.sleep(0.1)  # the browser's last processes are still leaving
 
 
-def first_score_run(p: Any, executable: str, url: str, steps: list[str], score: str,
+def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: str,
                     link: dict[str, Any] | None, engine: bool) -> dict[str, Any]:
     """One cold first visit in a new browser: milliseconds from navigation to the first score
     shown (``score`` appearing after clicking ``steps`` in turn, each as soon as it is there),
@@ -406,7 +407,10 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[str], score: 
             cdp.send("Network.emulateNetworkConditions", link)
         page.goto(url, wait_until="commit", timeout=300_000)
         for step in steps:
-            page.click(step, timeout=300_000)
+            if isinstance(step, list):
+                page.fill(step[0], step[1], timeout=300_000)
+            else:
+                page.click(step, timeout=300_000)
         page.wait_for_selector(score, state="attached", timeout=300_000)
         at_score = time.perf_counter()
         ms = float(page.evaluate("window.__firstScoreMs"))
@@ -435,7 +439,7 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[str], score: 
 
 
 def first_score(p: Any, chromium: str, url: str, conditions: list[str], runs: int,
-                peer: tuple[str, list[str]] | None) -> None:
+                peer: tuple[str, list[Any]] | None) -> None:
     """Print the first score's time and bytes of ``runs`` cold visits per condition, ours
     alternating with the peer's (``peer``: its address and steps) when given."""
     with tempfile.TemporaryDirectory(prefix="kniffel-bench-") as tmp:

@@ -93,6 +93,9 @@ def test_the_first_score_is_taken_before_the_engine_runs_and_applied_once_it_doe
     assert page.locator("tfoot .sum-wait").count() == 2
     note = page.text_content("#early-note") or ""
     assert note.startswith(text("page.boot.early", "de", percent=0).split("(")[0])
+    # the menu's controls that wait for the engine say so too
+    assert page.locator("#menu #share[disabled]").count() == 1
+    assert page.locator("#menu #menu-wait").count() == 1
     game = stored_current(page)["game"]
     assert [a["box"] for a in game["actions"]] == ["chance"]
     assert [p["name"] for p in game["players"]] == ["Oma", "Ben"]
@@ -111,6 +114,7 @@ def test_the_first_score_is_taken_before_the_engine_runs_and_applied_once_it_doe
     assert page.text_content("[data-total='Oma']") == "25"
     assert page.text_content("[data-total='Ben']") == "18"
     assert page.locator("#early-note").count() == 0
+    assert page.locator("#menu-wait").count() == 0
     record = stored_current(page)
     assert not record["view"].get("early")
     replayed = Game.from_json(record["game"])

@@ -4,7 +4,7 @@ import { chancesRow, chancesShown, setChancesShown } from "./chances.js?b=__BUIL
 import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { handoff, notice, shareResult, showPicker } from "./dialogs.js?b=__BUILD__";
 import { drawDice } from "./dice.js?b=__BUILD__";
-import { earlyGame } from "./early.js?b=__BUILD__";
+import { bootWait, earlyGame } from "./early.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { openReview } from "./expert.js?b=__BUILD__";
@@ -59,7 +59,9 @@ function drawMenu(view) {
       view.chances && !view.over ? h("button", { type: "button", id: "chances-toggle",
         onclick: close(() => setChancesShown(!state.showChances)) }, tr(state.showChances ? "page.chances.hide" : "page.chances.show")) : null,
       view.mode === "pad" ? padReviewButton("pad-review-menu", close(openPadReview)) : null,
-      h("p", { class: "note" }, tr("page.menu.saved_note"))));
+      h("p", { class: "note" }, tr("page.menu.saved_note")),
+      // sharing and the hand-off wait for the engine: why, and how far its start is
+      state.ready ? null : bootWait("page.boot.menu_wait", "menu-wait")));
 }
 
 export function undoButton(view, live) {
