@@ -30,7 +30,8 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
   the engine starts). With ``--peer DIR`` (a production build of another score pad, served
   from DIR, gzip) each run of ours alternates with one of the peer's, driven by
   ``--peer-steps`` (a JSON list of steps: a CSS selector to click, or ``[selector, text]`` to
-  type into; the last one a selector whose appearance is the score shown).
+  type into; the last one a selector whose appearance is the score shown, or ``[selector,
+  text]``: an element of it holding or showing that text).
 """
 
 from __future__ import annotations
@@ -322,17 +323,20 @@ LINK_4G = {"offline": False, "latency": 70, "downloadThroughput": 9_000_000 / 8,
 #: The share of one core the whole browser gets under ``slow``.
 SLOW_SHARE = 0.25
 #: Records when the first entered score appears in the sheet (ours: a filled box; the peer: the
-#: last step's selector), in milliseconds since the navigation started.
+#: last step: a selector, or ``[selector, text]``: a field holding that value or an element
+#: showing that text), in milliseconds since the navigation started.
 FIRST_SCORE_SCRIPT = """
 (() => {
-  const selector = %s;
+  const [selector, text] = %s;
   const seen = () => {
-    if (window.__firstScoreMs === undefined && document.querySelector(selector)) {
-      window.__firstScoreMs = performance.now();
-    }
+    if (window.__firstScoreMs !== undefined) return;
+    const found = [...document.querySelectorAll(selector)].some((el) => text === null
+      || el.value === text || el.textContent.trim() === text);
+    if (found) window.__firstScoreMs = performance.now();
   };
   new MutationObserver(seen).observe(document, { childList: true, subtree: true,
     attributes: true, characterData: true });
+  document.addEventListener("input", seen, true);
 })();
 """
 #: Our two-player score pad from the start screen: start (the default two players, score pad),
@@ -386,7 +390,7 @@ class SlowGroup:
                 time.sleep(0.1)  # the browser's last processes are still leaving
 
 
-def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: str,
+def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: Any,
                     link: dict[str, Any] | None, engine: bool) -> dict[str, Any]:
     """One cold first visit in a new browser: milliseconds from navigation to the first score
     shown (``score`` appearing after clicking ``steps`` in turn, each as soon as it is there),
@@ -395,7 +399,8 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
     browser = p.chromium.launch(executable_path=executable, args=ARGS)
     try:
         ctx = browser.new_context(service_workers="allow", **PHONE)
-        ctx.add_init_script(FIRST_SCORE_SCRIPT % json.dumps(score))
+        ctx.add_init_script(FIRST_SCORE_SCRIPT % json.dumps(
+            score if isinstance(score, list) else [score, None]))
         page = ctx.new_page()
         finished: list[tuple[float, Request]] = []
         started: list[tuple[float, Request]] = []
@@ -411,7 +416,8 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
                 page.fill(step[0], step[1], timeout=300_000)
             else:
                 page.click(step, timeout=300_000)
-        page.wait_for_selector(score, state="attached", timeout=300_000)
+        while page.evaluate("window.__firstScoreMs === undefined"):
+            page.wait_for_timeout(20)  # (the page's policy forbids wait_for_function)
         at_score = time.perf_counter()
         ms = float(page.evaluate("window.__firstScoreMs"))
         ready_ms = None
