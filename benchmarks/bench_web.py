@@ -382,12 +382,15 @@ class SlowGroup:
         return cls(folder, folder / "cgroup.procs", wrapper), how
 
     def remove(self) -> None:
-        for _ in range(50):
+        """Remove the cgroup once the browser's last processes have left it (slowly: they run
+        at a quarter of a core), or say where it is left."""
+        for _ in range(600):
             try:
                 self.folder.rmdir()
                 return
             except OSError:
                 time.sleep(0.1)  # the browser's last processes are still leaving
+        print(f"-- the cgroup {self.folder} is still in use: remove it with rmdir")
 
 
 def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: Any,
