@@ -17,14 +17,31 @@ build of the site on loopback and drives Debian's Chromium with Playwright:
   reported and skipped;
 * transfer (issue 20): the bytes of a first visit in a new profile as they went over the wire
   (response bodies as sent, compressed or not, until the service worker has stored the site),
-  served with the site's compressed copies (``.br``/``.gz``) and without them.
+  served with the site's compressed copies (``.br``/``.gz``) and without them;
+* first score (issue 30, ``--only first-score``): a cold first visit of a phone (390×844,
+  touch; a new browser each run: empty caches, no service worker, no engine snapshot) from
+  navigation until the first score of a two-player score pad is shown in the sheet, and the
+  bytes that came over the wire until then (bodies as sent, of the requests finished by then;
+  the engine's downloads still under way are named apart) and until the engine runs. Under
+  three conditions (``--conditions``): ``full`` (loopback, full speed), ``4g`` (CDP network
+  emulation: 70 ms latency, 9 Mbit/s down and up) and ``slow`` (the whole browser, every
+  process and thread, held to a quarter of one core by a cgroup: v1 ``cpu.cfs_quota_us`` or
+  v2 ``cpu.max``, as root; Chrome's own CDP CPU throttling does not reach the Web Worker where
+  the engine starts). With ``--peer DIR`` (a production build of another score pad, served
+  from DIR, gzip) each run of ours alternates with one of the peer's, driven by
+  ``--peer-steps`` (a JSON list of steps: a CSS selector to click, or ``[selector, text]`` to
+  type into; the last one a selector whose appearance is the score shown, or ``[selector,
+  text]``: an element of it holding or showing that text).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import statistics
+import tempfile
 import time
 import warnings
 import zipfile
@@ -295,6 +312,224 @@ def transfer(browser: Browser, url: str, plain_url: str) -> None:
     print(f"first visit: the compressed copies save {saved:.0%} of the bytes")
 
 
+# --- issue 30: the first score of a cold first visit --------------------------------------------
+
+#: A phone: the viewport of the issue's measurements, touch.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 3}
+#: CDP network emulation of a 4G-like link (bytes per second).
+LINK_4G = {"offline": False, "latency": 70, "downloadThroughput": 9_000_000 / 8,
+           "uploadThroughput": 9_000_000 / 8}
+#: The share of one core the whole browser gets under ``slow``.
+SLOW_SHARE = 0.25
+#: Records when the first entered score appears in the sheet (ours: a filled box; the peer: the
+#: last step: a selector, or ``[selector, text]``: a field holding that value or an element
+#: showing that text), in milliseconds since the navigation started.
+FIRST_SCORE_SCRIPT = """
+(() => {
+  const [selector, text] = %s;
+  const seen = () => {
+    if (window.__firstScoreMs !== undefined) return;
+    const found = [...document.querySelectorAll(selector)].some((el) => text === null
+      || el.value === text || el.textContent.trim() === text);
+    if (found) window.__firstScoreMs = performance.now();
+  };
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true,
+    attributes: true, characterData: true });
+  document.addEventListener("input", seen, true);
+})();
+"""
+#: Our two-player score pad from the start screen: start (the default two players, score pad),
+#: tap player 1's Chance, take the first number it offers.
+OUR_STEPS: list[Any] = ["#start:not([disabled])",
+                        "td[data-player='0'][data-box='chance'] button.open",
+                        "#picker-options button[data-strike='0']"]
+OUR_SCORE = "td[data-player='0'][data-box='chance'] button.filled"
+
+
+class SlowGroup:
+    """A cgroup that holds every process started in it to ``share`` of one core (v2
+    ``cpu.max`` or v1 ``cpu.cfs_quota_us``; needs root), and a wrapper that starts Chromium in
+    it; None from :meth:`make` where neither can be made here (and why)."""
+
+    def __init__(self, folder: Path, procs: Path, wrapper: Path) -> None:
+        self.folder, self.procs, self.wrapper = folder, procs, wrapper
+
+    @classmethod
+    def make(cls, chromium: str, share: float, tmp: Path) -> tuple[SlowGroup | None, str]:
+        period = 100_000
+        quota = int(period * share)
+        name = f"kniffel-bench-{os.getpid()}"
+        v2 = Path("/sys/fs/cgroup/cgroup.controllers")
+        try:
+            if v2.is_file() and "cpu" in v2.read_text():
+                folder = Path("/sys/fs/cgroup") / name
+                folder.mkdir()
+                (folder / "cpu.max").write_text(f"{quota} {period}")
+                how = f"cgroup v2 cpu.max {quota} {period}"
+            else:
+                folder = Path("/sys/fs/cgroup/cpu") / name
+                folder.mkdir()
+                (folder / "cpu.cfs_period_us").write_text(str(period))
+                (folder / "cpu.cfs_quota_us").write_text(str(quota))
+                how = f"cgroup v1 cpu.cfs_quota_us {quota} / cpu.cfs_period_us {period}"
+        except OSError as e:
+            return None, f"no cgroup could be made ({e}): run as root on a machine with cgroups"
+        wrapper = tmp / "chromium-slow.sh"
+        wrapper.write_text(f"#!/bin/sh\necho $$ > {folder / 'cgroup.procs'}\n"
+                           f"exec {chromium} \"$@\"\n")
+        wrapper.chmod(0o755)
+        return cls(folder, folder / "cgroup.procs", wrapper), how
+
+    def remove(self) -> None:
+        """Remove the cgroup once the browser's last processes have left it (slowly: they run
+        at a quarter of a core), or say where it is left."""
+        for _ in range(600):
+            try:
+                self.folder.rmdir()
+                return
+            except OSError:
+                time.sleep(0.1)  # the browser's last processes are still leaving
+        print(f"-- the cgroup {self.folder} is still in use: remove it with rmdir")
+
+
+def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: Any,
+                    link: dict[str, Any] | None, engine: bool) -> dict[str, Any]:
+    """One cold first visit in a new browser: milliseconds from navigation to the first score
+    shown (``score`` appearing after clicking ``steps`` in turn, each as soon as it is there),
+    the bytes as sent of the requests finished by then (and those still under way), and, with
+    ``engine``, until the page says its engine runs (ours: ``data-ready``)."""
+    browser = p.chromium.launch(executable_path=executable, args=ARGS)
+    try:
+        ctx = browser.new_context(service_workers="allow", **PHONE)
+        ctx.add_init_script(FIRST_SCORE_SCRIPT % json.dumps(
+            score if isinstance(score, list) else [score, None]))
+        page = ctx.new_page()
+        finished: list[tuple[float, Request]] = []
+        started: list[tuple[float, Request]] = []
+        ctx.on("request", lambda r: started.append((time.perf_counter(), r)))
+        ctx.on("requestfinished", lambda r: finished.append((time.perf_counter(), r)))
+        if link is not None:
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", link)
+        page.goto(url, wait_until="commit", timeout=300_000)
+        for step in steps:
+            if isinstance(step, list):
+                page.fill(step[0], step[1], timeout=300_000)
+            else:
+                page.click(step, timeout=300_000)
+        while page.evaluate("window.__firstScoreMs === undefined"):
+            page.wait_for_timeout(20)  # (the page's policy forbids wait_for_function)
+        at_score = time.perf_counter()
+        ms = float(page.evaluate("window.__firstScoreMs"))
+        ready_ms = None
+        if engine:
+            page.wait_for_selector(READY, state="attached", timeout=600_000)
+            ready_ms = float(page.evaluate("window.kniffelTiming.interactiveMs"))
+        at_end = time.perf_counter()
+        done = {id(r) for _, r in finished}
+        before = [r for t, r in finished if t <= at_score]
+        flying = [r for t, r in started if t <= at_score and (
+            id(r) not in done or any(t2 > at_score for t2, r2 in finished if r2 is r))]
+        until_ready = [r for t, r in finished if t <= at_end]
+
+        def size(r: Request) -> int:
+            return int(r.sizes()["responseBodySize"])
+
+        out = {"ms": ms, "ready_ms": ready_ms,
+               "bytes": sum(size(r) for r in before), "requests": len(before),
+               "flying": sorted({r.url.rsplit("/", 1)[-1].split("?")[0] for r in flying}),
+               "bytes_ready": sum(size(r) for r in until_ready)}
+        ctx.close()
+        return out
+    finally:
+        browser.close()
+
+
+def first_score(p: Any, chromium: str, url: str, conditions: list[str], runs: int,
+                peer: tuple[str, list[Any]] | None) -> None:
+    """Print the first score's time and bytes of ``runs`` cold visits per condition, ours
+    alternating with the peer's (``peer``: its address and steps) when given."""
+    with tempfile.TemporaryDirectory(prefix="kniffel-bench-") as tmp:
+        for condition in conditions:
+            executable, link, group = chromium, None, None
+            if condition == "4g":
+                link = LINK_4G
+            elif condition == "slow":
+                group, how = SlowGroup.make(chromium, SLOW_SHARE, Path(tmp))
+                print(f"-- slow: {how}")
+                if group is None:
+                    continue
+                executable = str(group.wrapper)
+            ours: list[dict[str, Any]] = []
+            theirs: list[dict[str, Any]] = []
+            try:
+                for _ in range(runs):
+                    ours.append(first_score_run(p, executable, url, OUR_STEPS, OUR_SCORE, link,
+                                                engine=True))
+                    if peer is not None:
+                        theirs.append(first_score_run(p, executable, peer[0], peer[1][:-1],
+                                                      peer[1][-1], link, engine=False))
+            finally:
+                if group is not None:
+                    group.remove()
+            for name, got in (("ours", ours), ("peer", theirs)):
+                if not got:
+                    continue
+                ms = sorted(r["ms"] for r in got)
+                line = (f"{condition:>4} {name}: first score {ms[0] / 1e3:.2f}–"
+                        f"{ms[-1] / 1e3:.2f} s (median {statistics.median(ms) / 1e3:.2f}, "
+                        f"n={len(ms)}); bytes by then "
+                        f"{statistics.median(r['bytes'] for r in got) / 1e6:.2f} MB in "
+                        f"{statistics.median(r['requests'] for r in got):.0f} requests")
+                if name == "ours":
+                    ready = sorted(r["ready_ms"] for r in got)
+                    flying = sorted({f for r in got for f in r["flying"]})
+                    line += (f", still coming: {', '.join(flying) or 'nothing'}; engine runs "
+                             f"{ready[0] / 1e3:.2f}–{ready[-1] / 1e3:.2f} s (median "
+                             f"{statistics.median(ready) / 1e3:.2f}), "
+                             f"{statistics.median(r['bytes_ready'] for r in got) / 1e6:.2f} MB "
+                             "by then")
+                print(line, flush=True)
+
+
+def serve_folder(folder: Path) -> tuple[Any, str]:
+    """A loopback server of the static folder ``folder`` (a peer's build), gzip where the
+    browser accepts it (as ``vite preview`` serves it), in a background thread: the server
+    and its address."""
+    import gzip as gz
+    import http.server
+    import threading
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a: Any, **k: Any) -> None:
+            super().__init__(*a, directory=str(folder), **k)
+
+        def send_head(self) -> Any:
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                path = path / "index.html"
+            if not path.is_file():
+                path = folder / "index.html"  # a single-page app
+            if "gzip" not in (self.headers.get("Accept-Encoding") or ""):
+                return super().send_head()
+            body = gz.compress(path.read_bytes(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+
+        def log_message(self, *a: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 def with_model(site: Path, model: Path) -> None:
     """Put the Kniffel Extreme model file ``model`` into the served site's kniffel.zip, packed
     as the package's own is there (an entry added later is the one unpacked), and mark the
@@ -321,9 +556,18 @@ def main() -> None:
     parser.add_argument("--hint-rules", default="kniffel,yahtzee,extreme",
                         help="rule sets whose hint latency is measured (comma-separated)")
     parser.add_argument("--hint-turns", type=int, default=4, help="turns with hints per set")
-    parser.add_argument("--only", choices=("all", "hints", "transfer"), default="all",
+    parser.add_argument("--only", choices=("all", "hints", "transfer", "first-score"),
+                        default="all",
                         help="hints: measure the hint latency only; transfer: the first visit's "
-                             "bytes only")
+                             "bytes only; first-score: the first score of a cold visit only")
+    parser.add_argument("--conditions", default="full,4g,slow",
+                        help="first-score: full, 4g, slow (comma-separated)")
+    parser.add_argument("--first-runs", type=int, default=5, help="first-score: runs each")
+    parser.add_argument("--peer", type=Path, default=None,
+                        help="first-score: a built peer score pad's folder, alternated with ours")
+    parser.add_argument("--peer-steps", default=None,
+                        help="first-score: the peer's selectors to click as a JSON list, the "
+                             "last one the score shown")
     parser.add_argument("--model", type=Path, default=None,
                         help="a Kniffel Extreme model file to serve in place of the package's "
                              "(made by scripts/fit_expert_model.py; for timing only)")
@@ -333,6 +577,22 @@ def main() -> None:
         if args.model is not None:
             with_model(site, args.model)
             print(f"Kniffel Extreme with the model file {args.model} (not the package's)")
+        if args.only == "first-score":
+            peer = None
+            server = None
+            if args.peer is not None:
+                if not args.peer_steps:
+                    parser.error("--peer needs --peer-steps")
+                server, peer_url = serve_folder(args.peer)
+                peer = (peer_url, list(json.loads(args.peer_steps)))
+            try:
+                first_score(p, args.chromium, url, args.conditions.split(","),
+                            args.first_runs, peer)
+            finally:
+                if server is not None:
+                    server.shutdown()
+            print(f"({time.perf_counter() - started:.0f} s in all)")
+            return
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
         print(f"{browser.version=}  site {url}")
         if args.only in ("all", "transfer"):

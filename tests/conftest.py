@@ -42,7 +42,8 @@ READY = "html[data-ready='1']"
 #: The modules that drive Chromium through Playwright: marked ``browser`` as a whole.
 BROWSER_MODULES = frozenset({
     "test_web_audit", "test_web_awake", "test_web_browser", "test_web_chances", "test_web_coach",
-    "test_web_phone", "test_web_review_chances", "test_web_storage_browser", "test_web_update"})
+    "test_web_early", "test_web_phone", "test_web_review_chances", "test_web_storage_browser",
+    "test_web_update"})
 
 #: Tests that take seconds each (a large solve or model fit, a long simulation, a whole game of
 #: computer players, a site built or a server waited on; each well over a second on an idle

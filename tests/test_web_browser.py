@@ -517,6 +517,13 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         page.click("#roll")
         wait_actions(page, 2)
         assert len(dice(page)) == 6
+        # a classic game's table (a file of its own, fetched on demand) is stored too: its
+        # hint works offline
+        start_game(page, ["Offline"], mode="dice", rules="kniffel")
+        page.click("#roll")
+        wait_actions(page, 2)
+        page.click("#hint")
+        page.wait_for_selector("#hint-best", timeout=60_000)
     finally:
         ctx.close()
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from kniffel.browser import advice_view
 from kniffel.cli import main
 from kniffel.engine import expert_model
 from kniffel.engine.rules import preset
@@ -25,6 +26,7 @@ from kniffel.web.server import (
     brotli_module,
     build_site,
     chosen_encoding,
+    find_pyodide,
     icon_png,
     package_zip,
     running_server,
@@ -75,16 +77,49 @@ def test_build_writes_compressed_copies_that_unpack_to_the_same_bytes(tmp_path: 
         if brotli is not None:
             assert brotli.decompress((tmp_path / f"{name}.br").read_bytes()) == plain, name
             assert sizes["br"] < sizes["gzip"], name
-    for name in ("kniffel.zip", "pyodide/python_stdlib.zip", "icon-192.png"):
-        # already compressed (zip, PNG) or too small: gzip would save under 5 %
+    for name in ("icon-192.png",):
+        # already compressed (PNG): gzip would save under 5 %
         assert name not in info["compressed"]
         assert not (tmp_path / f"{name}.gz").exists(), name
+
+
+def test_the_site_zips_are_stored_so_transport_compression_packs_them_whole(
+        tmp_path: Path) -> None:
+    """kniffel.zip and Pyodide's stdlib are stored, not deflated, and go brotli-compressed:
+    together less than half of what the deflated zips were (issue 30)."""
+    info = build_site(tmp_path)
+    stdlib = find_pyodide() / "python_stdlib.zip"
+    for name in ("kniffel.zip", "pyodide/python_stdlib.zip"):
+        with zipfile.ZipFile(tmp_path / name) as zf:
+            assert {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}, name
+        assert info["compressed"][name]["gzip"] < 0.5 * (tmp_path / name).stat().st_size
+    with zipfile.ZipFile(stdlib) as theirs, zipfile.ZipFile(
+            tmp_path / "pyodide/python_stdlib.zip") as ours:
+        assert theirs.namelist() == ours.namelist()
+        for member in theirs.infolist()[:50]:
+            assert ours.read(member.filename) == theirs.read(member)
+    if brotli_module() is not None:
+        assert info["compressed"]["pyodide/python_stdlib.zip"]["br"] < 0.8 * stdlib.stat().st_size
+        assert info["compressed"]["kniffel.zip"]["br"] < 1_000_000
+
+
+def test_the_classic_tables_are_files_of_their_own_outside_the_package(tmp_path: Path) -> None:
+    """A Kniffel Extreme visit never loads the classic rule sets' tables: they are not in
+    kniffel.zip but in tables/, listed for the service worker (offline after the first visit)."""
+    info = build_site(tmp_path)
+    names = zipfile.ZipFile(tmp_path / "kniffel.zip").namelist()
+    assert not [n for n in names if "/tables/" in n]
+    classic = [r for r in advice_view.browser_rule_sets() if not r.d10]
+    for rules in classic:
+        name = f"tables/{advice_view.table_file_name(rules)}"
+        assert (tmp_path / name).stat().st_size > 1_000_000
+        assert name in info["files"]
 
 
 def test_a_new_export_replaces_the_compressed_copies_of_the_earlier_one(tmp_path: Path) -> None:
     out = tmp_path / "site"
     build_site(out)
-    stale = out / "kniffel.zip.gz"  # a copy of contents the new build does not compress
+    stale = out / "icon-192.png.gz"  # a copy of contents the new build does not compress
     stale.write_bytes(gzip.compress(b"an earlier build"))
     (out / "app.js.gz").write_bytes(gzip.compress(b"an earlier app.js"))
     result = CliRunner().invoke(main, ["web", "--export", str(out)])
@@ -146,10 +181,13 @@ def test_server_sends_the_compressed_copy_the_browser_accepts_with_the_file_type
         headers, body = _fetch(url, accept="gzip")  # the page itself: index.html
         assert headers["Content-Type"].startswith("text/html")
         assert gzip.decompress(body) == (site / "index.html").read_bytes()
-        headers, body = _fetch(url + "kniffel.zip", accept="gzip")  # no copy: as it is
+        headers, body = _fetch(url + "icon-192.png", accept="gzip")  # no copy: as it is
         assert headers["Content-Encoding"] is None
         assert headers["Vary"] is None
-        assert body == (site / "kniffel.zip").read_bytes()
+        assert body == (site / "icon-192.png").read_bytes()
+        headers, body = _fetch(url + "kniffel.zip", accept="gzip")  # stored: compressed here
+        assert headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(body) == (site / "kniffel.zip").read_bytes()
         if brotli is not None:
             headers, body = _fetch(wasm_url, accept="gzip, deflate, br")
             assert headers["Content-Encoding"] == "br"

@@ -9,9 +9,11 @@ this module only turns its :class:`~kniffel.engine.advice.Advice` and
 message
 catalog. The page draws them and computes nothing.
 
-The classic rule sets' exact tables travel inside the site's ``kniffel.zip`` (float32, built by
-:func:`kniffel.web.server.expert_tables` at site-build time) under ``kniffel/browser/tables/``;
-:func:`install` makes the expert read them from there.
+The classic rule sets' exact tables (float32, built by :func:`kniffel.web.server.expert_tables`
+at site-build time) are files of the site of their own (``tables/``): the page's worker fetches
+one into ``kniffel/browser/tables/`` when a game of its rule set first needs it
+(:func:`kniffel.browser.bridge.wanted_table`); :func:`install` makes the expert read them from
+there.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.values import register_table_provider, values_for
 
 LANGS: tuple[Lang, ...] = ("de", "en")
-#: Where the site ships the classic rule sets' exact tables (inside kniffel.zip).
+#: Where the engine's files hold the classic rule sets' exact tables (fetched by the worker).
 TABLES_DIR = Path(__file__).resolve().parent / "tables"
 #: How many of a player's costliest decisions the review names.
 COSTLIEST = 3

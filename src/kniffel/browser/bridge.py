@@ -603,6 +603,44 @@ def warm_up() -> None:
         box_scores(d10)
 
 
+#: Requests that read no expert values (and so need no table): the rest may, in a classic game.
+_NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
+                        "import", "export_history"})
+
+
+def wanted_table(text: str) -> str | None:
+    """The name of the exact table (:func:`advice_view.table_file_name`) that the JSON request
+    ``text`` may read and this interpreter does not hold yet, or None: the site ships the
+    classic rule sets' tables as files of their own, and the worker fetches one into
+    :data:`advice_view.TABLES_DIR` before it passes on the first request of a classic game that
+    needs it (a new or loaded game, an action, a hint). The rule set is the request's (its
+    game, or ``rules`` and ``free_strike``), else the game in play."""
+    try:
+        req = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(req, dict) or req.get("op") in _NO_VALUES or (
+            req.get("op") == "load" and req.get("chances") is False):
+        return None
+    try:
+        game = req.get("game")
+        if isinstance(game, dict) and isinstance(game.get("rules"), dict):
+            rules = preset(str(game["rules"].get("name")),
+                           free_strike=game["rules"].get("free_strike") is True)
+        elif isinstance(req.get("rules"), str):
+            rules = preset(req["rules"], free_strike=req.get("free_strike") is True)
+        elif SESSION.game is not None:
+            rules = SESSION.game.rules
+        else:
+            return None
+    except KniffelError:
+        return None  # the request itself says what is wrong with it
+    if rules.d10:
+        return None
+    name = advice_view.table_file_name(rules)
+    return None if (advice_view.TABLES_DIR / name).is_file() else name
+
+
 def handle_json(text: str) -> str:
     """The worker's entry point: answer one JSON request for the page's single session."""
     return SESSION.handle_json(text)

@@ -24,6 +24,7 @@ from kniffel.engine.game import (
     Enter,
     Game,
     Mode,
+    Player,
     Score,
     Strike,
     Throw,
@@ -320,6 +321,40 @@ def meta() -> dict[str, Any]:
         "engine": __version__,
         "presets": [rules_view(preset(name)) for name in PRESETS],
     }
+
+
+def pad_start(rules: RuleSet) -> dict[str, Any]:
+    """What the page needs to take a score pad's entries of ``rules`` before its engine runs,
+    all of it the engine's own: a new pad game of one player (``game``: its save, ``view``:
+    :func:`game_view` without chances, ``summary``), whose fresh column, options (every number
+    each box can hold, and striking it) and save the page copies for each player of its game;
+    and the order of play (``order``: for 1 to ``MAX_PLAYERS`` players, after each number of
+    entries, whose turn it is and the round, ``[None, None]`` once the sheet is full). The
+    page queues the entries as the game's actions, which the engine replays once it runs
+    (sums, chances and everything else follow from there)."""
+    game = Game(rules, [Player("A")], mode=Mode.PAD, seed=0)
+    order = []
+    for count in range(1, MAX_PLAYERS + 1):
+        played = Game(rules, [Player(str(i)) for i in range(count)], mode=Mode.PAD, seed=0)
+        steps = [[played.current_player, played.round]]
+        while not played.is_over():
+            played.apply(next(a for a in played.legal_actions() if isinstance(a, Strike)))
+            steps.append([played.current_player, None if played.is_over() else played.round])
+        order.append(steps)
+    return {"game": game.to_json(), "view": game_view(game, chances=False),
+            "summary": summary(game), "order": order}
+
+
+def pad_starts() -> dict[str, dict[str, Any]]:
+    """:func:`pad_start` of every rule set the start screen offers, by its name, ``/free``
+    added for the free-strike house rule where the preset forbids free strikes (the site's
+    meta.json carries them)."""
+    out = {}
+    for name in PRESETS:
+        out[name] = pad_start(preset(name))
+        if preset(name).strike is StrikeRule.FORCED:
+            out[f"{name}/free"] = pad_start(preset(name, free_strike=True))
+    return out
 
 
 #: The computer players the browser offers (the bridge refuses any other); the first is the

@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kniffel.browser import advice_view
-from kniffel.browser.view import meta, page_data
+from kniffel.browser.view import meta, pad_starts, page_data
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
@@ -109,42 +109,65 @@ def expert_tables() -> dict[str, bytes]:
     return out
 
 
-def package_zip() -> bytes:
-    """This package's pure-Python modules as a zip for Pyodide, byte-for-byte reproducible,
-    with its data files (``kniffel/engine/data/``: the expert's model, packed: see
-    :func:`kniffel.engine.expert_model.pack_model`), the classic rule sets' exact
-    tables for the expert (:func:`expert_tables`) and the pure-Python packages they need in the
-    browser (``BROWSER_PACKAGES``)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        def add(name: str, data: bytes) -> None:
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, data)
+#: Where the site holds the classic rule sets' exact tables for the expert, one file each
+#: (``tables/kniffel.table``): the page's engine fetches one when a game of that rule set first
+#: needs it (:func:`kniffel.browser.bridge.wanted_table`), never on a Kniffel Extreme visit.
+TABLES_FOLDER = "tables"
 
-        add("kniffel/__init__.py", (PACKAGE_DIR / "__init__.py").read_bytes())
-        models = {file: name for name, file in MODEL_FILES.items()}
-        for folder in BROWSER_FOLDERS:
-            for path in sorted((PACKAGE_DIR / folder).rglob("*")):
-                rel = path.relative_to(PACKAGE_DIR).as_posix()
-                if not path.is_file() or "__pycache__" in path.parts:
-                    continue
-                if path.parent.name == "data" and path.name in models:
-                    # the model packed, checked here first (the browser reads it at once)
-                    name, packed = packed_copy(models[path.name], path.read_bytes(),
-                                               where=f"kniffel/{rel}")
-                    add(f"kniffel/{path.parent.relative_to(PACKAGE_DIR).as_posix()}/{name}",
-                        packed)
-                elif path.suffix in (".py", ".json") or path.parent.name == "data":
-                    add(f"kniffel/{rel}", path.read_bytes())
-        for name, table in sorted(expert_tables().items()):
-            add(name, table)
-        for package in BROWSER_PACKAGES:
-            root = Path(importlib.import_module(package).__file__ or "").parent
-            for path in sorted(root.rglob("*.py")):
-                if "__pycache__" not in path.parts:
-                    add(f"{package}/{path.relative_to(root).as_posix()}", path.read_bytes())
+
+def _stored_zip(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
+    """A zip of ``entries`` (name or ZipInfo, contents) stored, not deflated: the site sends it
+    brotli- or gzip-compressed in transit, which packs the whole archive far better than
+    deflate packs each file alone (the zip's own compression would leave nothing for it)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as zf:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)) \
+                if isinstance(name, str) else name
+            info.compress_type = zipfile.ZIP_STORED
+            zf.writestr(info, data)
     return buf.getvalue()
+
+
+def package_zip() -> bytes:
+    """This package's pure-Python modules as a zip for Pyodide, stored (see :func:`_stored_zip`)
+    and byte-for-byte reproducible, with its data files (``kniffel/engine/data/``: the expert's
+    model, packed: see :func:`kniffel.engine.expert_model.pack_model`) and the pure-Python
+    packages they need in the browser (``BROWSER_PACKAGES``). The classic rule sets' exact
+    tables (:func:`expert_tables`) are files of their own beside it (``TABLES_FOLDER``)."""
+    entries: list[tuple[zipfile.ZipInfo | str, bytes]] = []
+
+    def add(name: str, data: bytes) -> None:
+        entries.append((name, data))
+
+    add("kniffel/__init__.py", (PACKAGE_DIR / "__init__.py").read_bytes())
+    models = {file: name for name, file in MODEL_FILES.items()}
+    for folder in BROWSER_FOLDERS:
+        for path in sorted((PACKAGE_DIR / folder).rglob("*")):
+            rel = path.relative_to(PACKAGE_DIR).as_posix()
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            if path.parent.name == "data" and path.name in models:
+                # the model packed, checked here first (the browser reads it at once)
+                name, packed = packed_copy(models[path.name], path.read_bytes(),
+                                           where=f"kniffel/{rel}")
+                add(f"kniffel/{path.parent.relative_to(PACKAGE_DIR).as_posix()}/{name}", packed)
+            elif path.suffix in (".py", ".json") or path.parent.name == "data":
+                add(f"kniffel/{rel}", path.read_bytes())
+    for package in BROWSER_PACKAGES:
+        root = Path(importlib.import_module(package).__file__ or "").parent
+        for path in sorted(root.rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                add(f"{package}/{path.relative_to(root).as_posix()}", path.read_bytes())
+    return _stored_zip(entries)
+
+
+def stored_stdlib(data: bytes) -> bytes:
+    """Pyodide's ``python_stdlib.zip`` (``data``) with every member stored instead of deflated,
+    the same names, times and contents: sent brotli-compressed it is 1.8 instead of 2.55 MB,
+    and Python reads its modules without inflating them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _stored_zip([(info, zf.read(info)) for info in zf.infolist()])
 
 
 def is_site(folder: Path) -> bool:
@@ -269,10 +292,20 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)
     for name in PYODIDE_FILES:
-        shutil.copyfile(pyodide / name, out / "pyodide" / name)
+        if name == "python_stdlib.zip":
+            (out / "pyodide" / name).write_bytes(stored_stdlib((pyodide / name).read_bytes()))
+        else:
+            shutil.copyfile(pyodide / name, out / "pyodide" / name)
     zipped = package_zip()
     (out / "kniffel.zip").write_bytes(zipped)
     digest = hashlib.sha256(zipped)
+    tables = []
+    (out / TABLES_FOLDER).mkdir(exist_ok=True)
+    for inside, table in sorted(expert_tables().items()):
+        name = f"{TABLES_FOLDER}/{inside.rsplit('/', 1)[1]}"
+        (out / name).write_bytes(table)
+        digest.update(name.encode() + table)
+        tables.append(name)
     statics = sorted(p for p in STATIC_DIR.rglob("*") if p.is_file())
     for p in statics:
         digest.update(p.read_bytes())
@@ -281,11 +314,15 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     info = {**meta(), "build": build, "pyodide": version,
             "expert": advice_view.experts(), "words": advice_view.page_words()}
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
+    # the score pad before the engine runs: the engine's own new games and order of play
+    (out / "pad-start.json").write_text(json.dumps(pad_starts(), ensure_ascii=False),
+                                        encoding="utf-8")
     for size in ICON_SIZES:
         (out / f"icon-{size}.png").write_bytes(_icon(size))
     page = page_data()
-    files = ["./", "meta.json", "kniffel.zip", *(f"icon-{n}.png" for n in ICON_SIZES),
-             *(f"pyodide/{n}" for n in PYODIDE_FILES)]
+    files = ["./", "meta.json", "pad-start.json", "kniffel.zip",
+             *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in PYODIDE_FILES),
+             *tables]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
     for p in statics:
@@ -295,11 +332,31 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             # The service worker lists every file; every file knows the build id.
             text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
             text = page_text(text.replace("__ASSETS__", json.dumps(files)), p.suffix, page)
+            if p.name == "index.html":
+                text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
             (out / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(p, out / rel)
     compressed = write_compressed(out, [name for name in files if name != "./"])
     return {"build": build, "pyodide": version, "files": files, "compressed": compressed}
+
+
+#: The page's own modules that are no module of the page (the engine's worker, the service
+#: worker): not preloaded by the page.
+NOT_PAGE_MODULES = ("worker.js", "sw.js")
+
+
+def preload_links(statics: list[Path], build: str) -> str:
+    """The ``<link>`` elements index.html gets at build time: every module of the page
+    (``modulepreload``, at the address its imports use) and the two files its first screen
+    fetches (meta.json, pad-start.json), so the browser asks for all of them at once instead
+    of one level of imports after the other (on a 4G link each level costs a round trip)."""
+    links = [f'<link rel="modulepreload" href="{p.name}?b={build}">\n'
+             for p in statics if p.suffix == ".js" and p.parent == STATIC_DIR
+             and p.name not in NOT_PAGE_MODULES and p.name != "app.js"]
+    links += [f'<link rel="preload" href="{name}" as="fetch" crossorigin>\n'
+              for name in ("meta.json", "pad-start.json")]
+    return "".join(links)
 
 
 _MIME = {

@@ -10,7 +10,8 @@
 
 import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
-import { ask, engineReady } from "./engine.js?b=__BUILD__";
+import { useStarts } from "./early.js?b=__BUILD__";
+import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { defaultSetup } from "./setup.js?b=__BUILD__";
 import { awake, BUILD, facts, play, state, timing } from "./state.js?b=__BUILD__";
@@ -75,20 +76,41 @@ async function boot() {
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; safeDraw(); });
+  // A game the engine must replay first starts the engine now; otherwise it starts once the
+  // first screen is usable (the start screen's rule sets and the score pad's start are here and
+  // drawn), so that a slow phone spends its first seconds on the page, not on Python.
+  if (state.pending || (state.current && !(state.current.view && state.current.view.early))) startEngine();
+  const metaHere = fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; });
+  // the score pad before the engine runs (early.js): the engine's new games, written at build time
+  const startsHere = fetch("pad-start.json").then((r) => r.json()).then(useStarts)
+    .catch((err) => console.warn("kniffel: no pad start", err));
+  Promise.allSettled([metaHere, startsHere]).then(() => {
+    safeDraw();
+    timing.usableMs = performance.now();
+    setTimeout(startEngine, 0); // after this frame
+  });
   await engineReady;
-  const restore = state.current ? { record: state.current, raw: stored.raw } : state.pending;
-  if (restore) {
+  let restore = state.current ? { record: state.current, raw: stored ? stored.raw : JSON.stringify(state.current) } : state.pending;
+  while (restore) {
     // without the win chances: the stored view's stay until refreshChances (after the start)
-    const reply = await ask({ op: "load", game: restore.record.game, chances: false });
+    const tried = restore;
+    const reply = await ask({ op: "load", game: tried.record.game, chances: false });
+    const now = state.current;
+    restore = null;
+    if (reply.ok && now && now !== tried.record && now.view && now.view.early) {
+      // entries queued (or a new pad game started) while the engine replayed: once more
+      restore = { record: now, raw: JSON.stringify(now) };
+      continue;
+    }
     if (reply.ok) {
       if (!state.current && state.screen === "setup") state.screen = "game";
-      state.current = { ...restore.record, game: reply.game, view: keptChances(reply.view, restore.record.view), summary: reply.summary };
+      const was = state.current ?? state.pending.record;
+      state.current = { ...was, game: reply.game, view: keptChances(reply.view, was.view), summary: reply.summary };
       saveCurrent();
     } else {
       // the engine refuses the stored game: keep it aside, say so, start clean
       console.warn("kniffel: stored game refused", reply.error);
-      if (keepCorruptCopy(KEY.current, restore.raw, tr("page.storage.refused_current", { why: sentence(refusal(reply.error)) }))) forget(KEY.current);
+      if (keepCorruptCopy(KEY.current, tried.raw, tr("page.storage.refused_current", { why: sentence(refusal(reply.error)) }))) forget(KEY.current);
       state.current = null;
       if (state.screen === "game") state.screen = "setup";
     }

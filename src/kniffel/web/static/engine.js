@@ -4,13 +4,24 @@ import { $ } from "./dom.js?b=__BUILD__";
 import { BUILD, state, timing } from "./state.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
 
-const worker = new Worker(new URL(`./worker.js?b=${BUILD}`, import.meta.url), { type: "module" });
+// The game's engine starts when the page asks for it (startEngine, app.js: once the first screen
+// is drawn and usable, so that its start does not hold up the first entry) or with the first
+// request, whichever comes first.
+let worker = null;
 const waiting = new Map();
 let nextId = 1;
 let resolveEngine;
 export const engineReady = new Promise((r) => { resolveEngine = r; });
 
-worker.onmessage = (event) => {
+export function startEngine() {
+  if (worker) return worker;
+  timing.engineStartMs = Math.round(performance.now());
+  worker = new Worker(new URL(`./worker.js?b=${BUILD}`, import.meta.url), { type: "module" });
+  worker.onmessage = onEngineMessage;
+  return worker;
+}
+
+function onEngineMessage(event) {
   const msg = event.data;
   if (msg.type === "progress") {
     (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now()), ...(msg.detail === undefined ? [] : [msg.detail])]);
@@ -20,11 +31,13 @@ worker.onmessage = (event) => {
       const [value, key] = steps[msg.step];
       $("boot-progress").value = value;
       $("boot-text").textContent = tr(key);
+      showBootPercent(value);
     }
     timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
     if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
   } else if (msg.type === "ready") {
     timing.engineMs = msg.ms;
+    showBootPercent(100);
     resolveEngine();
   } else if (msg.type === "failed") {
     $("boot-text").textContent = tr("page.boot.failed", { why: msg.message });
@@ -34,13 +47,23 @@ worker.onmessage = (event) => {
     waiting.delete(msg.id);
     if (done) done(msg.reply);
   }
-};
+}
+
+// How far the engine's start is, also in the lines next to the controls that wait for it
+// (early.js: bootWait): "page.boot.early" becomes "page.boot.early_done" once it runs.
+function showBootPercent(value) {
+  state.bootPercent = value;
+  for (const el of document.querySelectorAll("[data-boot-wait]")) {
+    if (value >= 100 && el.dataset.bootWait === "page.boot.early") el.dataset.bootWait = "page.boot.early_done";
+    el.textContent = tr(el.dataset.bootWait, { percent: value });
+  }
+}
 
 export function ask(request) {
   return new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
-    worker.postMessage({ id, request: { lang: state.lang, ...request } });
+    startEngine().postMessage({ id, request: { lang: state.lang, ...request } });
   });
 }
 

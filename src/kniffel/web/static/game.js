@@ -3,6 +3,7 @@
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
+import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
 import { computer } from "./setup.js?b=__BUILD__";
@@ -12,8 +13,10 @@ import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storag
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
 
-// Send a request about the current game; store and draw what comes back.
+// Send a request about the current game; store and draw what comes back. Before the engine
+// runs, a score pad's entry or undo is queued in the game's save (early.js).
 export async function act(request) {
+  if (earlyGame() && !state.busy) return actEarly(request);
   if (!state.ready || state.busy) return null;
   state.busy = true;
   if (request.op !== "computer_move") state.computerSay = null;
@@ -47,6 +50,23 @@ export async function act(request) {
     timing.lastActionMs = performance.now() - started;
   }
   return reply;
+}
+
+// A score pad's entry or undo before the engine runs: queued as the game's next action (or the
+// last one taken back), stored at once, drawn with the sums waiting; the engine replays the
+// save when it runs (app.js).
+function actEarly(request) {
+  const next = earlyAct(request);
+  if (!next) return null;
+  tell(state.current.view, next.view, request.op === "undo");
+  state.current = { ...state.current, game: next.game, view: next.view };
+  state.padDice = null;
+  play.padTyped = [];
+  play.padOpen = false;
+  saveCurrent();
+  saveUi();
+  draw();
+  return { ok: true, game: next.game, view: next.view };
 }
 
 // What an entry, a chip, a correction or an undo changed, in words (say(), in the page's language
@@ -144,6 +164,14 @@ export function becomeCurrent(reply, id, started = null) {
 
 export function startGame() {
   const s = state.setup;
+  const early = state.ready || state.busy ? null : earlyStart(s);
+  if (early) {
+    // the score pad starts before the engine runs, from the engine's own new game (early.js)
+    shelveCurrent();
+    becomeCurrent(earlyGameOf(early, s.players), newId());
+    draw();
+    return null;
+  }
   return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,
     players: s.players.map((p) => (s.mode === "dice" && p.kind === "computer"
       ? { name: p.name, kind: "computer", strategy: computer(p.strategy) }

@@ -7,6 +7,7 @@ import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { act, confirmLine } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
+import { bootWait } from "./early.js?b=__BUILD__";
 import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
 import { play, state } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
@@ -103,7 +104,7 @@ export function drawPadTools(view, live) {
           if (!fault && e.target.value.length === 1 && i < n - 1) form.querySelector(`input[data-die="${i + 1}"]`).focus();
         } }));
     }
-    fs.append(h("button", { type: "submit", id: "show-boxes", class: "primary", disabled: !live }, tr("page.pad.show_boxes")));
+    fs.append(h("button", { type: "submit", id: "show-boxes", class: "primary", disabled: !live || !state.ready }, tr("page.pad.show_boxes")));
     form.append(fs, h("p", { id: "pad-error", class: "pad-error", role: "alert", hidden: !padProblem },
       padProblem ? padProblem.text : ""));
     panel.append(form);
@@ -133,5 +134,7 @@ export function drawPadTools(view, live) {
   }
   buttons.append(undoButton(view, live));
   panel.append(buttons);
+  // before the engine runs: what waits for it, and how far its start is, next to the controls
+  if (view.early) panel.append(bootWait(state.bootPercent >= 100 ? "page.boot.early_done" : "page.boot.early", "early-note"));
   return panel;
 }

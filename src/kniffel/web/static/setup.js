@@ -1,6 +1,7 @@
 // The start screen: rule set, mode and players of a new game.
 
 import { focusSel, h } from "./dom.js?b=__BUILD__";
+import { bootWait, earlyStart } from "./early.js?b=__BUILD__";
 import { expertReady, expertStatus } from "./expert.js?b=__BUILD__";
 import { startGame } from "./game.js?b=__BUILD__";
 import { draw } from "./screen.js?b=__BUILD__";
@@ -85,6 +86,11 @@ export function drawSetup() {
   if (canKeepAwake()) form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "keep-awake", checked: awake.on,
     onchange: (e) => { awake.on = e.target.checked; awake.refused = false; saveSettings(); keepAwake(); } }), tr("page.setup.keep_awake")));
   else if (!secureContext()) form.append(h("p", { class: "hint", id: "keep-awake-missing" }, tr("page.setup.keep_awake_insecure")));
-  form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: !state.ready || state.busy }, tr("page.setup.start")));
+  // the score pad starts before the engine runs (early.js); a game with dice waits for it and
+  // says so next to the button, with how far its start is
+  const waits = !state.ready && !earlyStart(s);
+  form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: waits || state.busy,
+    "aria-describedby": waits ? "start-wait" : null }, tr("page.setup.start")));
+  if (waits) form.append(bootWait("page.boot.start_wait", "start-wait"));
   return form;
 }

@@ -4,6 +4,7 @@ import { chancesRow, chancesShown, marksLegend, setChancesShown } from "./chance
 import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { handoff, notice, shareResult, showPicker } from "./dialogs.js?b=__BUILD__";
 import { drawDice } from "./dice.js?b=__BUILD__";
+import { bootWait, earlyGame } from "./early.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { openReview } from "./expert.js?b=__BUILD__";
@@ -16,7 +17,8 @@ import { count, holds, label, num, refusal, tr, w } from "./words.js?b=__BUILD__
 
 export function drawGame(view) {
   const computer = computerTurn(view);
-  const live = state.ready && !state.busy && !computer;
+  // a score pad takes its entries before the engine runs (early.js)
+  const live = (state.ready || earlyGame()) && !state.busy && !computer;
   const wrap = h("section", { class: `game ${view.mode}`, "aria-labelledby": "game-title",
     "data-actions": view.actions, "data-live": live ? "1" : "0", "data-computer": computer ? "1" : "0" });
   const cur = view.current;
@@ -57,7 +59,9 @@ function drawMenu(view) {
       view.chances && !view.over ? h("button", { type: "button", id: "chances-toggle",
         onclick: close(() => setChancesShown(!state.showChances)) }, tr(state.showChances ? "page.chances.hide" : "page.chances.show")) : null,
       view.mode === "pad" ? padReviewButton("pad-review-menu", close(openPadReview)) : null,
-      h("p", { class: "note" }, tr("page.menu.saved_note"))));
+      h("p", { class: "note" }, tr("page.menu.saved_note")),
+      // sharing and the hand-off wait for the engine: why, and how far its start is
+      state.ready ? null : bootWait("page.boot.menu_wait", "menu-wait")));
 }
 
 export function undoButton(view, live) {
@@ -121,7 +125,7 @@ function openPicker(view, boxId) {
   const opts = view.options.filter((o) => o.box === boxId);
   showPicker(`${boxName(view, boxId)} · ${view.columns[view.current].name}`,
     `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`,
-    opts.map((o) => optionButton(view, o, state.ready && !state.busy, false)));
+    opts.map((o) => optionButton(view, o, (state.ready || earlyGame()) && !state.busy, false)));
 }
 
 // A filled box of any player: every other value it can hold, or striking it (from the engine).
@@ -142,6 +146,11 @@ async function openCorrection(view, player, boxId) {
 function openInfo(view, boxId) {
   const b = boxOf(view, boxId);
   showPicker(label(b.name), `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`, []);
+}
+
+function sumWaits() {
+  return h("span", { class: "hint sum-wait", title: tr("page.boot.sum_wait") }, "…",
+    h("span", { class: "sr" }, tr("page.boot.sum_wait")));
 }
 
 export function drawSheet(view, live) {
@@ -173,8 +182,9 @@ export function drawSheet(view, live) {
     if (!byBox.has(o.box)) byBox.set(o.box, []);
     byBox.get(o.box).push(o);
   }
+  // before the engine runs (a queued entry: view.early) the sums wait for it, and say so
   const sumRow = (cls, title, cell) => h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
-    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, cell(c))));
+    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, view.early ? sumWaits() : cell(c))));
   const boxRow = (b) => {
     const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
       h("button", { type: "button", class: "box-info", "data-info": b.id,

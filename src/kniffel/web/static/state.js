@@ -15,6 +15,7 @@ export const state = {
   lang: "de",
   screen: "game", // "game" | "setup" | "history"
   ready: false, // the engine is up and holds the current game
+  bootPercent: 5, // how far the engine's start is (engine.js), 100 once it runs
   busy: false,
   current: null, // {version, id, started, game, view, summary}
   history: [], // [{id, finished, game, summary}]

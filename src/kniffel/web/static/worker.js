@@ -87,29 +87,58 @@ const ready = (async () => {
   progress("worker");
   const cache = await openCache();
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
-  const handle = py.pyimport("kniffel.browser.bridge").handle_json;
-  return handle;
+  const bridge = py.pyimport("kniffel.browser.bridge");
+  return { py, handle: bridge.handle_json, wanted: bridge.wanted_table };
 })();
+
+// The classic rule sets' exact tables are files of their own (tables/NAME, 1.1 MB each in
+// transit): fetched into the engine's files when a request of a classic game first needs one
+// (the engine names it: kniffel.browser.bridge.wanted_table), never on a Kniffel Extreme visit.
+const TABLES_DIR = "/home/pyodide/lib/kniffel/browser/tables";
+const absent = new Set(); // tables this site does not have: the engine says what it lacks
+async function fetchTable(py, name) {
+  if (absent.has(name)) return;
+  try {
+    const r = await fetch(new URL(`./tables/${name}`, import.meta.url));
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const data = new Uint8Array(await r.arrayBuffer());
+    py.FS.mkdirTree(TABLES_DIR);
+    py.FS.writeFile(`${TABLES_DIR}/${name}`, data);
+    progress("table", name);
+  } catch (err) {
+    absent.add(name);
+    progress("table-failed", `${name}: ${err}`);
+  }
+}
 
 ready.then(
   () => postMessage({ type: "ready", ms: Math.round(performance.now() - t0) }),
   (err) => postMessage({ type: "failed", message: String(err && err.stack || err) }),
 );
 
-onmessage = async (event) => {
-  const { id, request } = event.data;
-  let handle;
+// Requests are answered one after the other, in the order they came (a table fetched for one
+// must not let a later one overtake it).
+let queue = Promise.resolve();
+onmessage = (event) => {
+  queue = queue.then(() => answer(event.data));
+};
+
+async function answer({ id, request }) {
+  let engine;
   try {
-    handle = await ready;
+    engine = await ready;
   } catch (err) {
     postMessage({ type: "reply", id, reply: { ok: false, error: { type: "EngineError", message: String(err) } } });
     return;
   }
   let reply;
   try {
-    reply = JSON.parse(handle(JSON.stringify(request)));
+    const text = JSON.stringify(request);
+    const table = engine.wanted(text);
+    if (table) await fetchTable(engine.py, table);
+    reply = JSON.parse(engine.handle(text));
   } catch (err) {
     reply = { ok: false, error: { type: "EngineError", message: String(err) } };
   }
   postMessage({ type: "reply", id, reply });
-};
+}
