@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    CDPSession,
     FilePayload,
     Page,
     ViewportSize,
@@ -54,6 +55,7 @@ class Device:
         self.context.set_default_timeout(30_000)
         self.errors: list[str] = []
         self.foreign: list[str] = []
+        self.sessions: list[CDPSession] = []
         origin = site.rstrip("/")
         self.context.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
                         else self.foreign.append(r.url))
@@ -62,8 +64,8 @@ class Device:
         """A page of the app; ``font``: the browser's default font size (CSS px)."""
         page = self.context.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
-        if font != 16:
-            cdp = self.context.new_cdp_session(page)
+        if font != 16:  # kept: the setting ends with its session
+            self.sessions.append(cdp := self.context.new_cdp_session(page))
             cdp.send("Page.enable")
             cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font, "fixed": font}})
         if clear:

@@ -56,6 +56,11 @@ export function draw() {
   if (refocus) restoreFocus(refocus);
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
   if (playing) arrowKeys($("sheet-wrap"));
+  // a table that scrolls sideways (large text, a narrow phone) and holds nothing to focus is a
+  // stop of the Tab key itself, so that the keyboard can scroll it
+  for (const el of $("screen").querySelectorAll(".stats-wrap, .table-wrap")) {
+    if (el.scrollWidth > el.clientWidth + 1 && !el.querySelector("button, a, input, select")) el.tabIndex = 0;
+  }
   $("skip").setAttribute("aria-label", tr("page.skip.label"));
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   keepAwake(); // the wake lock and update section
