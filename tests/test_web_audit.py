@@ -608,7 +608,11 @@ class MatrixTour(Tour):
         for scheme in self.setting.schemes:
             page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
             where = f"{self.tag}-{scheme}-{self.lang}-{screen}"
-            page.screenshot(path=str(SHOTS / f"{where}.png"), full_page=page.evaluate(FULL))
+            font = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+            self.expect(f"{screen}: the default font is {font}", font == f"{self.setting.font}px")
+            # (a full-page screenshot resizes the window, which ends the CDP font setting)
+            page.screenshot(path=str(SHOTS / f"{where}.png"),
+                            full_page=self.setting.font == 16 and page.evaluate(FULL))
             if scheme == self.setting.schemes[0]:
                 self.found += [f"{where}: {bad}" for bad in page.evaluate(SCREEN_AUDIT, self.width)]
                 self.found += [f"{where}: {bad}" for bad in page.evaluate(REACH)]
