@@ -11,6 +11,11 @@ to be read.
 One page per size walks the tour; each screen is checked in both languages (the layout checks and
 the full axe run in each) and both schemes (axe's contrast rule in the second). The states are
 reached fast: games near their end are loaded as saves, a history as a history file.
+
+The device matrix (below) walks a shorter tour at every device and setting a table brings
+(phones upright and sideways, tablets, a desktop, 200 % zoom, large default fonts, forced
+colours with reduced motion), with checks of its own: every control within reach, the header's
+buttons, every row of the sheet named, enough box rows in view, names unbroken, the keyboard.
 """
 
 from __future__ import annotations
@@ -431,6 +436,269 @@ def test_every_screen_fits_and_axe_finds_no_violation(
         tour_dice(t)
         tour_history(t, link)
         assert len(t.screens) >= 30
+        assert t.found == [], "\n".join(t.found)
+    finally:
+        device.close()
+
+
+# --- the device matrix ---------------------------------------------------------------------
+#
+# The same screens at every device and setting a table brings: small, tall and sideways phones,
+# tablets both ways, a desktop, 200 % zoom on a phone, large default fonts, forced colours with
+# reduced motion. A shorter tour (setup, the pad mid-game and with typed dice, the menu, a
+# throw, the history) in German (English too where the layout is tightest), light (dark too on
+# the phones); on each screen the tour's checks and axe, and besides: every control whole within
+# the window (or in a part that scrolls), the header's buttons in reach, every row of the sheet
+# named, enough box rows in view beside the bar, no name broken inside a word, the page's
+# language the chosen one, sizes that grow with the text.
+
+
+class Setting:
+    """A device or setting of the matrix: its window (CSS px), touch, how many pixels per CSS
+    px, the default font size, forced colours, and the box rows the sheet shows at least."""
+
+    def __init__(self, name: str, width: int, height: int, *, rows: int, mobile: bool = True,
+                 scale: float = 1, font: int = 16, forced: bool = False,
+                 langs: tuple[str, ...] = ("de",), schemes: tuple[str, ...] = ("light",)):
+        self.name = name
+        self.size: ViewportSize = {"width": width, "height": height}
+        self.rows = rows
+        self.mobile = mobile
+        self.scale = scale
+        self.font = font
+        self.forced = forced
+        self.langs = langs
+        self.schemes = schemes
+
+
+MATRIX = [pytest.param(s, id=s.name) for s in (
+    Setting("320x568", 320, 568, rows=3, langs=("de", "en"), schemes=SCHEMES),
+    Setting("412x915", 412, 915, rows=8, schemes=SCHEMES),
+    Setting("667x375-sideways", 667, 375, rows=5, langs=("de", "en"), schemes=SCHEMES),
+    Setting("844x390-sideways", 844, 390, rows=5, schemes=SCHEMES),
+    Setting("768x1024-tablet", 768, 1024, rows=10),
+    Setting("820x1180-tablet", 820, 1180, rows=14),
+    Setting("1180x820-tablet", 1180, 820, rows=8, langs=("de", "en")),
+    Setting("1366x1024-tablet", 1366, 1024, rows=12),
+    Setting("1920x1080", 1920, 1080, rows=15, mobile=False),
+    # 200 % browser zoom on a 390 px phone: half the CSS pixels, each twice as large
+    Setting("zoom200-195x422", 195, 422, rows=5, scale=6, langs=("de", "en")),
+    Setting("font24-390x844", 390, 844, rows=6, font=24),
+    Setting("font32-390x844", 390, 844, rows=5, font=32, langs=("de", "en")),
+    Setting("forced-colors-390x844", 390, 844, rows=7, forced=True, schemes=SCHEMES),
+)]
+
+# Every control whole: within the window or inside a part that scrolls it into view; the
+# header's buttons in reach; every row of the sheet named; no word of a name broken.
+REACH = """() => {
+  const bad = [];
+  const W = window.innerWidth, H = window.innerHeight;
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
+  };
+  const scroller = (e) => {
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (/(auto|scroll)/.test(s.overflowX + s.overflowY)) return p;
+    }
+    return null;
+  };
+  const pageScrolls = document.documentElement.scrollHeight > H + 1
+    && getComputedStyle(document.body).overflowY !== 'hidden';
+  const open = document.querySelector('dialog[open]');
+  const scope = open || document;
+  const controls = [...scope.querySelectorAll('button, a[href], input, select, summary')]
+    .filter((e) => shown(e) && !e.closest('#skip'));
+  for (const e of controls) {
+    const r = e.getBoundingClientRect();
+    const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} `
+      + `"${e.textContent.trim().slice(0, 30)}"`;
+    if (scroller(e)) continue;  // its part of the page scrolls it into view
+    if (r.left < -0.5 || r.right > W + 0.5) bad.push(`${name} is cut by the window's side`);
+    if (!pageScrolls && (r.top < -0.5 || r.bottom > H + 0.5)) {
+      bad.push(`${name} is cut by the window`);
+    }
+  }
+  if (!open) {
+    for (const id of ['nav-game', 'nav-history', 'lang']) {
+      const r = document.getElementById(id).getBoundingClientRect();
+      if (r.left < -0.5 || r.right > W + 0.5 || r.width < 1) {
+        bad.push(`the header's #${id} is out of reach`);
+      }
+    }
+  }
+  const sheet = scope.querySelector('table.sheet');
+  if (sheet) {
+    for (const tr of sheet.querySelectorAll('tbody tr, tfoot tr')) {
+      const th = tr.querySelector('th[scope=row]');
+      const words = th ? th.innerText.replace(/[?\\s]/g, '') : '';
+      if (!words) bad.push(`a row of the sheet has no name: ${tr.className || tr.dataset.row}`);
+    }
+  }
+  for (const n of scope.querySelectorAll('.pname')) {
+    if (!shown(n)) continue;
+    const text = n.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    let at = 0;
+    for (const word of text.data.split(' ')) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + word.length);
+      const tops = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+      if (tops.size > 1) bad.push(`the name "${text.data}" breaks inside "${word}"`);
+      at += word.length + 1;
+    }
+  }
+  // the page's language is the one shown: the language button offers the other one
+  const lang = document.documentElement.lang;
+  const other = document.getElementById('lang').getAttribute('lang');
+  if (!['de', 'en'].includes(lang) || lang === other) {
+    bad.push(`the page's lang is ${lang}`);
+  }
+  return bad;
+}"""
+
+# How many box rows of the sheet lie whole between its sticky head and foot (where the page
+# scrolls, zoomed or with large text: once the page is scrolled to the sheet)
+ROWS_SHOWN = """() => {
+  const wrap = document.getElementById('sheet-wrap');
+  if (getComputedStyle(document.body).overflowY !== 'hidden') {
+    wrap.scrollIntoView({ block: 'start' });
+  }
+  const w = wrap.getBoundingClientRect();
+  const top = Math.max(w.top, wrap.querySelector('thead').getBoundingClientRect().bottom);
+  const bottom = Math.min(w.bottom, window.innerHeight,
+                          wrap.querySelector('tfoot').getBoundingClientRect().top);
+  return [...wrap.querySelectorAll('tbody tr[data-row]')].filter((tr) => {
+    const r = tr.getBoundingClientRect();
+    return r.top >= top - 1 && r.bottom <= bottom + 1;
+  }).length;
+}"""
+
+
+class MatrixTour(Tour):
+    """The tour at one setting of the matrix: its languages and schemes only, and the matrix's
+    checks besides the tour's."""
+
+    def __init__(self, page: Page, setting: Setting):
+        super().__init__(page, setting.size)
+        self.setting = setting
+        self.tag = setting.name
+        for old in SHOTS.glob(f"{self.tag}-*.png"):
+            old.unlink()
+
+    def check(self, screen: str, close: Step | None = None, reopen: Step | None = None) -> None:
+        self.screens.append(screen)
+        for i, lang in enumerate(self.setting.langs):
+            if lang != self.lang:
+                if i and close:
+                    close()
+                self.page.click("#lang")
+                self.lang = lang
+                if i and reopen:
+                    reopen()
+            self.look(screen)
+
+    def look(self, screen: str) -> None:
+        page = self.page
+        page.wait_for_timeout(60)
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        for scheme in self.setting.schemes:
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            where = f"{self.tag}-{scheme}-{self.lang}-{screen}"
+            font = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+            self.expect(f"{screen}: the default font is {font}", font == f"{self.setting.font}px")
+            # (a full-page screenshot resizes the window, which ends the CDP font setting)
+            page.screenshot(path=str(SHOTS / f"{where}.png"),
+                            full_page=self.setting.font == 16 and page.evaluate(FULL))
+            if scheme == self.setting.schemes[0]:
+                self.found += [f"{where}: {bad}" for bad in page.evaluate(SCREEN_AUDIT, self.width)]
+                self.found += [f"{where}: {bad}" for bad in page.evaluate(REACH)]
+                found = page.evaluate(AXE_RUN, None)
+            elif self.setting.forced:
+                # axe reads the page's own colours, not the forced ones: the second scheme's
+                # contrast is the system's (the first scheme's axe run had every rule)
+                found = []
+            else:
+                found = page.evaluate(AXE_RUN, ["color-contrast"])
+            self.found += [f"{where}: axe {v}" for v in found]
+        page.emulate_media(color_scheme=self.setting.schemes[0])  # type: ignore[arg-type]
+
+    def expect(self, what: str, ok: bool) -> None:
+        if not ok:
+            self.found.append(f"{self.tag}-{self.lang}: {what}")
+
+
+@pytest.mark.parametrize("setting", MATRIX)
+def test_every_device_and_setting_at_the_table_shows_every_control_and_enough_rows(
+    browser: Browser, site: str, engine_snapshot: EngineSnapshot, setting: Setting,
+) -> None:
+    device = Device(browser, site, setting.size, setting.mobile, engine_snapshot,
+                    scale=setting.scale, forced=setting.forced)
+    try:
+        page = device.open(font=setting.font)
+        t = MatrixTour(page, setting)
+        t.check("setup")
+        names = ["Großmutter", "Maximilian", "Alexandra", "Ben"]
+        start(page, names)
+        load(page, pad_save(names, 37))
+        t.dismiss_notices()
+        page.evaluate("document.getElementById('sheet-wrap').scrollTo(0, 0)")
+        rows = page.evaluate(ROWS_SHOWN)
+        page.evaluate("window.scrollTo(0, 0)")
+        t.expect(f"{rows} box rows in view, fewer than {setting.rows}", rows >= setting.rows)
+        t.check("pad-mid")
+        # the keyboard: from the sheet one Tab (the sheet is one stop) to the bar; Escape closes
+        # the menu; the skip buttons reach sheet, bar and menu
+        page.focus("#sheet button[tabindex='0']")
+        presses = 0
+        while presses < 10 and not page.evaluate(
+                "document.activeElement.closest('.bottom-bar') !== null"):
+            page.keyboard.press("Tab")
+            presses += 1
+        t.expect(f"{presses} Tab presses from the sheet to the bar", presses <= 3)
+        for where, inside in (("sheet", "#sheet"), ("bar", ".bottom-bar"), ("menu", "#menu")):
+            page.evaluate("document.activeElement.blur()")
+            page.keyboard.press("Tab")  # the first stop of the page: the skip buttons
+            while page.evaluate(f"document.activeElement.dataset.skip !== '{where}'"):
+                page.keyboard.press("Tab")
+            page.keyboard.press("Enter")
+            t.expect(f"the skip button to the {where} lands elsewhere", page.evaluate(
+                f"document.activeElement.closest('{inside}') !== null"))
+        page.click("#enter-dice")
+        for i, v in enumerate([5, 5, 5, 6, 6, 3]):
+            page.fill(f"input[data-die='{i}']", str(v))
+        page.click("#show-boxes")
+        page.wait_for_selector("#pad-options button[data-box]")
+        # what the player types grows with the text
+        grows = page.evaluate("""() => {
+          const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+          const die = document.querySelector("input[data-die='0']");
+          return size(die) / size(document.documentElement);
+        }""")
+        t.expect(f"the typed dice are {grows:.2f} of the text's size", grows >= 0.95)
+        t.check("pad-typed")
+        page.click("#pad-clear")
+        page.click("#enter-dice")
+        page.click("#menu summary")
+        t.check("menu", None, lambda: page.click("#menu summary"))
+        page.keyboard.press("Escape")
+        t.expect("the menu stays open after Escape",
+                 not page.evaluate("document.getElementById('menu').open"))
+        start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
+        after(page, "#roll")
+        page.wait_for_timeout(500)
+        if setting.forced:  # with reduced motion: nothing moves
+            t.expect("an animation runs with reduced motion", page.evaluate(
+                "document.getAnimations().every((a) => a.effect.getTiming().duration <= 1)"))
+        t.check("dice-throw1")
+        import_file(page, history_file(), "kniffel-verlauf.json")
+        page.wait_for_selector("#plot")
+        t.dismiss_notices()
+        page.evaluate("window.scrollTo(0, 0)")
+        t.check("history")
         assert t.found == [], "\n".join(t.found)
     finally:
         device.close()

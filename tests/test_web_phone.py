@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    CDPSession,
     FilePayload,
     Page,
     ViewportSize,
@@ -39,23 +40,34 @@ class Device:
     its first page starts the engine from the snapshot, else Pyodide starts afresh."""
 
     def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool,
-                 engine: EngineSnapshot | None = None):
+                 engine: EngineSnapshot | None = None, *, scale: float = 1,
+                 forced: bool = False):
+        """``scale``: device pixels per CSS pixel; ``forced``: forced colours (high contrast)
+        and reduced motion."""
         self.site = site
         self.context: BrowserContext = browser.new_context(
             viewport=viewport, is_mobile=mobile, has_touch=mobile, service_workers="block",
-            bypass_csp=True)
+            bypass_csp=True, device_scale_factor=scale,
+            forced_colors="active" if forced else "none",
+            reduced_motion="reduce" if forced else "no-preference")
         if engine is not None:
             engine.seed(self.context)
         self.context.set_default_timeout(30_000)
         self.errors: list[str] = []
         self.foreign: list[str] = []
+        self.sessions: list[CDPSession] = []
         origin = site.rstrip("/")
         self.context.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
                         else self.foreign.append(r.url))
 
-    def open(self, url: str | None = None, *, clear: bool = True) -> Page:
+    def open(self, url: str | None = None, *, clear: bool = True, font: int = 16) -> Page:
+        """A page of the app; ``font``: the browser's default font size (CSS px)."""
         page = self.context.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        if font != 16:  # kept: the setting ends with its session
+            self.sessions.append(cdp := self.context.new_cdp_session(page))
+            cdp.send("Page.enable")
+            cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font, "fixed": font}})
         if clear:
             page.goto(self.site)
             page.evaluate("localStorage.clear()")

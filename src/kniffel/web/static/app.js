@@ -120,6 +120,27 @@ async function boot() {
   refreshChances(); // their values load now, not at the first entry
 }
 
+// The keyboard: the skip buttons at the top of the page jump to the sheet, the bar or the menu
+// (while a game is shown); Escape closes the menu it opened and gives the focus back to it.
+for (const b of document.querySelectorAll("#skip [data-skip]")) {
+  b.addEventListener("click", () => {
+    const where = b.dataset.skip;
+    const first = (sel) => [...document.querySelectorAll(sel)].find((e) => !e.disabled && e.checkVisibility());
+    const target = where === "sheet" ? first("#sheet button[tabindex='0']") || first("#sheet button") || $("sheet-wrap")
+      : where === "bar" ? first(".game .bottom-bar :is(button, input, select)")
+        : document.querySelector("#menu summary");
+    if (target) target.focus();
+  });
+}
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  const menu = document.querySelector("details.menu[open]");
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary").focus();
+  e.preventDefault();
+});
+
 // A computer's turn paused in a hidden tab goes on when the tab is shown again.
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden && state.ready && state.screen === "game") draw();

@@ -7,7 +7,7 @@ import { drawReview, warmExpert } from "./expert.js?b=__BUILD__";
 import { computerTurn } from "./game.js?b=__BUILD__";
 import { drawHistory } from "./history.js?b=__BUILD__";
 import { drawSetup } from "./setup.js?b=__BUILD__";
-import { drawGame } from "./sheet.js?b=__BUILD__";
+import { arrowKeys, drawGame } from "./sheet.js?b=__BUILD__";
 import { play, state, timing } from "./state.js?b=__BUILD__";
 import { loadUi, setAsideSuspect } from "./storage.js?b=__BUILD__";
 import { drawUpdate, keepAwake } from "./system.js?b=__BUILD__";
@@ -55,6 +55,13 @@ export function draw() {
   drawNotices();
   if (refocus) restoreFocus(refocus);
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
+  if (playing) arrowKeys($("sheet-wrap"));
+  // a table that scrolls sideways (large text, a narrow phone) and holds nothing to focus is a
+  // stop of the Tab key itself, so that the keyboard can scroll it
+  for (const el of $("screen").querySelectorAll(".stats-wrap, .table-wrap")) {
+    if (el.scrollWidth > el.clientWidth + 1 && !el.querySelector("button, a, input, select")) el.tabIndex = 0;
+  }
+  $("skip").setAttribute("aria-label", tr("page.skip.label"));
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   keepAwake(); // the wake lock and update section
   drawUpdate();

@@ -236,3 +236,38 @@ export function drawSheet(view, live) {
     sumRow("total", tr("page.sheet.total"), (c) => h("strong", { "data-total": c.name }, String(c.total))), chances));
   return h("div", { class: "sheet-wrap", id: "sheet-wrap" }, table);
 }
+
+// The sheet is one stop of the Tab key (keyboard users reach the bar and the menu without
+// passing every box): the box last focused, else the first open box of the player to move,
+// takes the Tab; the arrow keys move between the sheet's buttons, row by row, column by column.
+export function arrowKeys(wrap) {
+  if (!wrap) return;
+  const buttons = () => [...wrap.querySelectorAll("#sheet button")].filter((b) => !b.disabled);
+  const all = buttons();
+  if (!all.length) return;
+  const start = all.find((b) => b === document.activeElement) || all.find((b) => b.closest("td.current")) || all[0];
+  const only = (one) => { for (const b of buttons()) b.tabIndex = b === one ? 0 : -1; };
+  only(start);
+  wrap.addEventListener("focusin", (e) => { if (e.target.matches("#sheet button")) only(e.target); });
+  const at = (b) => { const c = b.closest("td, th"); return [c.parentElement.rowIndex, c.cellIndex, b]; };
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  wrap.addEventListener("keydown", (e) => {
+    const d = step[e.key];
+    if (!d || !e.target.matches("#sheet button") || e.altKey || e.ctrlKey || e.metaKey) return;
+    const [r, c, self] = at(e.target);
+    // the nearest button that way in the same column (row), else in the nearest column (row)
+    let best = null;
+    let bestKey = null;
+    for (const b of buttons()) {
+      if (b === self) continue;
+      const [r2, c2] = at(b);
+      const along = d[0] ? (r2 - r) * d[0] : (c2 - c) * d[1];
+      if (along <= 0) continue;
+      const across = d[0] ? Math.abs(c2 - c) : Math.abs(r2 - r);
+      const key = [across, along];
+      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) { best = b; bestKey = key; }
+    }
+    e.preventDefault();
+    if (best) { best.focus(); best.scrollIntoView({ block: "nearest", inline: "nearest" }); }
+  });
+}
