@@ -61,6 +61,9 @@ NOT_EXAMPLES = {
     ".venv/bin/python docs/plots/plot_totals.py": "redraws a plot of the manual from the result "
                                                   "stored beside it, writing into the checkout",
     ".venv/bin/python benchmarks/": "a benchmark: measures, takes minutes, checks nothing here",
+    "PYTHONPATH=/tmp/before/src .venv/bin/python benchmarks/": "a benchmark of an earlier "
+                                                              "release's package, unpacked "
+                                                              "by hand",
     "sha256sum": "reads the full Extreme table, which only a full solve makes",
 }
 
