@@ -476,11 +476,13 @@ MATRIX = [pytest.param(s, id=s.name) for s in (
     Setting("412x915", 412, 915, rows=8, schemes=SCHEMES),
     Setting("667x375-sideways", 667, 375, rows=5, langs=("de", "en"), schemes=SCHEMES),
     Setting("844x390-sideways", 844, 390, rows=5, schemes=SCHEMES),
+    Setting("640x360-sideways", 640, 360, rows=5, scale=3),
     Setting("768x1024-tablet", 768, 1024, rows=10),
     Setting("820x1180-tablet", 820, 1180, rows=14),
     Setting("1180x820-tablet", 1180, 820, rows=8, langs=("de", "en")),
     Setting("1366x1024-tablet", 1366, 1024, rows=12),
     Setting("1920x1080", 1920, 1080, rows=15, mobile=False),
+    Setting("1024x600-laptop", 1024, 600, rows=10, mobile=False),
     # 200 % browser zoom on a 390 px phone: half the CSS pixels, each twice as large
     Setting("zoom200-195x422", 195, 422, rows=5, scale=6, langs=("de", "en")),
     Setting("font24-390x844", 390, 844, rows=6, font=24),

@@ -596,12 +596,17 @@ def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None
     kind.focus()
     page.keyboard.press("ArrowDown")  # keyboard: the next choice, greedy
     assert kind.input_value() == "computer:greedy"
+    # a default name follows the kind: "Spieler 2" who becomes a computer is "Computer 1"
+    assert page.input_value("input[data-player='1']") == "Computer 1"
     page.click("#lang")
-    # the default name follows the language: "Spieler 2" becomes "Player 2"
-    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Player 2?"
+    # a default name follows the language: "Spieler 1" becomes "Player 1"
+    assert page.input_value("input[data-player='0']") == "Player 1"
+    assert page.get_attribute("select[data-kind='1']", "aria-label") == "Who plays Computer 1?"
     settings = json.loads(stored(page)["kniffel.v1.settings"])
-    assert settings["setup"]["players"][1] == {"name": "Player 2", "kind": "computer",
+    assert settings["setup"]["players"][1] == {"name": "Computer 1", "kind": "computer",
                                                "strategy": "greedy"}
+    page.select_option("select[data-kind='1']", "human")  # and back: a person again
+    assert page.input_value("input[data-player='1']") == "Player 2"
 
 
 # Records, every few milliseconds, what the page shows during a computer's turn.

@@ -18,8 +18,8 @@ function dieFace(value, d10) {
     return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
       svgEl("polygon", { points: "20,1 38,15 20,39 2,15", class: "body" }),
       // one text, "5 W10" (the die's name holds it): the number and the label on two lines
-      svgEl("text", {}, svgEl("tspan", { x: 20, y: 24, class: "num" }, String(value)), " ",
-        svgEl("tspan", { x: 20, y: 33, class: "lbl" }, tr("page.dice.d10_label"))));
+      svgEl("text", {}, svgEl("tspan", { x: 20, y: 21, class: "num" }, String(value)), " ",
+        svgEl("tspan", { x: 20, y: 29.5, class: "lbl" }, tr("page.dice.d10_label"))));
   }
   return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
     svgEl("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "body" }),

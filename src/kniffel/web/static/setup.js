@@ -46,6 +46,13 @@ export function drawSetup() {
     const kindSelect = dice ? h("select", { class: "kind", "data-kind": i, "aria-label": tr("page.setup.kind_of", { name }),
       onchange: (e) => {
         const [k, strategy] = e.target.value.split(":");
+        // a default name follows the kind: "Spieler 2" who becomes a computer is "Computer 1"
+        // (numbered among the computers), and back
+        const computers = s.players.filter((q, j) => j < i && q.kind === "computer").length + 1;
+        const defaults = [tr("page.setup.player_n", { n: i + 1 }), tr("page.setup.computer_n", { n: computers })];
+        if (!p.name || defaults.includes(p.name)) {
+          p.name = k === "computer" ? defaults[1] : defaults[0];
+        }
         p.kind = k;
         p.strategy = strategy ?? null;
         saveSettings();
