@@ -153,7 +153,8 @@ def test_every_code_has_german_and_english_words_with_the_same_params() -> None:
         assert de.strip(), code
         assert en.strip(), code
         words_of = re.sub(r"\{[a-z_]+\}", "", de)  # the text around the placeholders
-        assert de != en or not re.search(r"[a-z]{4}", words_of) or de in SAME_IN_BOTH, code
+        assert de != en or not re.search(r"[a-z]{4}", words_of) or \
+            words_of.strip() in SAME_IN_BOTH, code  # "Computer {n}" too
         assert fields(de) == fields(en), code
 
 
