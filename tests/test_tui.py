@@ -30,6 +30,7 @@ from kniffel.engine.messages import text as catalog_text
 from kniffel.engine.rules import Lang, preset
 from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
+from kniffel.paths import play_command
 from kniffel.storage import load_game
 from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
 from kniffel.tui_view import DicePlaces, MoveLog, SheetTable, chance_text, key_line, wrap_parts
@@ -838,11 +839,13 @@ def test_quitting_with_a_locked_history_never_claims_saved_and_names_what_is_mis
     assert "NOT saved: moves 1–4 of 4 are missing" in report
     assert "Game saved" not in report
     rescued = Path(report.split("The whole game is in ")[1].split(" ")[0])
-    assert f"kniffel play --load {rescued}" in report
+    # the way back names this history: kniffel play --db FILE --load …
+    assert f"{play_command(db.path)} --load {rescued}" in report
+    assert play_command(db.path).startswith("kniffel play --db ")
     assert load_game(rescued).actions == screen_of_game(app).actions
     locker.close()
     # once the database is free again, the same report writes everything
-    assert app.quit_report() == "Game saved – continue with: kniffel play --resume"
+    assert app.quit_report() == f"Game saved – continue with: {play_command(db.path)} --resume"
     [record] = db.games()
     assert record.actions == 4
     db.close()

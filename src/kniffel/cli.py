@@ -41,7 +41,7 @@ from kniffel.engine.rules import (
     preset,
 )
 from kniffel.lang import default_lang
-from kniffel.paths import default_db_path, play_command
+from kniffel.paths import default_db_path
 
 # Imported where used: the game, its saves, the history database and rich's tables (_table)
 # are not needed by every command (``kniffel solve`` starts without them).
@@ -1493,8 +1493,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
             _fail("play", e, lang)
         # the last try to write the game, while the history is still open
         report = app.quit_report()
-    if report:  # every "kniffel play …" it names continues in this history: with its --db
-        report = report.replace("kniffel play", play_command(db_path))
+    if report:
         _console(err=True).print(report, markup=False)
     if app.unsaved_on_exit:
         sys.exit(1)

@@ -57,7 +57,7 @@ from kniffel.engine.messages import text as catalog_text
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.strategy import strategy_names
 from kniffel.history import LEASE_RENEW_S, History, HistoryStorage
-from kniffel.paths import default_db_path
+from kniffel.paths import default_db_path, play_command
 from kniffel.storage import save_game
 from kniffel.tui_threads import ComputerTurns, Hinter, HistoryWriter, WinChances, in_thread
 from kniffel.tui_view import (
@@ -1154,7 +1154,8 @@ class KniffelApp(App[None]):
                 self.rescued = None
             if not match.game.actions:
                 return tr("not_stored", lang)
-            return "" if match.game.is_over() else tr("saved_resume", lang)
+            return "" if match.game.is_over() else tr("saved_resume", lang,
+                                                      play=play_command(self.history_path))
         self.unsaved_on_exit = True
         return self._missing(state, match, rescue)
 
@@ -1180,4 +1181,4 @@ class KniffelApp(App[None]):
             path = None if found is None else str(found)
         if path is None:
             return f"{text}\n{tr('not_rescued', lang, tried=', '.join(map(str, tried)))}"
-        return f"{text}\n{tr('rescued', lang, path=path)}"
+        return f"{text}\n{tr('rescued', lang, path=path, play=play_command(self.history_path))}"
