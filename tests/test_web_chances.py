@@ -189,6 +189,23 @@ def test_the_setting_hides_the_row_and_is_remembered(page: Page) -> None:
     assert page.text_content("#chances-toggle") == "Show the win chance"
 
 
+def test_an_open_menu_stays_open_when_the_page_redraws(page: Page) -> None:
+    # the engine coming ready, the win chances arriving or another window's move redraw the
+    # game; the menu the player just opened must not snap shut under their finger
+    start(page, "pad")
+    page.click("#menu summary")
+    assert page.is_visible("#new-game")
+    page.evaluate("""async () => {
+      const app = document.querySelector('script[type=module]').src;
+      const screen = await import(app.replace('app.js', 'screen.js'));
+      screen.draw();
+    }""")
+    assert page.evaluate("document.getElementById('menu').open") is True
+    assert page.is_visible("#new-game")
+    page.click("#new-game")  # a choice in it closes it, as before
+    assert page.locator("#menu[open]").count() == 0
+
+
 def test_after_a_reload_the_row_shows_the_engines_chances_not_only_the_stored_ones(
         page: Page) -> None:
     start(page, "pad")

@@ -49,7 +49,9 @@ export function drawGame(view) {
 
 function drawMenu(view) {
   const close = (fn) => () => { $("menu").open = false; fn(); };
-  return h("details", { id: "menu", class: "menu" }, h("summary", {}, "⋯ ", tr("page.menu.title")),
+  // a redraw (the engine ready, the win chances in, another window's move) keeps an open menu open
+  const open = Boolean($("menu")?.open);
+  return h("details", { id: "menu", class: "menu", open }, h("summary", {}, "⋯ ", tr("page.menu.title")),
     h("div", { class: "menu-items" },
       h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; draw(); }) }, tr("page.menu.new_game")),
       h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
