@@ -43,6 +43,13 @@ async () => {
   const zip = await (await fetch("kniffel.zip")).arrayBuffer();
   py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/lib" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib')");
+  // the classic exact table is a file of its own that the page's worker fetches when needed
+  const name = py.runPython("from kniffel.browser.advice_view import table_file_name; "
+    + "from kniffel.engine.rules import preset; table_file_name(preset('kniffel'))");
+  const dir = py.runPython("from kniffel.browser.advice_view import TABLES_DIR; str(TABLES_DIR)");
+  const table = new Uint8Array(await (await fetch(`tables/${name}`)).arrayBuffer());
+  py.FS.mkdirTree(dir);
+  py.FS.writeFile(`${dir}/${name}`, table);
   window.py = py;
 }
 """
@@ -51,6 +58,7 @@ async () => {
 TIME_IN_PYODIDE = """
 import json, random, time
 from kniffel.browser import advice_view, view
+from kniffel.engine import chances as chances_module
 from kniffel.engine.chances import chance_model, win_chances
 from kniffel.engine.game import Game, Mode
 from kniffel.engine.rules import preset
@@ -60,7 +68,7 @@ def run(rules_name, players, games, seed):
     rules = preset(rules_name)
     t = time.perf_counter()
     first_game = Game(rules, [f"P{i}" for i in range(players)], mode=Mode.PAD, seed=seed)
-    view._CHANCE_MODELS.clear()
+    chances_module._model.cache_clear()  # the shared model loads anew, as on a fresh page
     view._LAST_CHANCES.clear()
     view.chances_view(first_game)
     first = (time.perf_counter() - t) * 1000

@@ -26,6 +26,7 @@ from typing import Any
 from rich.progress import Progress
 
 from kniffel.chances_fit import (
+    COVERAGE_SAMPLES,
     FIT_GAMES,
     coverage_scale,
     fit_shift,
@@ -49,6 +50,9 @@ def main() -> None:
     parser.add_argument("--coverage", action="store_true",
                         help="the factors s[n] by the range's coverage of what came (step 5 of "
                              "kniffel.chances_fit), not by the variance")
+    parser.add_argument("--coverage-samples", type=int, default=COVERAGE_SAMPLES,
+                        help="the most samples per number of open boxes the coverage fit "
+                             f"reads (default {COVERAGE_SAMPLES}; the same games at every number)")
     parser.add_argument("--shift-only", action="store_true",
                         help="keep the spread OUT holds and fit only the shift of the expert's "
                              "play beyond its model (with --only)")
@@ -79,10 +83,10 @@ def main() -> None:
             if args.coverage_only:
                 old_scale = models[name].scale
                 models[name] = replace(models[name], scale=coverage_scale(
-                    rules, models[name], samples))
+                    rules, models[name], samples, most=args.coverage_samples))
                 sources[name] = {**sources[name], "coverage": {
                     "games": n, "seed": args.seed, "samples": len(samples),
-                    "variance_scale": list(old_scale),
+                    "per_open": args.coverage_samples, "variance_scale": list(old_scale),
                     "seconds": round(time.perf_counter() - start, 1)}}
                 continue
             if args.shift_only:
@@ -93,8 +97,8 @@ def main() -> None:
                     "seconds": round(time.perf_counter() - start, 1)}}
                 continue
             by_variance = fit_spread(rules, samples, coverage=False)
-            models[name] = (replace(by_variance, scale=coverage_scale(rules, by_variance,
-                                                                      samples))
+            models[name] = (replace(by_variance, scale=coverage_scale(
+                rules, by_variance, samples, most=args.coverage_samples))
                             if args.coverage else by_variance)
             fitted: dict[str, object] = {"games": n, "seed": args.seed, "samples": len(samples),
                                          "player": "expert",

@@ -105,6 +105,27 @@ def test_extreme_expects_the_experts_value_at_every_number_of_open_boxes() -> No
         assert_exact_mean_within_bounds(model, state, state.total + model.expected_rest(state))
 
 
+def test_extreme_with_two_open_boxes_shows_the_endgames_exact_distribution() -> None:
+    # two open boxes bring lumpy points (a Kniffel is 0 or 50): no smooth shape holds them, so
+    # Kniffel Extreme's last two rounds are exact as the classic rule sets' are
+    from kniffel.engine.endgame import endgame_rest
+
+    rules = preset("extreme")
+    model = chance_model(rules)
+    rng = random.Random(22)
+    for _ in range(4):
+        state = random_state(rules, 2, rng)
+        exact = endgame_rest(rules, state.entries, state.upper, state.chips)
+        assert exact is not None
+        rest = model.rest(state)
+        assert (rest.offset, rest.probs) == (exact.offset, exact.probs)
+        assert_exact_mean_within_bounds(model, state, state.total + exact.mean)
+    # three open boxes stay the fitted model (the expert's value plus its shift)
+    state = random_state(rules, 3, rng)
+    assert model.expected_rest(state) != pytest.approx(
+        endgame_rest(rules, state.entries, state.upper, state.chips, limit=3).mean, abs=1e-9)
+
+
 def test_extremes_expected_total_is_the_model_plus_the_fitted_shift_of_the_experts_play() -> None:
     rules = preset("extreme")
     model = chance_model(rules)
