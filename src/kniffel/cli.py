@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
     from kniffel.engine.chances import Chances
     from kniffel.engine.game import Game
+    from kniffel.engine.match import Seat
     from kniffel.history import History
     from kniffel.simulate import SimulationResult
 
@@ -1371,6 +1372,27 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
 # --- kniffel play -------------------------------------------------------------------------------
 
 
+def parse_seat(text: str) -> Seat:
+    """The seat ``--player`` names: ``NAME`` (a person) or ``NAME:STRATEGY`` (a computer); a
+    suffix after the last colon that names no registered strategy is refused with
+    :class:`~kniffel.engine.errors.UnknownStrategyError` listing them."""
+    from kniffel.engine.errors import UnknownStrategyError
+    from kniffel.engine.match import Seat
+
+    name, sep, strategy = text.rpartition(":")
+    if not sep:
+        return Seat(text)
+    key = strategy.strip().lower()
+    if key not in strategy_names():
+        raise UnknownStrategyError(
+            f"unknown strategy {strategy!r} in {text!r}; a computer player is NAME:STRATEGY "
+            f"with one of: {', '.join(strategy_names())}",
+            code="strategy.unknown",
+            params={"name": strategy.strip(), "strategies": list(strategy_names())})
+    return Seat(name, key)
+
+
+
 def _has_terminal() -> bool:
     """Whether ``kniffel play`` talks to a terminal: its input, its output and the error
     stream Textual draws on (a closed pipe or a redirection is none)."""
@@ -1421,7 +1443,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     last unfinished game) or --resume ID (any of them). A game that could not be stored is
     written to a rescue file; --load FILE plays it on.
     """
-    from kniffel.engine.match import parse_seat, validate_players
+    from kniffel.engine.match import validate_players
     from kniffel.tui import KniffelApp
 
     ctx = click.get_current_context()
