@@ -1330,3 +1330,44 @@ def test_any_offered_correction_keeps_a_game_that_replays(seed: int, steps: int)
         sheet = game.sheet(i)
         assert sheet.total == (sheet.upper_sum + sheet.bonus + sheet.lower_sum
                                + sheet.extra_bonus)
+
+
+# --- players from JSON: a save's and a page request's, read by one parser ---------------------
+
+
+def test_a_saves_players_and_a_requests_players_are_read_alike() -> None:
+    from kniffel.engine.game import Player, PlayerKind, players_from_json
+
+    data = [{"name": " Anna "}, {"name": "Bot", "kind": "computer", "strategy": "greedy"}]
+    expected = [Player("Anna"), Player("Bot", PlayerKind.COMPUTER, "greedy")]
+    assert players_from_json(data) == expected
+    assert players_from_json(data, request=True) == expected
+    game = Game(preset("kniffel"), expected, seed=1)
+    assert list(Game.from_json(game.to_json()).players) == expected
+
+
+@pytest.mark.parametrize(("data", "saved", "requested"), [
+    ("Anna", "save.bad_value", "web.bad_request"),
+    (["Anna"], "save.bad_value", "web.bad_request"),
+    ([{"name": "X", "kind": "robot"}], "save.bad_value", "player.kind_unknown"),
+    ([{"name": 5}], "save.bad_value", "web.bad_request"),
+    ([{}], "save.missing_field", "web.bad_request"),
+    ([{"name": "Bot", "kind": "computer", "strategy": 3}], "save.bad_value", None),
+])
+def test_a_bad_player_list_is_a_damaged_save_or_a_bad_request_by_where_it_comes_from(
+        data: object, saved: str, requested: str | None) -> None:
+    from kniffel.engine.errors import CorruptSaveError
+    from kniffel.engine.game import players_from_json
+
+    with pytest.raises(CorruptSaveError) as damaged:
+        players_from_json(data)
+    assert damaged.value.code == saved
+    save = Game(preset("kniffel"), ["Anna"], seed=1).to_json()
+    save["players"] = data
+    with pytest.raises(CorruptSaveError) as loaded:
+        Game.from_json(save)
+    assert loaded.value.code == saved
+    if requested is not None:
+        with pytest.raises(InvalidGameError) as refused:
+            players_from_json(data, request=True)
+        assert refused.value.code == requested

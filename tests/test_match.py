@@ -18,7 +18,7 @@ from kniffel.engine.errors import (
     KniffelError,
     UnknownStrategyError,
 )
-from kniffel.engine.match import Match, Seat, dice_rng, parse_seat, strategy_rng, validate_players
+from kniffel.engine.match import Match, Seat, dice_rng, strategy_rng, validate_players
 from kniffel.engine.strategy import get_strategy
 from kniffel.history import History, HistoryStorage
 from kniffel.simulate import game_seed, simulate
@@ -228,11 +228,6 @@ def test_validate_players_refuses_what_the_game_would() -> None:
         validate_players([], rules)
     with pytest.raises(UnknownStrategyError, match="greedy"):
         validate_players([Seat("Bot", "gready")], rules)
-
-
-def test_parse_seat_refuses_an_unknown_strategy_listing_the_known_ones() -> None:
-    with pytest.raises(UnknownStrategyError, match="random, greedy"):
-        parse_seat("Bot:gready")
 
 
 @settings(max_examples=40, deadline=None)

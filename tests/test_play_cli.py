@@ -61,11 +61,20 @@ def test_play_refuses_a_start_player_beyond_the_players(tmp_path: Path) -> None:
 
 
 def test_a_name_with_a_registered_strategy_suffix_is_a_computer() -> None:
-    from kniffel.engine.match import Seat, parse_seat
+    from kniffel.cli import parse_seat
+    from kniffel.engine.match import Seat
 
     assert parse_seat("Bot:greedy") == Seat("Bot", "greedy")
     assert parse_seat("Bot: Greedy ") == Seat("Bot", "greedy")
     assert parse_seat("Anna") == Seat("Anna")
+
+
+def test_parse_seat_refuses_an_unknown_strategy_listing_the_known_ones() -> None:
+    from kniffel.cli import parse_seat
+    from kniffel.engine.errors import UnknownStrategyError
+
+    with pytest.raises(UnknownStrategyError, match="random, greedy"):
+        parse_seat("Bot:gready")
 
 
 # --- issue 19: no terminal, contradicting options, any unfinished game, a rescue file -------

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import random
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kniffel.cli import main
 from kniffel.engine import expert as expert_module
@@ -26,7 +29,7 @@ from kniffel.engine.expert_model import (
 from kniffel.engine.game import Game, Mode, Outcome, Score, Strike, Throw
 from kniffel.engine.match import Match
 from kniffel.engine.messages import number
-from kniffel.engine.review import review_game
+from kniffel.engine.review import LuckSkill, review_game
 from kniffel.engine.rules import Box, preset
 from kniffel.engine.strategy import get_strategy
 from kniffel.engine.values import TableValues
@@ -380,3 +383,42 @@ def test_cli_review_names_the_decisions_not_judged_in_the_players_language_only(
     assert "Anna: no decision judged" in en
     assert "kniffel solve --rules extreme" in data["uncovered"][0]["reason"]
     assert "Wertetabelle" in data["uncovered"][0]["why"]
+
+
+# --- the split and the costliest decisions, computed and rounded once (issue 33) -------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(final=st.integers(0, 1600), expected=st.floats(0, 1000), skill=st.floats(0, 600))
+def test_a_shown_split_adds_up_to_the_final_total_and_rounds_each_number_at_most_a_tenth(
+        final: int, expected: float, skill: float) -> None:
+    split = LuckSkill(0, expected, final, skill, final - expected + skill)
+    shown = split.shown()
+    tenths = [Decimal(f"{v:.1f}") for v in (shown.expected, shown.skill, shown.luck)]
+    assert tenths[0] - tenths[1] + tenths[2] == final
+    assert (shown.final, shown.expected, shown.skill) == (final, round(expected, 1),
+                                                          round(skill, 1))
+    assert abs(shown.luck - split.luck) <= 0.1 + 1e-9
+
+
+def test_shown_luck_is_the_rest_of_the_shown_numbers_where_rounding_it_alone_misses_a_tenth(
+) -> None:
+    # 221 = 248.076… − 13.927… − 13.149…: rounded one by one 248.1 − 13.9 − 13.1 = 221.1
+    split = LuckSkill(0, 248.0761494649385, 221, 13.927040049102487, -13.149109415836023)
+    assert round(split.luck, 1) == -13.1
+    assert split.shown() == LuckSkill(0, 248.1, 221, 13.9, -13.2)
+
+
+def test_a_players_costliest_decisions_are_their_own_dearest_ones_dearest_first(
+        tables: Path) -> None:
+    result = review(_three_player_game(), directory=tables)
+    for player in range(3):
+        own = [d for d in result.decisions if d.player == player]
+        costly = result.costliest(3, player)
+        assert len(costly) == 3  # every player gives points away
+        assert all(d.player == player and d.loss > 0 for d in costly)
+        assert [d.loss for d in costly] == sorted((d.loss for d in costly), reverse=True)
+        assert all(d.loss <= costly[-1].loss for d in own if d not in costly)
+    everyone = result.costliest(3)
+    assert all(d.loss <= everyone[-1].loss for d in result.decisions if d not in everyone)
+    assert result.costliest(3, 5) == ()  # no such player: no decisions

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -16,7 +17,7 @@ from kniffel.browser.view import page_schema
 from kniffel.engine.chances import chances_over_game, start_expectation
 from kniffel.engine.game import Enter, Game, Mode, Player, PlayerKind, Score, Strike
 from kniffel.engine.match import Match
-from kniffel.engine.review import Review, luck_and_skill, review_game
+from kniffel.engine.review import Review, luck_and_skill, luck_skill_split, review_game
 from kniffel.engine.rules import preset
 from test_web_schema import fault
 
@@ -78,6 +79,38 @@ def test_each_players_result_splits_into_the_expected_total_lost_points_and_luck
         assert s["expected"] - s["skill"] + s["luck"] == pytest.approx(total, abs=1e-9)
         assert s["luck"] == pytest.approx(split.luck, abs=0.1)
     assert 600 < expected < 700  # Kniffel Extreme's good play scores about 646 at the start
+
+
+def test_the_three_shown_numbers_add_up_to_each_result_in_many_seeded_games() -> None:
+    rules = preset("kniffel")
+    for seed in range(6):
+        game = Game(rules, [Player(n, PlayerKind.COMPUTER, "random") for n in ("Anna", "Ben")],
+                    mode=Mode.DICE, seed=seed)
+        Match(game).play_out()
+        reply = Session().handle({"op": "review", "game": game.to_json()})
+        assert reply["ok"], reply
+        luck = json.loads(json.dumps(reply["review"]))["chances"]["luck"]
+        for s, final in zip(luck, game.scores(), strict=True):
+            assert s["final"] == final
+            # one decimal each, and final = expected − decisions + luck exactly
+            shown = [Decimal(repr(s[key])) for key in ("expected", "skill", "luck")]
+            assert all(d == round(d, 1) for d in shown), s
+            assert shown[0] - shown[1] + shown[2] == final, s
+        # as the engine rounds them, the one place that does (the command line's too)
+        engine = luck_skill_split(review_game(game))
+        assert [(s["expected"], s["skill"], s["luck"]) for s in luck] == [
+            (e.expected, e.skill, e.luck) for e in (split.shown() for split in engine)]
+
+
+def test_a_game_not_over_has_no_split_and_no_chances_in_its_review() -> None:
+    game = Game(preset("kniffel"), [Player("Anna", PlayerKind.COMPUTER, "random")],
+                mode=Mode.DICE, seed=3)
+    match = Match(game)
+    for _ in range(20):
+        match.move()
+    assert not game.is_over()
+    assert luck_skill_split(review_game(game)) == ()
+    assert advice_view.review_chances_view(review_game(game)) is None
 
 
 def test_the_reviews_chances_have_the_shape_the_schema_describes() -> None:

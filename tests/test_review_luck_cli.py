@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -27,12 +29,12 @@ NARROW = {"COLUMNS": "80", "NO_COLOR": "1", "LC_ALL": None, "LANG": None}
 KNIFFEL = preset("kniffel")
 
 
-def _game(moves: int | None = None) -> Game:
+def _game(moves: int | None = None, seed: int = 23, rng: int = 3) -> Game:
     """Anna plays greedily, Ben at random (classic Kniffel, fixed seeds), to the end or
     ``moves`` steps."""
-    game = Game(KNIFFEL, ["Anna", "Ben"], seed=23)
+    game = Game(KNIFFEL, ["Anna", "Ben"], seed=seed)
     match = Match(game, strategies={0: get_strategy("greedy", KNIFFEL),
-                                    1: get_strategy("random", KNIFFEL)}, rng=random.Random(3))
+                                    1: get_strategy("random", KNIFFEL)}, rng=random.Random(rng))
     done = 0
     while not game.is_over() and (moves is None or done < moves):
         match.move()
@@ -70,11 +72,44 @@ def test_the_review_of_a_finished_game_splits_each_result_into_decisions_and_luc
         assert s.final == game.scores()[i]
         assert s.final == pytest.approx(s.expected - s.skill + s.luck, abs=1e-9)
         assert s.skill > 0  # greedy and random play both give points away
+        # luck as shown is the rest of the shown numbers: Anna's 221 = 248,1 − 13,9 − 13,2,
+        # where luck rounded on its own (−13,1) would miss the sum by 0,1
+        shown = s.shown()
+        assert shown.luck == pytest.approx(s.luck, abs=0.1 + 1e-9)
         assert lines[3 + i] == "  " + line.format(
             name=game.players[i].name, final=count(s.final, lang),
             expected=number(s.expected, lang, 1), skill="−" + number(s.skill, lang, 1),
-            luck=signed(s.luck, lang))
+            luck=signed(shown.luck, lang))
     assert all(len(row) <= 80 for row in lines)
+
+
+#: A line of the split as ``kniffel review`` writes it (either language), its numbers named.
+SPLIT_LINE = re.compile(r"  (?P<name>\w+): (?P<final>[\d.,]+) (Punkte|points), "
+                        r"(erwartet|expected) (?P<expected>[\d.,]+) – "
+                        r"(Entscheidungen|decisions) (?P<skill>−?[\d.,]+), "
+                        r"(Glück|luck) (?P<luck>[+−]?[\d.,]+)")
+
+
+def _shown(text: str, lang: Lang) -> Decimal:
+    """A number as the review writes it in ``lang`` ("−1.234,5"), exactly."""
+    group, point = (".", ",") if lang == "de" else (",", ".")
+    return Decimal(text.replace(group, "").replace(point, ".").replace("−", "-"))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_three_shown_numbers_add_up_to_each_result_in_many_seeded_games(
+        tmp_path: Path, lang: Lang) -> None:
+    for seed in range(6):
+        game = _game(seed=seed, rng=seed)
+        save = save_game(game, tmp_path / f"game{seed}.json")
+        rows = [m for line in _review([str(save), "--lang", lang]).splitlines()
+                if (m := SPLIT_LINE.fullmatch(line))]
+        assert [m["name"] for m in rows] == ["Anna", "Ben"]
+        for m, final in zip(rows, game.scores(), strict=True):
+            assert _shown(m["final"], lang) == final
+            # final = expected − decisions + luck, the decisions shown with their minus
+            assert (_shown(m["expected"], lang) + _shown(m["skill"], lang)
+                    + _shown(m["luck"], lang)) == final, m.group(0)
 
 
 def test_the_review_json_carries_each_players_split(finished: tuple[Game, Path]) -> None:

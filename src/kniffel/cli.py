@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 
     from kniffel.engine.chances import Chances
     from kniffel.engine.game import Game
+    from kniffel.engine.match import Seat
+    from kniffel.engine.review import LuckSkill
     from kniffel.history import History
     from kniffel.simulate import SimulationResult
 
@@ -1371,6 +1373,27 @@ def import_cmd(db_path: str | None, lang: Lang, source: str) -> None:
 # --- kniffel play -------------------------------------------------------------------------------
 
 
+def parse_seat(text: str) -> Seat:
+    """The seat ``--player`` names: ``NAME`` (a person) or ``NAME:STRATEGY`` (a computer); a
+    suffix after the last colon that names no registered strategy is refused with
+    :class:`~kniffel.engine.errors.UnknownStrategyError` listing them."""
+    from kniffel.engine.errors import UnknownStrategyError
+    from kniffel.engine.match import Seat
+
+    name, sep, strategy = text.rpartition(":")
+    if not sep:
+        return Seat(text)
+    key = strategy.strip().lower()
+    if key not in strategy_names():
+        raise UnknownStrategyError(
+            f"unknown strategy {strategy!r} in {text!r}; a computer player is NAME:STRATEGY "
+            f"with one of: {', '.join(strategy_names())}",
+            code="strategy.unknown",
+            params={"name": strategy.strip(), "strategies": list(strategy_names())})
+    return Seat(name, key)
+
+
+
 def _has_terminal() -> bool:
     """Whether ``kniffel play`` talks to a terminal: its input, its output and the error
     stream Textual draws on (a closed pipe or a redirection is none)."""
@@ -1421,7 +1444,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     last unfinished game) or --resume ID (any of them). A game that could not be stored is
     written to a rescue file; --load FILE plays it on.
     """
-    from kniffel.engine.match import parse_seat, validate_players
+    from kniffel.engine.match import validate_players
     from kniffel.tui import KniffelApp
 
     ctx = click.get_current_context()
@@ -1845,6 +1868,7 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
     into the total expected at the start with best play, the points the decisions lost and
     luck (the rest). --json: every decision at full precision.
     """
+    from kniffel.engine.review import luck_skill_split
     from kniffel.solver import SolverError
     from kniffel.solver.review import review as review_game
 
@@ -1892,27 +1916,11 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
             "costliest": [d.index for d in result.costliest(3)],
             "players": [{"name": name, "decisions": sum(d.player == i for d in result.decisions),
                          "total_loss": round(result.total_loss(i), 6),
-                         "costliest": [d.index for d in _costliest(result, i)],
+                         "costliest": [d.index for d in result.costliest(3, i)],
                          "luck_skill": _luck_skill_json(split, i)}
                         for i, name in enumerate(names)]}, ensure_ascii=False))
         return
-    _print_review(result, names, show_all, lang)
-
-
-def luck_skill_split(result: Any) -> tuple[Any, ...]:
-    """Every player's result split into the expected total at the start (best play), the
-    points the decisions lost and luck (:func:`kniffel.engine.review.luck_and_skill`); empty
-    while the game is not over, or where the rule set has no values to expect from."""
-    from kniffel.engine.chances import start_expectation
-    from kniffel.engine.review import luck_and_skill
-
-    if not result.game.is_over():
-        return ()
-    try:
-        expected = start_expectation(result.game.rules)
-    except KniffelError:
-        return ()
-    return luck_and_skill(result, expected)
+    _print_review(result, split, names, show_all, lang)
 
 
 def _luck_skill_json(split: Sequence[Any], player: int) -> dict[str, Any] | None:
@@ -1933,30 +1941,28 @@ def signed(value: float, lang: Lang, digits: int = 1) -> str:
     return ("+" if value > 0 else "−") + shown
 
 
-def luck_skill_lines(split: Sequence[Any], names: Sequence[str], lang: Lang) -> list[str]:
+def luck_skill_lines(split: Sequence[LuckSkill], names: Sequence[str], lang: Lang) -> list[str]:
     """The review's lines of the split into decisions and luck: a heading, then per player
-    the final total, the expected one, the points the decisions lost and luck."""
+    the final total, the expected one, the points the decisions lost and luck, as the engine
+    rounds them (:meth:`~kniffel.engine.review.LuckSkill.shown`: the shown numbers add up)."""
     from kniffel.engine.messages import number
+    from kniffel.engine.review import SHOWN_DIGITS
 
     if not split:
         return []
+    shown = [s.shown() for s in split]
     return [words("cli.review.luck_title", lang), *(
         words("cli.review.luck", lang, name=names[s.player], final=count(s.final, lang),
-              expected=number(s.expected, lang, 1), skill=signed(-s.skill, lang),
-              luck=signed(s.luck, lang)) for s in split)]
+              expected=number(s.expected, lang, SHOWN_DIGITS),
+              skill=signed(-s.skill, lang, SHOWN_DIGITS),
+              luck=signed(s.luck, lang, SHOWN_DIGITS)) for s in shown)]
 
 
-def _costliest(result: Any, player: int, n: int = 3) -> list[Any]:
-    """The ``n`` decisions of ``player`` that lost the most (ties: the earlier first; none that
-    lost nothing)."""
-    own = sorted((d for d in result.decisions if d.player == player),
-                 key=lambda d: (-d.loss, d.index))
-    return [d for d in own[:n] if d.loss > 0]
-
-
-def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang) -> None:
-    """A review as a person reads it: per player the points given away in all, the player's
-    three costliest decisions and a table of the decisions that cost at least
+def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str], show_all: bool,
+                  lang: Lang) -> None:
+    """A review as a person reads it: every player's result split into decisions and luck
+    (``split``, :func:`luck_skill_lines`), then per player the points given away in all, the
+    player's three costliest decisions and a table of the decisions that cost at least
     :data:`REVIEW_LEAST` points (every decision with ``show_all``); numbers with two decimals
     in the language's format, values of the expert's model marked "≈"; every line wrapped to
     the terminal's width."""
@@ -1987,7 +1993,7 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
         return words("review.throw_number", lang, throw=d.position.rolls_used)
 
     say(words("review.title", lang, title=rules.title(lang)))
-    lines = luck_skill_lines(luck_skill_split(result), names, lang)
+    lines = luck_skill_lines(split, names, lang)
     if lines:
         say("")
         say(lines[0], "bold")
@@ -2011,7 +2017,7 @@ def _print_review(result: Any, names: Sequence[str], show_all: bool, lang: Lang)
         costly = _table(box=None, show_header=False, padding=(0, 0, 0, 2))
         costly.add_column(no_wrap=True, justify="right")
         costly.add_column()
-        for d in _costliest(result, i):
+        for d in result.costliest(3, i):
             moment = words("review.moment_chip" if d.position.chip_used else "review.moment",
                            lang, round=d.round, throw=d.position.rolls_used, dice=dice(d))
             costly.add_row(loss(d, "−"), words("review.costly", lang, moment=moment,

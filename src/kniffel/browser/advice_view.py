@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from kniffel.engine.advice import Advice, Option
-from kniffel.engine.chances import chance_model, chances_over_game, start_expectation
+from kniffel.engine.chances import chance_model, chances_over_game
 from kniffel.engine.dice import Roll, keep_positions
 from kniffel.engine.errors import ExpertError, KniffelError
 from kniffel.engine.game import Game, Score, Strike, Throw, UseChip, action_to_json
 from kniffel.engine.messages import CATALOG, fields, number, render, text
-from kniffel.engine.review import Decision, LuckSkill, Review, luck_and_skill
+from kniffel.engine.review import Decision, LuckSkill, Review, luck_skill_split
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.values import register_table_provider, values_for
 
@@ -237,16 +237,16 @@ def review_view(review: Review) -> dict[str, Any]:
     position = {d.index: k for k, d in enumerate(decisions)}
     players = []
     for i, p in enumerate(game.players):
-        own = Review(game, tuple(d for d in decisions if d.player == i), ())
-        count = len(own.decisions)
-        lost = own.total_loss()
-        key = "web.review.summary" if own.costliest(COSTLIEST) else "web.review.perfect"
+        count = sum(d.player == i for d in decisions)
+        lost = review.total_loss(i)
+        costliest = review.costliest(COSTLIEST, i)
+        key = "web.review.summary" if costliest else "web.review.perfect"
         players.append({
             "player": i, "name": p.name, "kind": p.kind.value, "count": count,
             "loss": round(lost, 3),
             "summary": {lang: text(key, lang, name=p.name, count=count,
                                    points=number(lost, lang)) for lang in LANGS},
-            "costliest": [position[d.index] for d in own.costliest(COSTLIEST)],
+            "costliest": [position[d.index] for d in costliest],
         })
     sources = {d.source for d in decisions}
     source = "model" if "model" in sources else "table"
@@ -261,35 +261,37 @@ def review_view(review: Review) -> dict[str, Any]:
 
 
 def review_chances_view(review: Review) -> dict[str, Any] | None:
-    """How a reviewed game went for each player: the win chances before the first entry and
-    after every entry (:func:`kniffel.engine.chances.chances_over_game`; ``entry`` counts the
-    entries made, ``index`` is the action's number, -1 before the first, ``win`` one chance
-    per player) and each player's result split into the points lost by decisions (``skill``)
-    and luck (:func:`kniffel.engine.review.luck_and_skill` against the expected final total at
-    the start). None where the rule set has no values to compute chances with."""
+    """How a reviewed finished game went for each player: the win chances before the first
+    entry and after every entry (:func:`kniffel.engine.chances.chances_over_game`; ``entry``
+    counts the entries made, ``index`` is the action's number, -1 before the first, ``win``
+    one chance per player) and each player's result split into the points lost by decisions
+    (``skill``) and luck, as the engine splits and rounds it (:func:`~kniffel.engine.review.
+    luck_skill_split`, :meth:`~kniffel.engine.review.LuckSkill.shown`).
+    None where the rule set has no values to compute chances with, or the game is not over."""
     game = review.game
     try:
         model = chance_model(game.rules)
         points = chances_over_game(game, model=model)
-        expected = start_expectation(game.rules, model=model)
     except KniffelError:
+        return None
+    split = luck_skill_split(review, model=model)
+    if not split:
         return None
     return {
         "source": model.source,
         "points": [{"entry": k, "index": p.index, "round": p.round,
                     "win": [round(o.win, 4) for o in p.chances.players]}
                    for k, p in enumerate(points)],
-        "luck": [_luck_view(game, s) for s in luck_and_skill(review, expected)],
+        "luck": [_luck_view(game, s.shown()) for s in split],
     }
 
 
-def _luck_view(game: Game, split: LuckSkill) -> dict[str, Any]:
-    """One player's split with one decimal, the luck the rest of the shown numbers (so that
-    final = expected − skill + luck holds for what the page shows)."""
-    expected, skill = round(split.expected, 1), round(split.skill, 1)
-    return {"player": split.player, "name": game.players[split.player].name,
-            "expected": expected, "final": split.final, "skill": skill,
-            "luck": round(split.final - expected + skill, 1)}
+def _luck_view(game: Game, shown: LuckSkill) -> dict[str, Any]:
+    """One player's split as shown (:meth:`~kniffel.engine.review.LuckSkill.shown`), with the
+    player's name."""
+    return {"player": shown.player, "name": game.players[shown.player].name,
+            "expected": shown.expected, "final": shown.final, "skill": shown.skill,
+            "luck": shown.luck}
 
 
 def moment(game: Game, index: int) -> Game:

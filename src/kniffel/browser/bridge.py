@@ -52,6 +52,7 @@ from kniffel.engine.game import (
     Throw,
     action_from_json,
     action_to_json,
+    players_from_json,
 )
 from kniffel.engine.history_file import (
     FORMAT,
@@ -150,30 +151,19 @@ class Session:
         except ValueError:
             raise InvalidGameError(f"unknown mode {req.get('mode')!r}", code="game.mode_unknown",
                                    params={"mode": str(req.get("mode"))}) from None
-        raw_players = req.get("players")
-        if not isinstance(raw_players, list):
-            raise InvalidGameError(f"players must be a list, got {raw_players!r}",
-                                   code="web.bad_request")
-        players = []
-        for p in raw_players:
-            if not isinstance(p, dict):
-                raise InvalidGameError(f"a player must be an object, got {p!r}",
-                                       code="web.bad_request")
-            try:
-                kind = PlayerKind(p.get("kind", "human"))
-            except ValueError:
-                raise InvalidGameError(f"unknown player kind {p.get('kind')!r}",
-                                       code="player.kind_unknown",
-                                       params={"kind": str(p.get("kind"))}) from None
-            strategy = p.get("strategy")
-            if kind is PlayerKind.COMPUTER:
-                if mode is not Mode.DICE:
-                    raise InvalidGameError("computer players play only with virtual dice: on the "
-                                           "score pad every player is a person",
-                                           code="web.computer_needs_dice")
-                strategy = _web_strategy(strategy)
-            players.append(Player(_text(p.get("name"), "a player's name"), kind,
-                                  strategy if isinstance(strategy, str) else None))
+
+        def plays(kind: PlayerKind, strategy: object) -> str | None:
+            """The strategy a requested player plays: a computer one of the browser's
+            (greedy when none is named; virtual dice only), a person none."""
+            if kind is not PlayerKind.COMPUTER:
+                return strategy if isinstance(strategy, str) else None
+            if mode is not Mode.DICE:
+                raise InvalidGameError("computer players play only with virtual dice: on the "
+                                       "score pad every player is a person",
+                                       code="web.computer_needs_dice")
+            return _web_strategy(strategy)
+
+        players = players_from_json(req.get("players"), request=True, strategy=plays)
         if any(p.strategy == "expert" for p in players):
             # refused now, not at the expert's first move: its values must be here
             advice_view.install()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -63,7 +63,8 @@ from kniffel.engine.turns import DiceTurn, ModeTurn, PadTurn, PlayerState, check
 __all__ = [
     "MAX_NAME_LENGTH", "MAX_PLAYERS", "SAVE_FORMAT", "SAVE_VERSION", "Action", "Correct", "Enter",
     "Game", "Mode", "Outcome", "Player", "PlayerKind", "RollOff", "Score", "Sheet", "Strike",
-    "Throw", "Turn", "UseChip", "action_from_json", "action_to_json", "roll_off",
+    "Throw", "Turn", "UseChip", "action_from_json", "action_to_json", "players_from_json",
+    "roll_off",
 ]
 
 MAX_PLAYERS = 8
@@ -123,6 +124,55 @@ class Player:
         if self.kind is PlayerKind.HUMAN and self.strategy is None:
             return f"Player({self.name!r})"
         return f"Player({self.name!r}, kind={self.kind!r}, strategy={self.strategy!r})"
+
+
+def _saved_strategy(kind: PlayerKind, strategy: object) -> str | None:
+    """A saved player's strategy: text or nothing (null or absent)."""
+    if strategy is not None and not isinstance(strategy, str):
+        raise CorruptSaveError(f"a strategy must be text, got {strategy!r}",
+                               code="save.bad_value")
+    return strategy
+
+
+def players_from_json(data: object, *, request: bool = False,
+                      strategy: Callable[[PlayerKind, object], str | None] = _saved_strategy,
+                      ) -> list[Player]:
+    """The players a JSON list describes, each ``{"name", "kind", "strategy"}`` (``kind``
+    "human" where absent), checked in order: a list, of objects, each of a known kind, its
+    ``strategy`` as ``strategy(kind, value)`` turns it into the one it plays (by default text
+    or nothing), and a name of text.
+
+    For a save (the default) every fault is a :class:`CorruptSaveError` (``save.bad_value``; a
+    player without a name ``save.missing_field``); for a request of the page (``request``) an
+    :class:`InvalidGameError` (``web.bad_request``; an unknown kind ``player.kind_unknown``)."""
+    def fault(message: str) -> KniffelError:
+        if request:
+            return InvalidGameError(message, code="web.bad_request")
+        return CorruptSaveError(message, code="save.bad_value")
+
+    if not isinstance(data, list):
+        raise fault(f"'players' must be a list, got {data!r}")
+    players = []
+    for p in data:
+        if not isinstance(p, dict):
+            raise fault(f"a player must be an object, got {p!r}")
+        try:
+            kind = PlayerKind(p.get("kind", "human"))
+        except ValueError:
+            if request:
+                raise InvalidGameError(f"unknown player kind {p.get('kind')!r}",
+                                       code="player.kind_unknown",
+                                       params={"kind": str(p.get("kind"))}) from None
+            raise fault(f"unknown player kind {p.get('kind')!r}") from None
+        plays = strategy(kind, p.get("strategy"))
+        name = p.get("name")
+        if "name" not in p and not request:
+            raise CorruptSaveError("the save lacks 'name'", code="save.missing_field",
+                                   params={"field": "name"})
+        if not isinstance(name, str):
+            raise fault(f"a player's name must be text, got {name!r}")
+        players.append(Player(name, kind, plays))
+    return players
 
 
 # --- state ---------------------------------------------------------------------------------
@@ -602,25 +652,7 @@ class Game:
             except ValueError:
                 raise CorruptSaveError(f"unknown mode {data['mode']!r}",
                                        code="save.bad_value") from None
-            players_data = data["players"]
-            if not isinstance(players_data, list):
-                raise CorruptSaveError(f"'players' must be a list, got {players_data!r}",
-                                       code="save.bad_value")
-            players = []
-            for p in players_data:
-                if not isinstance(p, dict):
-                    raise CorruptSaveError(f"a player must be an object, got {p!r}",
-                                           code="save.bad_value")
-                try:
-                    kind = PlayerKind(p.get("kind", "human"))
-                except ValueError:
-                    raise CorruptSaveError(f"unknown player kind {p.get('kind')!r}",
-                                           code="save.bad_value") from None
-                strategy = p.get("strategy")
-                if strategy is not None and not isinstance(strategy, str):
-                    raise CorruptSaveError(f"a strategy must be text, got {strategy!r}",
-                                           code="save.bad_value")
-                players.append(Player(json_str(p["name"]), kind, strategy))
+            players = players_from_json(data["players"])
             actions_data = data["actions"]
             if not isinstance(actions_data, list):
                 raise CorruptSaveError(f"'actions' must be a list, got {actions_data!r}",

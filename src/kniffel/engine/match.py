@@ -31,7 +31,6 @@ from kniffel.engine.errors import (
     IllegalMoveError,
     InvalidGameError,
     KniffelError,
-    UnknownStrategyError,
 )
 from kniffel.engine.game import (
     MAX_PLAYERS,
@@ -47,7 +46,7 @@ from kniffel.engine.game import (
     Turn,
 )
 from kniffel.engine.rules import Choice, RuleSet
-from kniffel.engine.strategy import Strategy, get_strategy, strategy_names
+from kniffel.engine.strategy import Strategy, get_strategy
 
 StrategyFactory = Callable[[str, RuleSet], Strategy]
 
@@ -67,22 +66,6 @@ class Seat:
         if self.strategy is None:
             return Player(self.name)
         return Player(self.name, PlayerKind.COMPUTER, self.strategy)
-
-
-def parse_seat(text: str) -> Seat:
-    """``NAME`` (a person) or ``NAME:STRATEGY`` (a computer); a suffix after the last colon that
-    names no registered strategy is refused with :class:`UnknownStrategyError` listing them."""
-    name, sep, strategy = text.rpartition(":")
-    if not sep:
-        return Seat(text)
-    key = strategy.strip().lower()
-    if key not in strategy_names():
-        raise UnknownStrategyError(
-            f"unknown strategy {strategy!r} in {text!r}; a computer player is NAME:STRATEGY "
-            f"with one of: {', '.join(strategy_names())}",
-            code="strategy.unknown",
-            params={"name": strategy.strip(), "strategies": list(strategy_names())})
-    return Seat(name, key)
 
 
 def validate_players(seats: Sequence[Seat], rules: RuleSet, *,

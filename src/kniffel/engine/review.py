@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kniffel.engine import chances
 from kniffel.engine.advice import Advice, Option, Position
 from kniffel.engine.errors import IllegalMoveError, KniffelError
 from kniffel.engine.expert import Expert, expert_for
@@ -69,9 +70,11 @@ class Review:
         """Expected points lost over all judged decisions (of ``player``, or everyone's)."""
         return sum(d.loss for d in self.decisions if player is None or d.player == player)
 
-    def costliest(self, n: int = 3) -> tuple[Decision, ...]:
-        """The ``n`` decisions that lost the most (ties: the earlier first)."""
-        ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.index))
+    def costliest(self, n: int = 3, player: int | None = None) -> tuple[Decision, ...]:
+        """The ``n`` decisions (of ``player``, or everyone's) that lost the most (ties: the
+        earlier first; none that lost nothing)."""
+        ranked = sorted((d for d in self.decisions if player is None or d.player == player),
+                        key=lambda d: (-d.loss, d.index))
         return tuple(d for d in ranked[:n] if d.loss > 0)
 
     def by_source(self) -> dict[str, int]:
@@ -131,6 +134,10 @@ def review_decisions(game: Game, judge: Judge,
     return Review(game, tuple(decisions), tuple(uncovered))
 
 
+#: The decimals a review shows a player's split with.
+SHOWN_DIGITS = 1
+
+
 @dataclass(frozen=True)
 class LuckSkill:
     """How a player's result came about: ``expected`` the expected final total at the game's
@@ -144,6 +151,15 @@ class LuckSkill:
     skill: float
     luck: float
 
+    def shown(self, digits: int = SHOWN_DIGITS) -> LuckSkill:
+        """The split as a review shows it, to ``digits`` decimals: the expected total and the
+        lost points rounded, luck the rest of the rounded numbers, so that the shown numbers
+        add up (``final = expected − skill + luck``; luck rounded on its own can miss by one
+        in the last digit)."""
+        expected, skill = round(self.expected, digits), round(self.skill, digits)
+        return LuckSkill(self.player, expected, self.final, skill,
+                         round(self.final - expected + skill, digits))
+
 
 def luck_and_skill(review: Review, expected: float) -> tuple[LuckSkill, ...]:
     """Every player's split of ``final − expected`` into luck and lost points, for a reviewed
@@ -156,6 +172,24 @@ def luck_and_skill(review: Review, expected: float) -> tuple[LuckSkill, ...]:
     return tuple(out)
 
 
+def luck_skill_split(review: Review, *, model: chances.ChanceModel | None = None,
+                     ) -> tuple[LuckSkill, ...]:
+    """Every player's result of a finished reviewed game split into the expected total at the
+    start with best play (:func:`kniffel.engine.chances.start_expectation`, by ``model`` where
+    given), the points the decisions lost and luck (:func:`luck_and_skill`; a review shows
+    :meth:`LuckSkill.shown`); empty while the game is not over, or where the rule set has no
+    values to expect from."""
+    if not review.game.is_over():
+        return ()
+    try:
+        rules = review.game.rules
+        expected = (chances.start_expectation(rules) if model is None
+                    else chances.start_expectation(rules, model=model))
+    except KniffelError:
+        return ()
+    return luck_and_skill(review, expected)
+
+
 def review_game(game: Game, *, expert: Expert | None = None) -> Review:
     """Judge every decision of ``game`` by the expert (no solver needed: works in the
     browser)."""
@@ -163,5 +197,5 @@ def review_game(game: Game, *, expert: Expert | None = None) -> Review:
     return review_decisions(game, judge.advise)
 
 
-__all__ = ["Decision", "Judge", "LuckSkill", "NotJudged", "Review", "Uncovered", "luck_and_skill",
-           "review_decisions", "review_game"]
+__all__ = ["SHOWN_DIGITS", "Decision", "Judge", "LuckSkill", "NotJudged", "Review", "Uncovered",
+           "luck_and_skill", "luck_skill_split", "review_decisions", "review_game"]
