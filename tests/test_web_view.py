@@ -742,3 +742,32 @@ def test_an_english_short_box_name_uses_the_words_of_its_full_name() -> None:
         same = [w for w in short.split() if w.lower() not in spelled]
         assert set(same) <= set(name.split()), (box, short, name)
     assert CATALOG["box.short.large_full_house"][1] == "Lg. Full House"
+
+
+def test_the_entry_that_leaves_two_extreme_boxes_open_answers_at_once_and_the_chances_follow(
+) -> None:
+    # Kniffel Extreme's last two boxes are exact: three turns' recursions, 0.2–0.5 s in the
+    # browser. The entry's reply does not wait for them: it carries the last chances marked
+    # stale, and the page's "chances" request brings the new ones once the sheet is drawn.
+    from kniffel.engine import chances as chances_module
+
+    s = Session()
+    view = new(s)["view"]
+    while not (view["current"] == 0 and 22 - len(view["columns"][0]["cells"]) == 3):
+        view = s.handle({"op": "act", "action": view["options"][0]["action"]})["view"]
+    assert view["chances"] is not None and "stale" not in view["chances"]
+    last = view["chances"]
+    chances_module._model.cache_clear()  # a fresh model: nothing of this game remembered
+    reply = s.handle({"op": "act", "action": view["options"][0]["action"]})
+    assert reply["ok"]
+    assert reply["view"]["columns"][0]["cells"] != view["columns"][0]["cells"]
+    assert reply["view"]["chances"] == {**last, "stale": True}
+    fresh = s.handle({"op": "chances"})["chances"]
+    assert "stale" not in fresh
+    assert s.game is not None
+    state = chances_module.PlayerState.of(s.game, 0)
+    exact = chances_module.chance_model(s.game.rules).rest(state).mean
+    assert fresh["players"][0]["expected"] == round(state.total + exact, 1)
+    # now at hand: the same position's view waits no more
+    again = s.handle({"op": "load", "game": s.game.to_json()})["view"]
+    assert again["chances"] == fresh

@@ -132,10 +132,11 @@ class Session:
 
     def _view(self, game: Game) -> dict[str, Any]:
         """The view of ``game`` (:func:`game_view`), with the win chances unless this session
-        does without."""
+        does without; chances that would take long come stale (the page asks for them with
+        the ``chances`` request once the sheet is drawn)."""
         if self.chances:
             advice_view.install()  # the classic tables the site ships, for the chances
-        return game_view(game, chances=self.chances)
+        return game_view(game, chances=self.chances, wait=False)
 
     def _state(self) -> Reply:
         game = self._game()

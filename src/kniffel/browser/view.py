@@ -16,7 +16,14 @@ from importlib import resources
 from typing import Any
 
 from kniffel import __version__
-from kniffel.engine.chances import HIGH_Q, LOW_Q, chance_model, chances_key, win_chances
+from kniffel.engine.chances import (
+    HIGH_Q,
+    LOW_Q,
+    chance_model,
+    chances_at_hand,
+    chances_key,
+    win_chances,
+)
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import (
     MAX_PLAYERS,
@@ -131,22 +138,30 @@ def corrections_view(game: Game, player: int, box: Box | str) -> list[dict[str, 
 
 #: The last position's chances (its key, its view): a throw changes no chance, so the views of
 #: a turn's throws and a computer's steps reuse them.
-_LAST_CHANCES: list[tuple[object, dict[str, Any]]] = []
+_LAST_CHANCES: list[tuple[tuple[object, ...], dict[str, Any]]] = []
 
 
-def chances_view(game: Game) -> dict[str, Any] | None:
+def chances_view(game: Game, *, wait: bool = True) -> dict[str, Any] | None:
     """Every player's chance to win ``game`` if everyone plays well from here
     (:func:`kniffel.engine.chances.win_chances`: ``win`` a share, a tie shared; the expected
     final total; ``low``–``high`` the range a final total falls in with the share
     ``coverage``, 80 %; ``finished`` when the sheet is full), in player order, with the
     ``leader`` (the one best chance; None when shared) and the values' ``source`` ("table" or
-    "model"). None where the chances cannot be computed (no values for the rule set here)."""
+    "model"). None where the chances cannot be computed (no values for the rule set here).
+
+    Without ``wait``, chances that would take long (:func:`chances_at_hand`: Kniffel Extreme's
+    exact last two boxes, cold) are not computed: the last position's chances of the same
+    players come instead, marked ``"stale": True`` (None where there are none), and the page
+    asks for the new ones (the ``chances`` request) after it has drawn the sheet."""
     key = chances_key(game)
     if _LAST_CHANCES and _LAST_CHANCES[0][0] == key:
         return _LAST_CHANCES[0][1]
     try:
         # from the values at hand (the tables the site ships, the Extreme model), never solved
-        chances = win_chances(game, model=chance_model(game.rules, build=False))
+        model = chance_model(game.rules, build=False)
+        if not wait and not chances_at_hand(game, model=model):
+            return _stale(game)
+        chances = win_chances(game, model=model)
     except ExpertError:
         return None
     shown = {
@@ -160,10 +175,22 @@ def chances_view(game: Game) -> dict[str, Any] | None:
     return shown
 
 
-def game_view(game: Game, *, chances: bool = True) -> dict[str, Any]:
+def _stale(game: Game) -> dict[str, Any] | None:
+    """The last position's chances view marked stale, where it is one of ``game``'s rules and
+    number of players."""
+    if not _LAST_CHANCES:
+        return None
+    key, shown = _LAST_CHANCES[0]
+    if key[0] != game.rules or len(shown["players"]) != len(game.players):
+        return None
+    return {**shown, "stale": True}
+
+
+def game_view(game: Game, *, chances: bool = True, wait: bool = True) -> dict[str, Any]:
     """Everything the page draws for ``game``: the sheet of every player with sums, bonus and
     chips, whose turn it is, the dice, the legal choices, the leader, the winners, and (with
-    ``chances``) every player's win chance (:func:`chances_view`; None without)."""
+    ``chances``) every player's win chance (:func:`chances_view`, ``wait`` passed on; None
+    without)."""
     rules = game.rules
     totals = game.scores()
     best = max(totals)
@@ -227,7 +254,7 @@ def game_view(game: Game, *, chances: bool = True) -> dict[str, Any]:
         "actions": len(game.actions),
         # undo takes back the last human decision (with every computer move after it)
         "can_undo": game.last_human_decision() is not None,
-        "chances": chances_view(game) if chances else None,
+        "chances": chances_view(game, wait=wait) if chances else None,
     }
 
 

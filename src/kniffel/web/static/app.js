@@ -8,7 +8,7 @@
 // computer.js, expert.js (hints and reviews), setup.js, history.js, plot.js, dialogs.js
 // (notices, panels, sharing), system.js (wake lock and update).
 
-import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
+import { keptChances, refreshChances, refreshIfStale } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
 import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
@@ -170,6 +170,7 @@ window.addEventListener("storage", async (event) => {
       state.keep.clear();
       state.padDice = null;
       draw();
+      refreshIfStale(reply.view);
     }
   }
 });

@@ -42,7 +42,9 @@ export function chancesRow(view) {
   const c = view.chances;
   const cur = view.current;
   const name = tr("page.chances.row");
-  return h("tr", { class: "sum chances", id: "chances" },
+  // a stale row (the engine still computes the new chances: Kniffel Extreme's exact last two
+  // boxes) shows the last ones, muted and busy, for the moment until refreshIfStale's answer
+  return h("tr", { class: c.stale ? "sum chances stale" : "sum chances", id: "chances", "aria-busy": c.stale ? "true" : null },
     // named by what it shows (and a question for a screen reader): no label of its own
     h("th", { scope: "row" }, h("button", { type: "button", class: "box-info", id: "chances-info",
       onclick: () => explainChances(view) },
@@ -98,6 +100,11 @@ export function explainChances(view) {
 // hold the start up) with the chances of the stored view of the same game, until refreshChances.
 export function keptChances(view, stored) {
   return { ...view, chances: stored && stored.actions === view.actions ? stored.chances ?? null : null };
+}
+
+// A view whose chances came stale (they would have held the sheet up): the new ones follow.
+export function refreshIfStale(view) {
+  if (view && view.chances && view.chances.stale) refreshChances();
 }
 
 // After the start: the engine's chances of the game on the screen (its values loaded once, now

@@ -1,5 +1,6 @@
 // The game in progress: sending actions to the engine, saying what they did, new games.
 
+import { refreshIfStale } from "./chances.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
@@ -48,6 +49,7 @@ export async function act(request) {
     syncHistory();
     draw();
     timing.lastActionMs = performance.now() - started;
+    refreshIfStale(reply.view);
   }
   return reply;
 }
@@ -160,6 +162,7 @@ export function becomeCurrent(reply, id, started = null) {
   state.padDice = null;
   state.screen = "game";
   saveCurrent();
+  refreshIfStale(reply.view);
 }
 
 export function startGame() {
