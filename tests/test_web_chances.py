@@ -19,6 +19,8 @@ from kniffel.browser import advice_view
 from kniffel.engine.chances import win_chances
 from kniffel.engine.game import Game
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 BOOT_TIMEOUT_MS = 120_000
 CURRENT, SETTINGS = "kniffel.v1.current", "kniffel.v1.settings"
