@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set up the development environment (first run only) and run every check: ruff, mypy --strict
 # and the whole pytest suite. Extra arguments go to pytest.
-# ./test.sh --fast: the fast tier alone, everything but the slow tiers (browser, tmux, solve; see
-# tests/conftest.py) on both cores, in about a minute.
+# ./test.sh --fast: the fast tier alone, everything but the slow tiers (the marks browser, tmux and
+# solve on the tests; see tests/conftest.py) on both cores, in about a minute.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh --dev

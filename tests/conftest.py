@@ -8,8 +8,12 @@ tests' one built site and one Chromium.
   test that needs a table solves it when it is missing, or asks for ``classic_tables_solved``
   (so it passes alone too).
 - **Tiers.** ``browser`` (Playwright and Chromium), ``tmux`` (a real terminal: tmux or a pty)
-  and ``solve`` (solves large tables or plays long runs) are set here by module or by test; the
-  fast tier is ``pytest -m "not browser and not tmux and not solve"`` (``./test.sh --fast``).
+  and ``solve`` (solves large tables or plays long runs: seconds each) are marks where the tests
+  are: ``pytestmark = pytest.mark.browser`` in a browser module, ``@pytest.mark.tmux`` or
+  ``@pytest.mark.solve`` on a test, ``pytest.param(..., marks=pytest.mark.solve)`` on a slow case.
+  The fast tier is ``pytest -m "not browser and not tmux and not solve"`` (``./test.sh --fast``).
+  Collection refuses a test that drives Chromium (its module imports Playwright, or it asks for
+  the browser fixtures) without ``browser``, or a real terminal without ``tmux``.
 - **Browsers.** One site is built and served for the session, one Chromium launched, and the
   engine started afresh once (``engine_snapshot``): the modules' contexts start from its memory
   snapshot, as a returning visitor's page does. Each module keeps its own contexts and pages.
@@ -19,11 +23,15 @@ tests' one built site and one Chromium.
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib.util
 import inspect
 import itertools
 import os
-from collections.abc import Iterator
+import re
+import textwrap
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -39,77 +47,14 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 READY = "html[data-ready='1']"
 
-#: The modules that drive Chromium through Playwright: marked ``browser`` as a whole.
-BROWSER_MODULES = frozenset({
-    "test_web_audit", "test_web_awake", "test_web_browser", "test_web_chances", "test_web_coach",
-    "test_web_early", "test_web_phone", "test_web_review_chances", "test_web_storage_browser",
-    "test_web_update"})
-
-#: Tests that take seconds each (a large solve or model fit, a long simulation, a whole game of
-#: computer players, a site built or a server waited on; each well over a second on an idle
-#: two-core machine), by module: marked ``solve``. ``"name"`` marks every case of a test,
-#: ``"name[words"`` the cases whose id holds the words.
-SOLVE_TESTS: dict[str, tuple[str, ...]] = {
-    "test_cli_words": (
-        "test_advise_labels_the_d10_as_the_language_does",
-        "test_simulate_table_has_no_empty_header_row_and_translates_the_strategy"),
-    "test_expert": (
-        "test_a_visit_asked_four_times_weighs_as_much_as_two_sampled_states",
-        "test_extreme_expert_is_the_same_with_and_without_numpy",
-        "test_the_fit_recovers_a_value_function_of_its_own_form_bit_for_bit_again",
-        "test_classic_expert_is_exact_and_the_same_with_and_without_numpy",
-        "test_the_fit_script_writes_the_model_file"),
-    "test_game": ("test_legal_actions_are_exactly_the_accepted_actions",),
-    "test_harness": ("test_every_command_under_every_fault_ends_clean",
-                     "test_every_command_into_a_closed_pipe_ends_quietly"),
-    "test_history": ("test_a_version_1_database_migrates_and_keeps_every_game",),
-    "test_interrupt": (
-        "test_sigterm_stops_the_web_server_and_removes_its_temporary_site",
-        "test_ctrl_c_and_sigterm_stop_a_solve_and_the_same_command_completes_it",
-        "test_sigterm_ends_a_parallel_simulation_with_a_reproducible_partial_json_in_english",
-        "test_ctrl_c_ends_a_parallel_simulation_at_once_with_the_games_so_far_in_german"),
-    "test_kernel_wide": (
-        "test_the_16_lane_kernel_solves_the_extreme_endgames_to_the_same_bits",
-        "test_the_16_lane_kernel_gives_the_same_detail_records"),
-    "test_language": (
-        "test_every_readme_example_speaks_the_locales_language[kniffel simulate",
-        "test_every_readme_example_speaks_the_locales_language[kniffel advise"),
-    "test_messages": ("test_the_browsers_package_carries_the_word_files",),
-    "test_play_cli": ("test_play_without_a_terminal_refuses_at_once_with_one_sentence",),
-    "test_readme": ("test_readme_example_runs[kniffel simulate",),
-    "test_seed004": (
-        "test_the_site_ships_seed004s_exact_table_in_float32",
-        "test_the_solver_matches_brute_force_expectimax_on_seed004_endgames"),
-    "test_simulate": (
-        "test_simulate_counts_the_chips_handed_in_the_same_whatever_the_jobs",
-        "test_simulate_gives_the_same_result_whatever_the_number_of_jobs"),
-    "test_simulate_cli": ("test_simulate_json_is_deterministic_for_a_seed",),
-    "test_solver": (
-        "test_solver_matches_brute_force_expectimax_on_small_sub_games",
-        "test_advice_with_a_chip_matches_brute_force",
-        "test_advice_for_a_roll_matches_brute_force_for_every_option",
-        "test_optimal_joins_the_strategies_of_simulate_and_is_deterministic",
-        "test_classic_kniffel_and_championship_values_lie_near_yahtzee"),
-    "test_strategy": (
-        "test_greedy_pure_python_decides_exactly_like_numpy_in_every_position",
-        "test_the_dice_index_numbers_rethrows_and_outcomes_as_sub_keeps_and_outcomes_do"),
-    "test_tui": (
-        "test_a_whole_extreme_game_against_two_computers",
-        "test_a_whole_game_of_computer_players_is_played_and_stored",
-        "test_an_expert_opponent_plays_a_whole_classic_game",
-        "test_setup_the_free_strike_box_cannot_be_ticked_where_it_means_nothing",
-        "test_setup_screen_starts_the_game_it_describes_and_stores_it"),
-    "test_web_server": (
-        "test_server_serves_the_site_with_the_right_types",
-        "test_kniffel_web_prints_its_address_and_serves_until_stopped",
-        "test_export_writes_a_complete_static_site",
-        "test_service_worker_lists_every_file_of_the_site",
-        "test_browser_package_holds_the_engine_without_the_command_line",
-        "test_browser_package_holds_the_model_packed_with_the_same_parameters",
-        "test_a_new_export_replaces_the_compressed_copies_of_the_earlier_one",
-        "test_server_sends_the_compressed_copy_the_browser_accepts_with_the_file_type"),
-    "test_web_view": ("test_a_packed_game_unpacks_to_the_same_game",),
-}
+#: The fixtures that drive Chromium: a test that asks for one is marked ``browser``.
+BROWSER_FIXTURES = frozenset({"chromium", "playwright", "browser", "engine_snapshot",
+                              "phone_context", "phone_page"})
+#: A module that imports Playwright (and cannot be imported without it): marked ``browser``.
+IMPORTS_PLAYWRIGHT = re.compile(r"^[ \t]*(?:from|import)[ \t]+playwright\b", re.MULTILINE)
+#: The functions that start the terminal game in a real terminal: a test that calls one is
+#: marked ``tmux``.
+TERMINAL_CALLS = frozenset({"_tmux", "_play_in_a_terminal", "PtySession"})
 
 #: The environment variables that name the user's own folders, and where they point instead.
 FOLDERS = {"HOME": "home", "XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data",
@@ -121,10 +66,18 @@ PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 NO_PLAYWRIGHT = "the browser tests need Playwright: scripts/setup.sh --dev"
 NO_CHROMIUM = "the browser tests need /usr/bin/chromium (Debian's): scripts/setup.sh --dev"
 
-# Without Playwright the browser modules cannot even be imported: outside CI they are left out
-# (the header says so), in CI they are collected and fail.
+
+@functools.cache
+def module_source(path: Path) -> str:
+    """The text of the test module at ``path`` (read once)."""
+    return path.read_text(encoding="utf-8")
+
+
+# Without Playwright the modules that import it cannot even be imported: outside CI they are
+# left out (the header says so), in CI they are collected and fail.
 collect_ignore = ([] if PLAYWRIGHT or os.environ.get("CI")
-                  else [f"{name}.py" for name in sorted(BROWSER_MODULES)])
+                  else sorted(path.name for path in TESTS.glob("test_*.py")
+                              if IMPORTS_PLAYWRIGHT.search(module_source(path))))
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -143,41 +96,64 @@ def missing(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-def _uses_a_terminal(item: pytest.Item) -> bool:
-    """Whether a test drives the terminal game in a real terminal: tmux, or a pty."""
+def missing_tiers(module: str, test: str, fixtures: Collection[str],
+                  marks: Collection[str]) -> list[str]:
+    """The slow tiers that a test belongs to but is not marked with, from its module's source,
+    its own source and the fixtures it asks for: ``browser`` where its module imports
+    Playwright or it asks for one of :data:`BROWSER_FIXTURES`, ``tmux`` where it calls one of
+    :data:`TERMINAL_CALLS`."""
+    tiers: list[str] = []
+    if "browser" not in marks and (IMPORTS_PLAYWRIGHT.search(module)
+                                   or not BROWSER_FIXTURES.isdisjoint(fixtures)):
+        tiers.append("browser")
+    if "tmux" not in marks and _calls(test) & TERMINAL_CALLS:
+        tiers.append("tmux")
+    return tiers
+
+
+def _calls(source: str) -> set[str]:
+    """The names of the functions that ``source`` (a function's, indented or not) calls."""
+    if not source:
+        return set()
+    tree = ast.parse(textwrap.dedent(source))
+    return {node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name | ast.Attribute)}
+
+
+def _test_source(item: pytest.Item, module: str) -> str:
+    """The source of the test function behind ``item``, where its module makes a terminal call
+    at all (otherwise, and where it cannot be read, empty)."""
     function = getattr(item, "function", None)
-    if function is None:
-        return False
+    if function is None or not any(f"{call}(" in module for call in TERMINAL_CALLS):
+        return ""
     try:
-        source = inspect.getsource(function)
+        return inspect.getsource(function)
     except (OSError, TypeError):
-        return False
-    return "_tmux(" in source or "_play_in_a_terminal(" in source or "PtySession(" in source
-
-
-def is_slow(module: str, name: str) -> bool:
-    """Whether the test ``name`` (with its case's id) of ``module`` is in :data:`SOLVE_TESTS`."""
-    function, _, case = name.partition("[")
-    for entry in SOLVE_TESTS.get(module, ()):
-        test, _, words = entry.partition("[")
-        if test == function and words in case:
-            return True
-    return False
+        return ""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow tiers: every test of a browser module ``browser``, every test that drives a
-    real terminal ``tmux``, the tests of :data:`SOLVE_TESTS` ``solve``."""
+    """Refuse to run a test of ``tests/`` that belongs to a slow tier it is not marked with
+    (:func:`missing_tiers`): the tiers are marked where the tests are, and a test missing its
+    mark would run in the fast tier, or break collection where Playwright is missing."""
+    problems: dict[str, None] = {}
     for item in items:
-        module = item.path.stem
         if item.path.parent != TESTS:
             continue
-        if module in BROWSER_MODULES:
-            item.add_marker(pytest.mark.browser)
-        elif _uses_a_terminal(item):
-            item.add_marker(pytest.mark.tmux)
-        if is_slow(module, item.name):
-            item.add_marker(pytest.mark.solve)
+        module = module_source(item.path)
+        marks = {mark.name for mark in item.iter_markers()}
+        fixtures: list[str] = getattr(item, "fixturenames", [])
+        for tier in missing_tiers(module, _test_source(item, module), fixtures, marks):
+            if tier == "browser":
+                problems[f"{item.path.name} drives Chromium (imports Playwright or asks for "
+                         f"its fixtures) but is not marked browser: give the module "
+                         f"'pytestmark = pytest.mark.browser'"] = None
+            else:
+                problems[f"{item.nodeid} drives a real terminal but is not marked tmux: "
+                         f"decorate it with '@pytest.mark.tmux'"] = None
+    if problems:
+        raise pytest.UsageError("tests outside their tier:\n" + "\n".join(problems))
 
 
 # --- a hermetic environment --------------------------------------------------------------------

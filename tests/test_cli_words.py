@@ -198,6 +198,7 @@ def test_the_missing_table_message_names_the_cost_and_max_open(
     assert "kniffel solve --rules extreme --max-open 7" in near
 
 
+@pytest.mark.solve
 def test_advise_labels_the_d10_as_the_language_does(tmp_path: Path) -> None:
     filled = "ones=-,twos=6,threes=-,fours=-,fives=-,sixes=-,three_of_a_kind=-,two_pairs=-," \
              "four_of_a_kind=-,three_pairs=-,two_triples=-,full_house=-,large_full_house=-," \
@@ -242,6 +243,7 @@ def test_simulate_json_rounds_its_floats() -> None:
                                                                        "b": 0.3}
 
 
+@pytest.mark.solve
 def test_simulate_table_has_no_empty_header_row_and_translates_the_strategy() -> None:
     result = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "3"])
     assert result.exit_code == 0

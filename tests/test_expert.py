@@ -108,6 +108,7 @@ def test_upper_states_and_table_layout_match_the_solvers_numbering() -> None:
 
 
 @pytest.mark.parametrize("name", list(CLASSIC))
+@pytest.mark.solve
 def test_classic_expert_is_exact_and_the_same_with_and_without_numpy(
         name: str, table_dir: Path) -> None:
     rules = CLASSIC[name]
@@ -251,6 +252,7 @@ def synthetic() -> tuple[Sample, ValueModel]:
     return sample, truth
 
 
+@pytest.mark.solve
 def test_the_fit_recovers_a_value_function_of_its_own_form_bit_for_bit_again(
         synthetic: tuple[Sample, ValueModel]) -> None:
     sample, truth = synthetic
@@ -275,6 +277,7 @@ def test_the_fit_refuses_a_sample_of_other_rules(synthetic: tuple[Sample, ValueM
         fit_model(other)
 
 
+@pytest.mark.solve
 def test_the_fit_script_writes_the_model_file(tmp_path: Path,
                                               synthetic: tuple[Sample, ValueModel]) -> None:
     sample, _ = synthetic
@@ -333,6 +336,7 @@ def test_visits_are_the_end_of_turn_states_optimal_play_asks_about_with_their_va
     assert draw_visits(table, games=3, seed=6).meta["seed"] == 6
 
 
+@pytest.mark.solve
 def test_a_visit_asked_four_times_weighs_as_much_as_two_sampled_states(
         synthetic: tuple[Sample, ValueModel]) -> None:
     sample, _ = synthetic
@@ -493,6 +497,7 @@ def test_the_packaged_model_matches_its_checksum_and_rules_when_present() -> Non
     assert load_model(preset("extreme", free_strike=True)).rules == EXTREME
 
 
+@pytest.mark.solve
 def test_extreme_expert_is_the_same_with_and_without_numpy(
         synthetic: tuple[Sample, ValueModel]) -> None:
     model = model_from_json(EXTREME, fit_model(synthetic[0]))

@@ -923,6 +923,7 @@ def reached(game: Game, target: str) -> bool:
     players=st.integers(1, 3),
     target=st.sampled_from(["any", "chip_used", "decisive"]),
 )
+@pytest.mark.solve
 def test_legal_actions_are_exactly_the_accepted_actions(
     name: str, mode: Mode, seed: int, steps: int, players: int, target: str
 ) -> None:

@@ -349,6 +349,7 @@ CASES = [pytest.param(command, fault, id=f"{command.id}-{fault.id}")
 
 
 @pytest.mark.parametrize(("command", "fault"), CASES)
+@pytest.mark.solve
 def test_every_command_under_every_fault_ends_clean(tmp_path: Path, command: Command,
                                                     fault: Fault) -> None:
     with ExitStack() as undo:
@@ -373,6 +374,7 @@ def test_every_command_under_every_fault_ends_clean(tmp_path: Path, command: Com
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.id for c in COMMANDS])
+@pytest.mark.solve
 def test_every_command_into_a_closed_pipe_ends_quietly(tmp_path: Path, command: Command) -> None:
     """``kniffel ... | head -c0``: what it prints goes nowhere; it ends without a traceback,
     with status 1 and nothing said where it had output to print (click's way), with the
@@ -427,6 +429,7 @@ SCREENS = [
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=[s.id for s in SCREENS])
+@pytest.mark.tmux
 def test_the_terminal_game_opens_and_quits_clean_under_every_fault(tmp_path: Path,
                                                                  screen: Screen) -> None:
     """The game opens (or refuses in one sentence where its history cannot be), shows its

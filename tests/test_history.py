@@ -292,6 +292,7 @@ def test_a_newer_schema_is_refused_and_left_unchanged(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.solve
 def test_a_version_1_database_migrates_and_keeps_every_game(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old_games = [finished_game(s) for s in (5, 6)]

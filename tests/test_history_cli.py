@@ -8,6 +8,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from kniffel import Game, Player, PlayerKind, preset
@@ -223,6 +224,7 @@ def _play_in_a_terminal(args: list[str], keys: list[bytes], tmp_path: Path) -> s
     return out.decode("utf-8", "replace")
 
 
+@pytest.mark.tmux
 def test_kniffel_play_in_a_real_terminal_saves_and_resumes(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     text = _play_in_a_terminal(["--db", str(db), "--lang", "en", "--rules", "kniffel",

@@ -179,6 +179,7 @@ def _no_noise(text: str) -> None:
 # --- kniffel simulate ---------------------------------------------------------------------------
 
 
+@pytest.mark.solve
 def test_ctrl_c_ends_a_parallel_simulation_at_once_with_the_games_so_far_in_german() -> None:
     """The bar moves as games finish (it used to sit at 1/N); Ctrl-C (SIGINT to the group)
     ends the command and both workers within seconds and prints the partial result."""
@@ -215,6 +216,7 @@ def test_ctrl_c_while_the_workers_start_reaches_none_of_them() -> None:
     _no_noise(err + out)
 
 
+@pytest.mark.solve
 def test_sigterm_ends_a_parallel_simulation_with_a_reproducible_partial_json_in_english() -> None:
     """SIGTERM to the command alone takes the same path: the workers end, the JSON says
     ``partial`` and holds games 0…N-1, exactly what ``--games N`` gives."""
@@ -288,6 +290,7 @@ def _wait_for(path_glob: str, folder: Path, timeout: float = 40) -> None:
     raise AssertionError(f"no {path_glob} in {folder} after {timeout} s")
 
 
+@pytest.mark.solve
 def test_ctrl_c_and_sigterm_stop_a_solve_and_the_same_command_completes_it(
         tmp_path: Path) -> None:
     """Mid-solve (its .partial file is there) both signals stop it with the catalog's
@@ -466,6 +469,7 @@ def test_an_interrupted_review_says_so_in_one_sentence_and_exits_130(
         _no_noise(result.output)
 
 
+@pytest.mark.solve
 def test_sigterm_stops_the_web_server_and_removes_its_temporary_site(tmp_path: Path) -> None:
     with running("web", "--port", "0", "--no-browser", "--lang", "en",
                  env={"TMPDIR": str(tmp_path)}) as run:

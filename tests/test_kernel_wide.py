@@ -66,6 +66,7 @@ def extreme_values(max_open: int) -> npt.NDArray[np.float32]:
         solve_in_memory(preset("extreme"), max_open=max_open, dtype=np.float32).values)
 
 
+@pytest.mark.solve
 def test_the_16_lane_kernel_solves_the_extreme_endgames_to_the_same_bits(
         wide_library: Path, use_library: Callable[[Path], None]) -> None:
     shipped = extreme_values(4)
@@ -76,6 +77,7 @@ def test_the_16_lane_kernel_solves_the_extreme_endgames_to_the_same_bits(
     assert hashlib.sha256(wide.tobytes()).hexdigest() == EXTREME_4
 
 
+@pytest.mark.solve
 def test_the_16_lane_kernel_gives_the_same_detail_records(
         wide_library: Path, use_library: Callable[[Path], None]) -> None:
     table = solve_in_memory(preset("extreme"), max_open=3, dtype=np.float32)

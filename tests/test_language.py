@@ -422,10 +422,14 @@ GERMAN_WORDS = re.compile(r"Aufruf:|Optionen:|Befehle:|Hilfe:|Abgebrochen|\bPunk
 
 _FOLDERS: dict[str, Path] = {}
 LOCALES = {"de": "de_DE.UTF-8", "en": "en_US.UTF-8"}
-RUNS = [(lang, command) for lang in LOCALES for command in EXAMPLES]
+SLOW_EXAMPLES = ("kniffel simulate", "kniffel advise")
+#: Each example in each language; a simulation's and an advice's in the ``solve`` tier.
+RUNS = [pytest.param(lang, command, id=f"{lang}: {command}",
+                     marks=[pytest.mark.solve] if command.startswith(SLOW_EXAMPLES) else [])
+        for lang in LOCALES for command in EXAMPLES]
 
 
-@pytest.mark.parametrize(("lang", "command"), RUNS, ids=[f"{lang}: {c}" for lang, c in RUNS])
+@pytest.mark.parametrize(("lang", "command"), RUNS)
 def test_every_readme_example_speaks_the_locales_language(
         lang: str, command: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     for start, reason in SKIPPED.items():

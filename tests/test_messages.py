@@ -435,6 +435,7 @@ def test_no_german_catalog_text_is_spelled_out_again_in_python() -> None:
     assert copies == []
 
 
+@pytest.mark.solve
 def test_the_browsers_package_carries_the_word_files() -> None:
     from kniffel.web.server import package_zip
 

@@ -172,6 +172,7 @@ def _stored_game(db: Path) -> int:
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.tmux
 def test_play_resume_in_a_second_terminal_is_refused_and_the_first_loses_no_move(
         tmp_path: Path, lang: str) -> None:
     """Issue 31 item 2: ``kniffel play --resume 1`` in two terminals."""
@@ -202,6 +203,7 @@ def test_play_resume_in_a_second_terminal_is_refused_and_the_first_loses_no_move
     assert len(actions_of(db, gid)) == len(unfinished().actions) + 1
 
 
+@pytest.mark.tmux
 def test_a_game_whose_window_was_killed_resumes_in_the_next(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite3"
     gid = _stored_game(db)
@@ -242,6 +244,7 @@ def test_a_game_resumed_from_a_locked_history_opens_and_its_writes_say_why(
     assert len(actions_of(db, gid)) == len(game.actions)
 
 
+@pytest.mark.tmux
 def test_two_processes_on_one_history_each_keep_what_they_wrote(tmp_path: Path) -> None:
     """While a game is played in one window, another process imports games into the same
     history and lists it: both succeed, and neither loses what the other wrote."""

@@ -98,6 +98,7 @@ def _played(rules: str = "kniffel", names: tuple[str, ...] = ("Anna",), seed: in
     "{kniffel} play --lang {lang} --db {db} --player Anna 2>&1 < /dev/null | cat",
 ])
 @pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.solve
 def test_play_without_a_terminal_refuses_at_once_with_one_sentence(
         tmp_path: Path, shell: str, lang: str) -> None:
     db = tmp_path / "h.sqlite3"

@@ -307,6 +307,7 @@ SMALL_GAMES = [
 
 @pytest.mark.parametrize(("open_boxes", "points"), SMALL_GAMES,
                          ids=["-".join(b.value for b in g[0]) for g in SMALL_GAMES])
+@pytest.mark.solve
 def test_the_solver_matches_brute_force_expectimax_on_seed004_endgames(
         open_boxes: list[Box], points: dict[Box, int]) -> None:
     entries = _sheet_except(RULES, open_boxes, points)
@@ -395,6 +396,7 @@ def test_the_expert_plays_exactly_on_the_seed004_table(table_dir: Path) -> None:
     assert count > 150
 
 
+@pytest.mark.solve
 def test_the_site_ships_seed004s_exact_table_in_float32(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from kniffel.web.server import expert_tables

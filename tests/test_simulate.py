@@ -82,6 +82,7 @@ def test_at_least_one_game(games: int) -> None:
         _run("kniffel", "random", games, 0)
 
 
+@pytest.mark.solve
 def test_simulate_gives_the_same_result_whatever_the_number_of_jobs() -> None:
     rules = preset("kniffel")
     strategy = get_strategy("greedy", rules)
@@ -96,6 +97,7 @@ def test_simulate_gives_the_same_result_whatever_the_number_of_jobs() -> None:
         simulate(rules, strategy, 2, jobs=0)
 
 
+@pytest.mark.solve
 def test_simulate_counts_the_chips_handed_in_the_same_whatever_the_jobs() -> None:
     from kniffel.engine.game import UseChip
     from kniffel.simulate import chips_used, game_seed, play_out

@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from kniffel import Game, RuleSet
@@ -21,6 +22,7 @@ def invoke(*args: str) -> Result:
     return CliRunner().invoke(main, ["simulate", *args], env=ENV)
 
 
+@pytest.mark.solve
 def test_simulate_json_is_deterministic_for_a_seed() -> None:
     first = invoke("--rules", "kniffel", "--strategy", "greedy", "--games", "5", "--seed", "9",
                    "--json")

@@ -177,6 +177,7 @@ SMALL_GAMES = [
 @pytest.mark.parametrize(("rules", "open_boxes", "points", "chips"), SMALL_GAMES,
                          ids=[f"{g[0].name}-{'-'.join(b.value for b in g[1])}"
                               for g in SMALL_GAMES])
+@pytest.mark.solve
 def test_solver_matches_brute_force_expectimax_on_small_sub_games(
     rules: RuleSet, open_boxes: list[Box], points: dict[Box, int], chips: int
 ) -> None:
@@ -185,6 +186,7 @@ def test_solver_matches_brute_force_expectimax_on_small_sub_games(
     assert _solver_value(rules, entries, chips) == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.solve
 def test_advice_for_a_roll_matches_brute_force_for_every_option() -> None:
     rules = KNIFFEL
     entries = _sheet_except(rules, [Box.SIXES, Box.KNIFFEL, Box.FULL_HOUSE],
@@ -206,6 +208,7 @@ def test_advice_for_a_roll_matches_brute_force_for_every_option() -> None:
     assert all(o.loss >= 0 for o in result.options)
 
 
+@pytest.mark.solve
 def test_advice_with_a_chip_matches_brute_force() -> None:
     rules = EXTREME
     entries = _sheet_except(rules, [Box.KNIFFEL, Box.HIGHWAY], {})
@@ -249,6 +252,7 @@ def test_yahtzee_reproduces_verhoeffs_optimal_expected_score(yahtzee_table: Valu
     assert round(yahtzee_table.expected_score(), 4) == 254.5896
 
 
+@pytest.mark.solve
 def test_classic_kniffel_and_championship_values_lie_near_yahtzee() -> None:
     kniffel = solve_in_memory(KNIFFEL).expected_score()
     championship = solve_in_memory(CHAMPIONSHIP).expected_score()
@@ -586,6 +590,7 @@ def test_cli_advise_reads_the_position_of_a_saved_game(tmp_path: Path) -> None:
     assert best == advise(pos, directory=tmp_path).best.action
 
 
+@pytest.mark.solve
 def test_optimal_joins_the_strategies_of_simulate_and_is_deterministic(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -162,6 +162,7 @@ def test_greedy_never_chooses_at_random() -> None:
 
 
 @pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.solve
 def test_greedy_pure_python_decides_exactly_like_numpy_in_every_position(name: str) -> None:
     """The browser has no numpy: the pure-Python arithmetic must make the very same decisions.
     Positions come from games played half greedily, half at random (so odd sheets occur too),
@@ -215,6 +216,7 @@ def test_greedy_works_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("d10", [False, True])
+@pytest.mark.solve
 def test_the_dice_index_numbers_rethrows_and_outcomes_as_sub_keeps_and_outcomes_do(
     d10: bool,
 ) -> None:

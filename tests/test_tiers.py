@@ -1,17 +1,20 @@
 """The test suite's own rules (tests/conftest.py): no test touches the user's home or cache, the
-slow tiers name tests that exist, and a browser test that cannot run skips outside CI only."""
+slow tiers are marked where the tests are and a test outside its tier is refused, and a browser
+test that cannot run skips outside CI only."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import pwd
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import BROWSER_MODULES, FOLDERS, SOLVE_TESTS, TESTS, is_slow, missing
+from conftest import FOLDERS, TESTS, missing, missing_tiers
 from kniffel.paths import default_db_path
 from kniffel.solver.table import cache_dir
 
@@ -39,28 +42,74 @@ def test_each_test_gets_a_home_of_its_own_and_the_session_one_solver_cache(
     assert cache_dir() == hermetic_session / "solver-tables"
 
 
-def test_every_slow_test_named_in_the_solve_tier_exists() -> None:
-    for module, entries in SOLVE_TESTS.items():
-        assert (TESTS / f"{module}.py").is_file(), module
-        tests = importlib.import_module(module)
-        for entry in entries:
-            function = entry.partition("[")[0]
-            assert callable(getattr(tests, function, None)), f"{module}::{function}"
+def test_a_readme_example_is_in_the_solve_tier_where_it_simulates() -> None:
+    from test_readme import EXAMPLE_CASES
+
+    def marks(command: str) -> set[str]:
+        for case in EXAMPLE_CASES:
+            if isinstance(case, str):
+                if case == command:
+                    return set()
+            elif case.values == (command,):
+                return {mark.name for mark in case.marks}
+        raise AssertionError(f"{command!r} is no README example")
+
+    assert marks("kniffel simulate --rules extreme --strategy greedy --games 50 --seed 1 "
+                 "--plot totals.png") == {"solve"}
+    assert marks("kniffel history") == set()
+    assert marks("kniffel advise --game game.json") == set()
 
 
-def test_a_slow_entry_marks_its_cases_by_their_words_or_all_of_them() -> None:
-    assert is_slow("test_readme", "test_readme_example_runs[kniffel simulate --games 200]")
-    assert not is_slow("test_readme", "test_readme_example_runs[kniffel history]")
-    assert is_slow("test_solver", "test_advice_with_a_chip_matches_brute_force")
-    assert is_slow("test_solver",
-                   "test_solver_matches_brute_force_expectimax_on_small_sub_games[yahtzee-ones]")
-    assert not is_slow("test_solver", "test_advice_with_a_chip_matches_brute_force_too")
-    assert not is_slow("test_game", "test_advice_with_a_chip_matches_brute_force")
+def test_a_test_belongs_to_the_tier_of_what_it_drives_unless_marked_so() -> None:
+    playwright = "import json\n\nfrom playwright.sync_api import Page\n"
+    assert missing_tiers(playwright, "", (), ()) == ["browser"]
+    assert missing_tiers("if TYPE_CHECKING:\n    import playwright\n", "", (), ()) == ["browser"]
+    assert missing_tiers("import json\n", "", ("tmp_path", "phone_page"), ()) == ["browser"]
+    assert missing_tiers("import json\n", "", ("tmp_path", "browser"), ()) == ["browser"]
+    assert missing_tiers(playwright, "", ("phone_page",), ("browser",)) == []
+    assert missing_tiers("# playwright is not imported here\n", "", ("site",), ()) == []
+    assert missing_tiers("", "    out = _tmux(['play'])\n", (), ()) == ["tmux"]
+    assert missing_tiers("", "    with PtySession(args) as s:\n        s.close()\n", (),
+                         ("solve",)) == ["tmux"]
+    assert missing_tiers("", "    _tmux(['play'])\n", (), ("tmux",)) == []
+    assert missing_tiers("", "    assert _tmux_size() == (80, 24)\n", (), ()) == []
+    assert missing_tiers("", "    assert '_tmux(' in text\n", (), ()) == []
+    assert missing_tiers(playwright, "    _play_in_a_terminal([])\n", (), ()) == [
+        "browser", "tmux"]
 
 
-def test_every_browser_module_exists() -> None:
-    for module in BROWSER_MODULES:
-        assert (TESTS / f"{module}.py").is_file(), module
+UNMARKED = {
+    "test_chromium_unmarked.py": (
+        "from playwright.sync_api import Page\n\n\ndef test_page() -> None:\n    pass\n"),
+    "test_fixture_unmarked.py": "def test_phone(phone_page: object) -> None:\n    pass\n",
+    "test_terminal_unmarked.py": (
+        "def _tmux(args: list[str]) -> str:\n    return ''\n\n\n"
+        "def test_terminal() -> None:\n    assert _tmux(['play']) == ''\n"),
+    "test_marked.py": (
+        "import pytest\n\npytestmark = pytest.mark.browser\n\n\n"
+        "def test_phone(phone_page: object) -> None:\n    pass\n\n\n"
+        "@pytest.mark.tmux\ndef test_terminal() -> None:\n    PtySession(['play'])\n"),
+}
+
+
+def test_collection_refuses_a_test_outside_the_tier_of_what_it_drives(tmp_path: Path) -> None:
+    shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
+    for name, source in UNMARKED.items():
+        (tmp_path / name).write_text(source, encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nmarkers =\n    browser: b\n    tmux: t\n    solve: s\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "-p", "no:xdist", "-p", "no:randomly", "--rootdir", str(tmp_path), str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "CI": "1"})
+    error = done.stderr
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + error
+    assert "test_chromium_unmarked.py drives Chromium" in error
+    assert "test_fixture_unmarked.py drives Chromium" in error
+    assert ("test_terminal_unmarked.py::test_terminal drives a real terminal but is not marked "
+            "tmux") in error
+    assert "test_marked.py" not in error
 
 
 def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(
@@ -75,11 +124,15 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(
 
 
 def test_every_module_that_drives_chromium_is_in_the_browser_tier() -> None:
-    """A module that asks for the browser fixtures (or imports Playwright) is listed in
-    ``BROWSER_MODULES``, so it never runs in the fast tier or breaks collection where
-    Playwright is missing."""
+    """A module that asks for the browser fixtures (or imports Playwright) is marked ``browser``
+    as a whole, so it never runs in the fast tier or breaks collection where Playwright is
+    missing; and a module marked so drives Chromium."""
     uses = re.compile(r"\b\w+: (Browser|BrowserContext|Page|Playwright|EngineSnapshot)\b"
                       r"|^from playwright|^import playwright", re.MULTILINE)
-    driving = {path.stem for path in TESTS.glob("test_*.py")
-               if path.stem != "test_tiers" and uses.search(path.read_text(encoding="utf-8"))}
-    assert driving <= BROWSER_MODULES, sorted(driving - BROWSER_MODULES)
+    marked = re.compile(r"^pytestmark = pytest\.mark\.browser$", re.MULTILINE)
+    sources = {path.stem: path.read_text(encoding="utf-8") for path in TESTS.glob("test_*.py")
+               if path.stem != "test_tiers"}
+    driving = {module for module, source in sources.items() if uses.search(source)}
+    browser = {module for module, source in sources.items() if marked.search(source)}
+    assert "test_web_coach" in driving
+    assert driving == browser, (sorted(driving - browser), sorted(browser - driving))

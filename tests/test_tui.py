@@ -69,6 +69,7 @@ def roll_column(screen: GameScreen) -> dict[str, str]:
     return {box.value: str(table.get_cell(box.value, "roll")) for box in screen.game.rules.boxes}
 
 
+@pytest.mark.solve
 def test_setup_screen_starts_the_game_it_describes_and_stores_it(tmp_path: Path) -> None:
     db = History(tmp_path / "h.sqlite3")
 
@@ -410,6 +411,7 @@ def test_german_is_spoken_by_default() -> None:
     run(KniffelApp(seats=[Seat("Anna")], seed=1), script)
 
 
+@pytest.mark.solve
 def test_a_whole_game_of_computer_players_is_played_and_stored(tmp_path: Path) -> None:
     db = History(tmp_path / "h.sqlite3")
 
@@ -435,6 +437,7 @@ def test_a_whole_game_of_computer_players_is_played_and_stored(tmp_path: Path) -
     db.close()
 
 
+@pytest.mark.solve
 def test_a_whole_extreme_game_against_two_computers(tmp_path: Path) -> None:
     db = History(tmp_path / "h.sqlite3")
 
@@ -889,6 +892,7 @@ def _pane_until(session: str, done: Callable[[str], bool], seconds: float = 60) 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
 @pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.tmux
 def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")
     db = tmp_path / "h.sqlite3"
@@ -977,6 +981,7 @@ def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: 
     run(KniffelApp(lang=lang, rules=preset("kniffel"), seats=[Seat("Anna")], seed=3), script)
 
 
+@pytest.mark.solve
 def test_an_expert_opponent_plays_a_whole_classic_game(classic_tables: Path) -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
@@ -1265,6 +1270,7 @@ def _stored_actions(db: Path) -> list[tuple[int, int]]:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+@pytest.mark.tmux
 def test_a_real_terminal_keeps_every_move_through_a_lock_and_rescues_what_stays_locked(
         tmp_path: Path) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")
@@ -1340,6 +1346,7 @@ def test_a_real_terminal_keeps_every_move_through_a_lock_and_rescues_what_stays_
                        capture_output=True)
 
 
+@pytest.mark.solve
 def test_setup_the_free_strike_box_cannot_be_ticked_where_it_means_nothing() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = app.screen
@@ -1559,6 +1566,7 @@ def _chance_row(text: str, label: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
+@pytest.mark.tmux
 def test_a_real_terminal_of_80x24_shows_four_players_win_chances_after_every_entry(
         tmp_path: Path) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")

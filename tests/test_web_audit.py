@@ -51,6 +51,8 @@ from test_web_phone import (
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("KNIFFEL_AUDIT_DIR", "/tmp/kniffel-audit"))
 SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")

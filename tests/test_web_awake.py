@@ -22,6 +22,8 @@ from kniffel import Box, Enter, Game, Mode, preset
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 
 # The page's view of the document's visibility is set by the test (window.kniffelShow), and

@@ -41,6 +41,8 @@ from kniffel.engine.rules import choices
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 BOOT_TIMEOUT_MS = 120_000
 

@@ -20,6 +20,8 @@ from kniffel.engine.chances import win_chances
 from kniffel.engine.game import Game
 from kniffel.engine.rules import Box
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 BOOT_TIMEOUT_MS = 120_000
 CURRENT, SETTINGS = "kniffel.v1.current", "kniffel.v1.settings"

@@ -26,6 +26,8 @@ from test_web_phone import SMALL_PHONE, Device, actions, audit, start
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 EXTREME = preset("extreme")
 #: The expert's engine starts from the snapshot and builds its tables: a minute at most.
 EXPERT_MS = 120_000

@@ -17,6 +17,8 @@ from conftest import READY, EngineSnapshot, wait_actions
 from kniffel.engine.game import Game
 from kniffel.engine.messages import text
 
+pytestmark = pytest.mark.browser
+
 HELD = "**/kniffel.zip*"
 
 

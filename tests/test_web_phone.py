@@ -25,6 +25,8 @@ from kniffel import Game
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}

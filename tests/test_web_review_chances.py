@@ -22,6 +22,8 @@ from kniffel.engine.match import Match
 from kniffel.engine.review import review_game
 from kniffel.engine.rules import preset
 
+pytestmark = pytest.mark.browser
+
 NAMES = ("Anna", "Ben", "Carla")
 
 

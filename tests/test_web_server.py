@@ -33,6 +33,7 @@ from kniffel.web.server import (
 )
 
 
+@pytest.mark.solve
 def test_export_writes_a_complete_static_site(tmp_path: Path) -> None:
     out = tmp_path / "site"
     result = CliRunner().invoke(main, ["web", "--export", str(out)])
@@ -50,6 +51,7 @@ def test_export_writes_a_complete_static_site(tmp_path: Path) -> None:
         assert (out / f"{name}.gz").is_file(), name
 
 
+@pytest.mark.solve
 def test_service_worker_lists_every_file_of_the_site(tmp_path: Path) -> None:
     info = build_site(tmp_path)
     sw = (tmp_path / "sw.js").read_text(encoding="utf-8")
@@ -116,6 +118,7 @@ def test_the_classic_tables_are_files_of_their_own_outside_the_package(tmp_path:
         assert name in info["files"]
 
 
+@pytest.mark.solve
 def test_a_new_export_replaces_the_compressed_copies_of_the_earlier_one(tmp_path: Path) -> None:
     out = tmp_path / "site"
     build_site(out)
@@ -152,6 +155,7 @@ def _fetch(url: str, method: str = "GET", accept: str | None = None) -> tuple[An
         return r.headers, r.read()
 
 
+@pytest.mark.solve
 def test_server_sends_the_compressed_copy_the_browser_accepts_with_the_file_type() -> None:
     brotli = brotli_module()
     with running_server() as (url, site):
@@ -209,6 +213,7 @@ def test_server_with_compression_off_sends_every_file_as_it_is() -> None:
         assert body == (site / "pyodide" / "pyodide.asm.wasm").read_bytes()
 
 
+@pytest.mark.solve
 def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Path) -> None:
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     assert "kniffel/engine/rules.py" in names
@@ -236,6 +241,7 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     assert done.stdout.strip() == "ok", done.stderr
 
 
+@pytest.mark.solve
 def test_browser_package_holds_the_model_packed_with_the_same_parameters() -> None:
     """The browser reads the expert's model packed (milliseconds, not most of a second of JSON
     before the first hint); it is the package's JSON model, checked when the site is built."""
@@ -274,6 +280,7 @@ def test_export_into_a_file_is_refused(tmp_path: Path) -> None:
     assert result.output == f"kniffel web: {target} is a file, not a folder.\n"
 
 
+@pytest.mark.solve
 def test_server_serves_the_site_with_the_right_types() -> None:
     with running_server() as (url, _):
         def get(path: str) -> tuple[str, bytes]:
@@ -290,6 +297,7 @@ def test_server_serves_the_site_with_the_right_types() -> None:
             get("nothing-here")
 
 
+@pytest.mark.solve
 def test_kniffel_web_prints_its_address_and_serves_until_stopped() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "kniffel", "web", "--port", "0",
                              "--no-browser"], stdout=subprocess.PIPE, text=True)

@@ -26,6 +26,8 @@ from kniffel.browser.view import summary
 if TYPE_CHECKING:
     from conftest import EngineSnapshot
 
+pytestmark = pytest.mark.browser
+
 READY = "html[data-ready='1']"
 CURRENT, HISTORY, SETTINGS = "kniffel.v1.current", "kniffel.v1.history", "kniffel.v1.settings"
 

@@ -28,6 +28,8 @@ from conftest import wait_actions
 from kniffel.web.server import _bind, build_site, find_pyodide
 from test_web_awake import nearly_finished
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The last release before the update notice (issue 19): its service worker took over every page
 #: at once and kept its files under "kniffel-site-<build>".

@@ -632,6 +632,7 @@ def test_share_text_lists_the_ranking_and_every_box() -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**40), st.sampled_from(["pad", "dice"]), st.integers(0, 60))
+@pytest.mark.solve
 def test_a_packed_game_unpacks_to_the_same_game(seed: int, mode: str, steps: int) -> None:
     session = Session()
     new(session, mode=mode, seed=seed)
