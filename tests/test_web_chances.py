@@ -269,6 +269,7 @@ def test_after_the_entry_that_leaves_two_extreme_boxes_open_the_row_catches_up(
     keep_open = {Box.CHANCE, Box.SUPER_CHANCE, Box.KNIFFEL}
     while not (game.current_player == 0 and len(game.sheet(0).entries) == 19):
         player = game.current_player
+        assert player is not None
         box = next(b for b in game.rules.boxes
                    if b not in game.sheet(player).entries and b not in keep_open)
         game.apply(Enter(box, min(p for p in game.rules.possible_points(box) if p > 0)))

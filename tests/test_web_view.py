@@ -745,6 +745,7 @@ def test_an_english_short_box_name_uses_the_words_of_its_full_name() -> None:
     assert CATALOG["box.short.large_full_house"][1] == "Lg. Full House"
 
 
+@pytest.mark.solve  # forty entries and a cold exact endgame: seconds
 def test_the_entry_that_leaves_two_extreme_boxes_open_answers_at_once_and_the_chances_follow(
 ) -> None:
     # Kniffel Extreme's last two boxes are exact: three turns' recursions, 0.2–0.5 s in the
