@@ -757,7 +757,8 @@ def test_the_entry_that_leaves_two_extreme_boxes_open_answers_at_once_and_the_ch
     view = new(s)["view"]
     while not (view["current"] == 0 and 22 - len(view["columns"][0]["cells"]) == 3):
         view = s.handle({"op": "act", "action": view["options"][0]["action"]})["view"]
-    assert view["chances"] is not None and "stale" not in view["chances"]
+    assert view["chances"] is not None
+    assert "stale" not in view["chances"]
     last = view["chances"]
     chances_module._model.cache_clear()  # a fresh model: nothing of this game remembered
     reply = s.handle({"op": "act", "action": view["options"][0]["action"]})
