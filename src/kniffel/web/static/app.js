@@ -14,13 +14,15 @@ import { useStarts } from "./early.js?b=__BUILD__";
 import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { defaultSetup } from "./setup.js?b=__BUILD__";
-import { awake, BUILD, facts, play, state, timing } from "./state.js?b=__BUILD__";
+import { awake, BUILD, facts, onRedraw, play, state, timing } from "./state.js?b=__BUILD__";
 import { forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, cleanEntries, KEY, parse, useSchema } from "./store.js?b=__BUILD__";
 import { keepAwake, registerWorker, tellInsecureOnce } from "./system.js?b=__BUILD__";
 import { refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
 
 window.kniffelTiming = timing;
+// Every change the other modules make ends in this drawing of the screen (state.js redraw).
+onRedraw(draw);
 // The page's words (from the catalog) and the engine's facts: the site's build writes them into
 // index.html, so the first paint needs no request.
 const pageData = JSON.parse($("page-words").textContent);

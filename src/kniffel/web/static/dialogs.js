@@ -3,8 +3,7 @@
 import { $, h, svgEl } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { play, state } from "./state.js?b=__BUILD__";
+import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { forget, newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { secureContext } from "./system.js?b=__BUILD__";
 import { label, refusal, tr } from "./words.js?b=__BUILD__";
@@ -121,7 +120,7 @@ export async function checkLink() {
     if (!loaded.ok) { notice(refusal(loaded.error), "warn"); return; }
     shelveCurrent();
     becomeCurrent(loaded, newId());
-    draw();
+    redraw();
   };
   showPanel(tr("page.link.title"),
     h("p", {}, label(v.rules.title), ": ", tr("page.link.text", { names: v.columns.map((c) => c.name).join(", "), round: v.round, rounds: v.rounds })),

@@ -3,9 +3,8 @@
 import { focusSel, h, svgEl } from "./dom.js?b=__BUILD__";
 import { askHint, currentHint, drawHintBox } from "./expert.js?b=__BUILD__";
 import { act, computerTurn, confirmLine } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
 import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
-import { play, state } from "./state.js?b=__BUILD__";
+import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
 import { tr, w } from "./words.js?b=__BUILD__";
 
@@ -114,7 +113,7 @@ export function drawDice(view, live) {
       }),
       strikesHidden && best.some((o) => o.strike) ? h("button", { type: "button", id: "strike-open",
         class: `small strike-open${tipStrike ? " suggested" : ""}`, disabled: !live,
-        onclick: () => { play.strikeOpen = view.actions; draw(); focusSel("#choices button[data-strike='1']"); } },
+        onclick: () => { play.strikeOpen = view.actions; redraw(); focusSel("#choices button[data-strike='1']"); } },
       w("web.play.strike_open")) : null));
   } else {
     // nothing to tell the person while a computer plays (its moves are said above the sheet)
@@ -132,7 +131,7 @@ export function drawDice(view, live) {
         type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}${rolled.has(slot) ? " rolling" : ""}${suggested ? " suggested" : ""}`,
         "data-pos": i, "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
         "aria-label": `${d.d10 ? tr("page.dice.die_d10", { value: d.value }) : tr("page.dice.die", { i: slot + 1, value: d.value })}${kept ? `, ${tr("page.dice.kept")}` : ""}`,
-        onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); draw(); focusSel(`[data-pos="${i}"]`); },
+        onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); redraw(); focusSel(`[data-pos="${i}"]`); },
       }, dieFace(d.value, d.d10), h("span", { class: "sr" }, String(d.value))));
     });
   }

@@ -5,10 +5,9 @@ import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
 import { computer } from "./setup.js?b=__BUILD__";
 import { boxName } from "./sheet.js?b=__BUILD__";
-import { play, state, timing } from "./state.js?b=__BUILD__";
+import { play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
@@ -46,7 +45,7 @@ export async function act(request) {
     saveCurrent();
     saveUi();
     syncHistory();
-    draw();
+    redraw();
     timing.lastActionMs = performance.now() - started;
   }
   return reply;
@@ -65,7 +64,7 @@ function actEarly(request) {
   play.padOpen = false;
   saveCurrent();
   saveUi();
-  draw();
+  redraw();
   return { ok: true, game: next.game, view: next.view };
 }
 
@@ -140,12 +139,12 @@ async function begin(request) {
   state.busy = false;
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
-    draw();
+    redraw();
     return;
   }
   shelveCurrent();
   becomeCurrent(reply, newId());
-  draw();
+  redraw();
 }
 
 // A game the engine has just loaded becomes the one in progress (the caller has shelved the
@@ -169,7 +168,7 @@ export function startGame() {
     // the score pad starts before the engine runs, from the engine's own new game (early.js)
     shelveCurrent();
     becomeCurrent(earlyGameOf(early, s.players), newId());
-    draw();
+    redraw();
     return null;
   }
   return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,

@@ -1,4 +1,5 @@
-// Drawing the screen: the one draw() every change ends in, the sheet's place, the focus.
+// Drawing the screen: the one draw() every change ends in (state.js redraw, registered by
+// app.js), the sheet's place, the focus.
 
 import { runComputer } from "./computer.js?b=__BUILD__";
 import { checkLink, drawNotices } from "./dialogs.js?b=__BUILD__";

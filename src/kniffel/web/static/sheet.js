@@ -11,8 +11,7 @@ import { openReview } from "./expert.js?b=__BUILD__";
 import { act, computerTurn, confirmLine, rematch } from "./game.js?b=__BUILD__";
 import { exportGame } from "./history.js?b=__BUILD__";
 import { drawPadTools } from "./pad.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { play, state } from "./state.js?b=__BUILD__";
+import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { count, holds, label, num, refusal, tr, w } from "./words.js?b=__BUILD__";
 
 export function drawGame(view) {
@@ -53,7 +52,7 @@ function drawMenu(view) {
   const open = Boolean($("menu")?.open);
   return h("details", { id: "menu", class: "menu", open }, h("summary", {}, "⋯ ", tr("page.menu.title")),
     h("div", { class: "menu-items" },
-      h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; draw(); }) }, tr("page.menu.new_game")),
+      h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; redraw(); }) }, tr("page.menu.new_game")),
       h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
         view.over ? tr("page.share.result") : tr("page.share.running")),
       h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("page.handoff.title")),

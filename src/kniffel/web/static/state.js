@@ -32,6 +32,19 @@ export const timing = {
 // (computers), the rule set a new page starts with (default_rules).
 export const facts = { max_players: 1, computers: [], default_rules: "" };
 
+// The one way a change reaches the screen: the page registers its drawing (screen.js draw,
+// app.js) with onRedraw, and every module that changed what is shown calls redraw(), which draws
+// at once: the new screen is there when it returns. Before the registration nothing is drawn.
+let redrawer = null;
+
+export function onRedraw(fn) {
+  redrawer = fn;
+}
+
+export function redraw() {
+  if (redrawer) redrawer();
+}
+
 export const state = {
   lang: "de", // the language the page speaks: "de" | "en"
   screen: "game", // "game" | "setup" | "history" | "review"
