@@ -2,9 +2,9 @@
 // after, the expert's best choice and every option), and "Auswertung" of the pad game's entries.
 
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
-import { miniDice } from "./dice.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { askExpert } from "./engine.js?b=__BUILD__";
+import { miniDice } from "./faces.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
 import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BUILD__";

@@ -3,9 +3,8 @@
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { act, computerTurn } from "./game.js?b=__BUILD__";
-import { boxName } from "./sheet.js?b=__BUILD__";
 import { pace, play, redraw, state } from "./state.js?b=__BUILD__";
-import { refusal, tr } from "./words.js?b=__BUILD__";
+import { boxName, refusal, tr } from "./words.js?b=__BUILD__";
 
 // A computer's turn, one visible step at a time: the engine plans (the dice it keeps are shown
 // first), then makes the move; the page only waits between the steps. It stops when the game

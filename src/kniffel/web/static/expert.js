@@ -1,10 +1,10 @@
 // Hints and reviews: the expert's words and numbers, shown.
 
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
-import { miniDice } from "./dice.js?b=__BUILD__";
 import { drawReviewChances } from "./chanceplot.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask, askExpert } from "./engine.js?b=__BUILD__";
+import { miniDice } from "./faces.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { dec, label, minus, refusal, w } from "./words.js?b=__BUILD__";

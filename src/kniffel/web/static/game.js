@@ -1,16 +1,17 @@
 // The game in progress: sending actions to the engine, saying what they did, new games.
 
 import { notice } from "./dialogs.js?b=__BUILD__";
-import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { computer } from "./setup.js?b=__BUILD__";
-import { boxName } from "./sheet.js?b=__BUILD__";
-import { play, redraw, state, timing } from "./state.js?b=__BUILD__";
+import { keptAfter, noteKeep } from "./keep.js?b=__BUILD__";
+import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
-import { count, refusal, tr } from "./words.js?b=__BUILD__";
+import { boxName, count, refusal, tr } from "./words.js?b=__BUILD__";
+
+// The computer player ``name`` if the browser offers it, else the default one (the first).
+export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
 
 // Send a request about the current game; store and draw what comes back. Before the engine
 // runs, a score pad's entry or undo is queued in the game's save (early.js).

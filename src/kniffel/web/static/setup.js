@@ -3,19 +3,11 @@
 import { focusSel, h } from "./dom.js?b=__BUILD__";
 import { bootWait, earlyStart } from "./early.js?b=__BUILD__";
 import { expertReady, expertStatus } from "./expert.js?b=__BUILD__";
-import { startGame } from "./game.js?b=__BUILD__";
+import { computer, startGame } from "./game.js?b=__BUILD__";
 import { awake, facts, redraw, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
 import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
 import { label, tr, w } from "./words.js?b=__BUILD__";
-
-// The computer player ``name`` if the browser offers it, else the default one (the first).
-export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
-
-export function defaultSetup() {
-  return { rules: facts.default_rules, free_strike: false, mode: "pad",
-    players: [{ name: tr("page.setup.player_n", { n: 1 }), kind: "human" }, { name: tr("page.setup.player_n", { n: 2 }), kind: "human" }] };
-}
 
 export function drawSetup() {
   const s = state.setup;
