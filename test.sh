@@ -17,7 +17,7 @@ echo "== mypy --strict"
 echo "== docs (mkdocs --strict: a warning fails)"
 # (never --quiet: it hides the warnings from --strict, which then passes)
 .venv/bin/mkdocs build --strict --site-dir "$(mktemp -d)"
-echo "== node --test (the page's pure modules: words, numbers, stored-data checks)"
+echo "== node --test (the page's pure modules: words, numbers, stored-data checks; its module graph)"
 node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test tests/js/*.test.mjs
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

@@ -1,26 +1,29 @@
 // The page: draws the engine's view and forwards what the user taps as actions.
 // No rule lives here: every point, sum, legal choice and check comes from the Python engine
 // (kniffel.browser.bridge in Pyodide, in worker.js). User text is only ever set with textContent.
-// This module starts the page; the others, by job: state.js (what the page holds), words.js
-// (words and numbers), dom.js (elements), store.js (checks of stored data), storage.js
+// This module starts the page; the others, by job: state.js (what the page holds, and redraw()),
+// words.js (words and numbers), dom.js (elements), store.js (checks of stored data), storage.js
 // (localStorage), engine.js (the workers' client), screen.js (draw), game.js (actions and what
-// they did), sheet.js (the game screen), chances.js (its win-chance row), dice.js, pad.js,
-// computer.js, expert.js (hints and reviews), setup.js, history.js, plot.js, dialogs.js
-// (notices, panels, sharing), system.js (wake lock and update).
+// they did), board.js (the game screen), sheet.js (the score sheet), chances.js (its win-chance
+// row), dice.js (the dice bar), faces.js (the dice's faces), keep.js (which dice are kept, and
+// where), pad.js, computer.js, expert.js (hints and reviews), setup.js, history.js, plot.js,
+// dialogs.js (notices, panels), share.js (sharing, hand-off, links), system.js (wake lock and
+// update). No module imports one that imports it back (tests/js/layers.test.mjs).
 
 import { keptChances, refreshChances, refreshIfStale } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
 import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
-import { defaultSetup } from "./setup.js?b=__BUILD__";
-import { awake, BUILD, facts, play, state, timing } from "./state.js?b=__BUILD__";
-import { forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
+import { awake, BUILD, facts, onRedraw, play, state, timing } from "./state.js?b=__BUILD__";
+import { defaultSetup, forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, cleanEntries, KEY, parse, useSchema } from "./store.js?b=__BUILD__";
 import { keepAwake, registerWorker, tellInsecureOnce } from "./system.js?b=__BUILD__";
 import { refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
 
 window.kniffelTiming = timing;
+// Every change the other modules make ends in this drawing of the screen (state.js redraw).
+onRedraw(draw);
 // The page's words (from the catalog) and the engine's facts: the site's build writes them into
 // index.html, so the first paint needs no request.
 const pageData = JSON.parse($("page-words").textContent);

@@ -7,8 +7,7 @@
 import { showPanel } from "./dialogs.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { state } from "./state.js?b=__BUILD__";
+import { redraw, state } from "./state.js?b=__BUILD__";
 import { saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { num, percent, tr } from "./words.js?b=__BUILD__";
 
@@ -33,7 +32,7 @@ export function chanceText(win) {
 export function setChancesShown(on) {
   state.showChances = on;
   saveSettings();
-  draw();
+  redraw();
 }
 
 // The row under the totals: a cell per player with their chance, the leader's marked by a sign
@@ -119,5 +118,5 @@ export async function refreshChances() {
   if (!reply.ok || !mark || !now || now.id !== mark.id || now.view.actions !== mark.actions) return;
   now.view = { ...now.view, chances: reply.chances };
   saveCurrent();
-  draw();
+  redraw();
 }

@@ -2,11 +2,10 @@
 // after, the expert's best choice and every option), and "Auswertung" of the pad game's entries.
 
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
-import { miniDice } from "./dice.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { askExpert } from "./engine.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { state, timing } from "./state.js?b=__BUILD__";
+import { miniDice } from "./faces.js?b=__BUILD__";
+import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
 import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BUILD__";
 
@@ -53,7 +52,7 @@ async function askTip() {
   if (!state.ready || !cur || !state.padDice) return;
   const asked = { ...moment(), dice: diceKey(state.padDice.dice), throw: padThrow() };
   tip = { ...asked, loading: true };
-  draw();
+  redraw();
   const t0 = performance.now();
   const reply = await askExpert({ op: "pad_hint", game: cur.game, dice: state.padDice.dice, rolls_used: asked.throw });
   timing.lastPadHintMs = performance.now() - t0;
@@ -64,7 +63,7 @@ async function askTip() {
   } else {
     tip = { ...asked, data: reply.hint };
   }
-  draw();
+  redraw();
   if (tip) focusSel("#pad-tip-best");
 }
 
@@ -79,7 +78,7 @@ export function tipBox() {
 export function drawCoach(view, live) {
   const row = h("div", { class: "coach-row", id: "pad-coach" });
   const select = h("select", { id: "pad-throw", disabled: !live,
-    onchange: (e) => { state.padDice = { ...state.padDice, throw: Number(e.target.value) }; saveUi(); draw(); } },
+    onchange: (e) => { state.padDice = { ...state.padDice, throw: Number(e.target.value) }; saveUi(); redraw(); } },
   throws().map((n) => h("option", { value: n, selected: n === padThrow() },
     tr(n > view.rules.rolls ? "page.coach.throw_chip" : `page.coach.throw_${n}`))));
   row.append(h("label", { class: "coach-throw" }, h("span", {}, tr("page.coach.throw")), " ", select));

@@ -3,10 +3,8 @@
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { act, computerTurn } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { boxName } from "./sheet.js?b=__BUILD__";
-import { pace, play, state } from "./state.js?b=__BUILD__";
-import { refusal, tr } from "./words.js?b=__BUILD__";
+import { pace, play, redraw, state } from "./state.js?b=__BUILD__";
+import { boxName, refusal, tr } from "./words.js?b=__BUILD__";
 
 // A computer's turn, one visible step at a time: the engine plans (the dice it keeps are shown
 // first), then makes the move; the page only waits between the steps. It stops when the game
@@ -41,7 +39,7 @@ export async function runComputer() {
       if (!before.turn.dice) {
         // a new turn; the first one in a session builds the player's tables (seconds in Extreme)
         state.computerSay = () => tr("page.computer.thinking", { name });
-        draw();
+        redraw();
       }
       state.busy = true;
       const plan = await ask({ op: "computer_plan" });
@@ -59,7 +57,7 @@ export async function runComputer() {
           }).join(" ");
           return dice ? tr("page.computer.keeps", { name, dice }) : tr("page.computer.keeps_nothing", { name });
         };
-        draw();
+        redraw();
         await sleep(pace());
         await idle();
         if (!on()) break;
@@ -70,7 +68,7 @@ export async function runComputer() {
       state.computerSay = () => describeMove(name, reply.move, before, after);
       // its box comes into view and is lit, as a person's entry is
       if (reply.move.box) play.reveal = { player: before.current, box: reply.move.box };
-      draw();
+      redraw();
     }
   } finally {
     if (computerEpoch === epoch) computerEpoch = null;

@@ -1,89 +1,13 @@
-// The dice: their faces, their order on the table, which are kept; the dice game's bar.
+// The dice game's bar: the dice (faces.js; their order and which are kept, keep.js), the choices.
 
-import { focusSel, h, svgEl } from "./dom.js?b=__BUILD__";
+import { focusSel, h } from "./dom.js?b=__BUILD__";
 import { askHint, currentHint, drawHintBox } from "./expert.js?b=__BUILD__";
+import { dieFace } from "./faces.js?b=__BUILD__";
 import { act, computerTurn, confirmLine } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
+import { diceOrder } from "./keep.js?b=__BUILD__";
 import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
-import { play, state } from "./state.js?b=__BUILD__";
-import { saveUi } from "./storage.js?b=__BUILD__";
+import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { tr, w } from "./words.js?b=__BUILD__";
-
-const PIPS = { 1: [[2, 2]], 2: [[1, 3], [3, 1]], 3: [[1, 3], [2, 2], [3, 1]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
-  5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] };
-
-// A d6 with its pips, or the d10: a kite with its number and the label W10/d10.
-function dieFace(value, d10) {
-  if (d10) {
-    return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
-      svgEl("polygon", { points: "20,1 38,15 20,39 2,15", class: "body" }),
-      // one text, "5 W10" (the die's name holds it): the number and the label on two lines
-      svgEl("text", {}, svgEl("tspan", { x: 20, y: 21, class: "num" }, String(value)), " ",
-        svgEl("tspan", { x: 20, y: 29.5, class: "lbl" }, tr("page.dice.d10_label"))));
-  }
-  return svgEl("svg", { viewBox: "0 0 40 40", class: "face", "aria-hidden": "true" },
-    svgEl("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, class: "body" }),
-    ...(PIPS[value] ?? []).map(([c, r]) => svgEl("circle", { cx: c * 10, cy: r * 10, r: 3.6, class: "pip" })));
-}
-
-const validSlots = (slots, n) => Array.isArray(slots) && slots.length === n
-  && [...slots].sort((a, b) => a - b).every((v, i) => v === i);
-
-// The dice in display order: after a throw the kept dice stay in their places and the new dice
-// take the others (the engine's order is sorted; only the drawing order differs).
-function diceOrder(view) {
-  const dice = view.turn && view.turn.dice;
-  if (!dice) { play.order = null; return []; }
-  const n = dice.length;
-  if (play.order && play.order.actions === view.actions && validSlots(play.order.slots, n)) return play.order.slots;
-  let slots = dice.map((_, i) => i);
-  const pk = play.pendingKeep;
-  if (pk && pk.from + 2 === view.actions && pk.kept.length) {
-    const placed = new Array(n).fill(null);
-    const used = new Set();
-    for (const [slot, value, d10] of pk.kept) {
-      const pos = dice.findIndex((d, i) => !used.has(i) && d.value === value && d.d10 === d10);
-      if (pos >= 0 && slot < n) { placed[slot] = pos; used.add(pos); }
-    }
-    const rest = slots.filter((i) => !used.has(i));
-    for (let s = 0; s < n; s++) if (placed[s] === null) placed[s] = rest.shift();
-    if (validSlots(placed, n)) slots = placed;
-  }
-  if (pk && pk.from + 2 === view.actions) {
-    const keptSlots = new Set(pk.kept.map((k) => k[0]));
-    play.rolled = { actions: view.actions, slots: new Set(slots.map((_, s) => s).filter((s) => !keptSlots.has(s))) };
-  }
-  play.pendingKeep = null;
-  play.order = { actions: view.actions, slots };
-  saveUi();
-  return slots;
-}
-
-// Kept dice stay kept until tapped: after a throw the dice that were kept (in the places they
-// lie), after a chip the same dice as before; after anything else none.
-export function keptAfter(view, carried, keptBefore, orderBefore) {
-  const dice = view.turn && view.turn.dice;
-  if (!dice) return new Set();
-  if (keptBefore) {
-    if (orderBefore && validSlots(orderBefore.slots, dice.length)) play.order = { actions: view.actions, slots: orderBefore.slots };
-    return new Set([...keptBefore].filter((i) => i < dice.length));
-  }
-  if (!carried || !carried.kept.length) return new Set();
-  const slots = diceOrder(view);
-  return new Set(carried.kept.flatMap(([slot, value, d10]) => {
-    const pos = slots[slot];
-    return pos !== undefined && dice[pos].value === value && dice[pos].d10 === d10 ? [pos] : [];
-  }));
-}
-
-// Before a throw: which dice stay, and where they lie.
-export function noteKeep(view) {
-  if (!view || !view.turn) return;
-  const dice = view.turn.dice;
-  const slots = dice ? diceOrder(view) : [];
-  play.pendingKeep = { from: view.actions, kept: slots.flatMap((pos, slot) => (state.keep.has(pos)
-    ? [[slot, dice[pos].value, dice[pos].d10]] : [])) };
-}
 
 // The ways to enter the roll, best first (the engine's points; strikes last).
 export function ranked(options) {
@@ -114,7 +38,7 @@ export function drawDice(view, live) {
       }),
       strikesHidden && best.some((o) => o.strike) ? h("button", { type: "button", id: "strike-open",
         class: `small strike-open${tipStrike ? " suggested" : ""}`, disabled: !live,
-        onclick: () => { play.strikeOpen = view.actions; draw(); focusSel("#choices button[data-strike='1']"); } },
+        onclick: () => { play.strikeOpen = view.actions; redraw(); focusSel("#choices button[data-strike='1']"); } },
       w("web.play.strike_open")) : null));
   } else {
     // nothing to tell the person while a computer plays (its moves are said above the sheet)
@@ -132,7 +56,7 @@ export function drawDice(view, live) {
         type: "button", class: `die${d.d10 ? " d10" : ""}${kept ? " kept" : ""}${rolled.has(slot) ? " rolling" : ""}${suggested ? " suggested" : ""}`,
         "data-pos": i, "aria-pressed": kept ? "true" : "false", disabled: !live || !turn.can_throw,
         "aria-label": `${d.d10 ? tr("page.dice.die_d10", { value: d.value }) : tr("page.dice.die", { i: slot + 1, value: d.value })}${kept ? `, ${tr("page.dice.kept")}` : ""}`,
-        onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); draw(); focusSel(`[data-pos="${i}"]`); },
+        onclick: () => { kept ? state.keep.delete(i) : state.keep.add(i); redraw(); focusSel(`[data-pos="${i}"]`); },
       }, dieFace(d.value, d.d10), h("span", { class: "sr" }, String(d.value))));
     });
   }
@@ -154,9 +78,4 @@ export function drawDice(view, live) {
   buttons.append(undoButton(view, live));
   panel.append(buttons);
   return panel;
-}
-
-export function miniDice(dice, d10) {
-  return h("span", { class: "mini-dice", role: "img", "aria-label": dice.map((v, i) => (d10 && i === dice.length - 1 ? tr("page.dice.die_d10", { value: v }) : v)).join(", ") },
-    dice.map((v, i) => h("span", { class: `die mini${d10 && i === dice.length - 1 ? " d10" : ""}` }, dieFace(v, d10 && i === dice.length - 1))));
 }

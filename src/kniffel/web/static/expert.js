@@ -1,13 +1,12 @@
 // Hints and reviews: the expert's words and numbers, shown.
 
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
-import { miniDice } from "./dice.js?b=__BUILD__";
 import { drawReviewChances } from "./chanceplot.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask, askExpert } from "./engine.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
+import { miniDice } from "./faces.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
-import { state, timing } from "./state.js?b=__BUILD__";
+import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { dec, label, minus, refusal, w } from "./words.js?b=__BUILD__";
 
 // Hints and reviews come from the engine's expert (kniffel.engine.expert, in the worker): every choice
@@ -61,7 +60,7 @@ export async function askHint() {
   if (!state.ready || !cur) return;
   const mark = { id: cur.id, actions: cur.view.actions };
   state.hint = { ...mark, loading: true };
-  draw();
+  redraw();
   const t0 = performance.now();
   const reply = await askExpert({ op: "hint", game: cur.game });
   timing.lastHintMs = performance.now() - t0;
@@ -73,7 +72,7 @@ export async function askHint() {
   } else {
     state.hint = { ...mark, data: reply.hint };
   }
-  draw();
+  redraw();
   if (state.hint) focusSel("#hint-best");
 }
 
@@ -90,7 +89,7 @@ export function drawHintBox(view, hint, live) {
   const tools = h("span", { class: "tip-tools" });
   if (best.keep && best.keep.length) {
     tools.append(h("button", { type: "button", id: "hint-keep", class: "small", disabled: !live,
-      onclick: () => { state.keep = new Set(best.keep); draw(); focusSel("#roll"); } }, w("web.hint.keep_these")));
+      onclick: () => { state.keep = new Set(best.keep); redraw(); focusSel("#roll"); } }, w("web.hint.keep_these")));
   }
   tools.append(h("button", { type: "button", id: "hint-all", class: "small",
     onclick: () => showHintTable(view, hint.data) }, w("web.hint.all")));
@@ -119,7 +118,7 @@ export async function openReview(game, title, from) {
   const review = { game, title, from, loading: true, data: null, player: null };
   state.review = review;
   state.screen = "review";
-  draw();
+  redraw();
   focusSel("#review-back");
   const t0 = performance.now();
   const reply = await askExpert({ op: "review", game });
@@ -135,14 +134,14 @@ export async function openReview(game, title, from) {
   const players = reply.review.players;
   const human = players.find((p) => p.kind === "human" && p.count);
   review.player = (human ?? players.find((p) => p.count) ?? players[0]).player;
-  if (state.screen === "review") draw();
+  if (state.screen === "review") redraw();
 }
 
 function closeReview() {
   const from = state.review ? state.review.from : "game";
   state.review = null;
   state.screen = from === "history" ? "history" : state.current ? "game" : "setup";
-  draw();
+  redraw();
 }
 
 // A decision's loss: "−2,96"; nothing for the best move, "0,00" for one just as good.
@@ -178,7 +177,7 @@ export function drawReview(review) {
   if (data.players.length > 1) {
     wrap.append(h("div", { class: "controls review-players", role: "group" }, data.players.map((p) =>
       h("button", { type: "button", "data-review-player": p.player, "aria-pressed": p.player === review.player ? "true" : "false",
-        onclick: () => { review.player = p.player; draw(); focusSel(`[data-review-player="${p.player}"]`); } },
+        onclick: () => { review.player = p.player; redraw(); focusSel(`[data-review-player="${p.player}"]`); } },
       p.name, " ", p.loss < 0.05 ? h("span", { class: "loss none" }, dec(0)) : h("span", { class: "loss" }, minus(p.loss))))));
   }
   const p = data.players.find((x) => x.player === review.player) ?? data.players[0];

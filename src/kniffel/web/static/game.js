@@ -2,17 +2,17 @@
 
 import { refreshIfStale } from "./chances.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
-import { keptAfter, noteKeep } from "./dice.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { computer } from "./setup.js?b=__BUILD__";
-import { boxName } from "./sheet.js?b=__BUILD__";
-import { play, state, timing } from "./state.js?b=__BUILD__";
+import { keptAfter, noteKeep } from "./keep.js?b=__BUILD__";
+import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
-import { count, refusal, tr } from "./words.js?b=__BUILD__";
+import { boxName, count, refusal, tr } from "./words.js?b=__BUILD__";
+
+// The computer player ``name`` if the browser offers it, else the default one (the first).
+export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
 
 // Send a request about the current game; store and draw what comes back. Before the engine
 // runs, a score pad's entry or undo is queued in the game's save (early.js).
@@ -47,7 +47,7 @@ export async function act(request) {
     saveCurrent();
     saveUi();
     syncHistory();
-    draw();
+    redraw();
     timing.lastActionMs = performance.now() - started;
     refreshIfStale(reply.view);
   }
@@ -67,7 +67,7 @@ function actEarly(request) {
   play.padOpen = false;
   saveCurrent();
   saveUi();
-  draw();
+  redraw();
   return { ok: true, game: next.game, view: next.view };
 }
 
@@ -142,12 +142,12 @@ async function begin(request) {
   state.busy = false;
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
-    draw();
+    redraw();
     return;
   }
   shelveCurrent();
   becomeCurrent(reply, newId());
-  draw();
+  redraw();
 }
 
 // A game the engine has just loaded becomes the one in progress (the caller has shelved the
@@ -172,7 +172,7 @@ export function startGame() {
     // the score pad starts before the engine runs, from the engine's own new game (early.js)
     shelveCurrent();
     becomeCurrent(earlyGameOf(early, s.players), newId());
-    draw();
+    redraw();
     return null;
   }
   return begin({ op: "new", rules: s.rules, free_strike: s.free_strike, mode: s.mode,

@@ -7,9 +7,8 @@ import { ask } from "./engine.js?b=__BUILD__";
 import { openReview } from "./expert.js?b=__BUILD__";
 import { becomeCurrent } from "./game.js?b=__BUILD__";
 import { plot } from "./plot.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
-import { state } from "./state.js?b=__BUILD__";
+import { redraw, state } from "./state.js?b=__BUILD__";
 import { keepCorruptCopy, newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, dateText, label, num, percent, refusal, tr, w } from "./words.js?b=__BUILD__";
@@ -165,7 +164,7 @@ async function openEntry(e) {
   const button = openButton(e);
   state.opened = { entry: e, view: { ...reply.view, options: [], current: null }, scrollY: window.scrollY,
     buttonTop: button ? button.getBoundingClientRect().top : null };
-  draw();
+  redraw();
   window.scrollTo(0, 0);
   const title = $("history-title");
   if (title) title.focus({ preventScroll: true });
@@ -178,7 +177,7 @@ function openButton(entry) {
 function closeEntry() {
   const { entry, scrollY, buttonTop } = state.opened;
   state.opened = null;
-  draw();
+  redraw();
   window.scrollTo(0, scrollY ?? 0);
   const button = openButton(entry);
   if (!button) return;
@@ -222,7 +221,7 @@ function deleteEntries(entries) {
   state.deleted = { entries: gone };
   saveHistory();
   state.stats = null;
-  draw();
+  redraw();
   focusSel("#undo-delete");
 }
 
@@ -235,7 +234,7 @@ function undoDelete() {
     saveHistory();
     state.stats = null;
   }
-  draw();
+  redraw();
   const first = back[0] && openButton(back[0]);
   if (first && first.checkVisibility()) first.focus();
 }
@@ -245,7 +244,7 @@ async function loadStats(ordered) {
   const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary) });
   if (reply.ok) {
     state.stats = { ...reply.stats, order: ordered };
-    if (state.screen === "history") draw();
+    if (state.screen === "history") redraw();
   } else {
     state.stats = null;
   }
@@ -259,7 +258,7 @@ async function resume(entry) {
   saveHistory();
   state.stats = null;
   becomeCurrent(reply, entry.uid, entry.started);
-  draw();
+  redraw();
 }
 
 function download(name, data) {
@@ -337,5 +336,5 @@ async function importFile(input) {
     notice(tr("page.history.imported_game"));
   }
   state.stats = null;
-  draw();
+  redraw();
 }

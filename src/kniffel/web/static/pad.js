@@ -6,10 +6,9 @@ import { ranked } from "./dice.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { act, confirmLine } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
 import { bootWait } from "./early.js?b=__BUILD__";
 import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
-import { play, state } from "./state.js?b=__BUILD__";
+import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
 import { num, refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -55,7 +54,7 @@ function askPadChoices(form) {
     if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
     state.padDice = reply;
     saveUi();
-    draw();
+    redraw();
     if (state.current) warmCoach(state.current.view); // the coach's tip for these dice soon
   });
 }
@@ -77,7 +76,7 @@ async function handInChip() {
   if (!again.ok || state.padDice !== asked || !state.current || state.current.view.actions !== actions) return;
   state.padDice = again;
   saveUi();
-  draw();
+  redraw();
 }
 
 export function drawPadTools(view, live) {
@@ -115,7 +114,7 @@ export function drawPadTools(view, live) {
     panel.append(h("div", { class: "choices", id: "pad-options", role: "group",
       "aria-label": tr("page.pad.pick", { dice: state.padDice.dice.join(" ") }) },
     h("button", { type: "button", class: "icon", id: "pad-clear", "aria-label": tr("page.pad.clear"), title: tr("page.pad.clear"),
-      onclick: () => { state.padDice = null; saveUi(); draw(); } }, "✕"),
+      onclick: () => { state.padDice = null; saveUi(); redraw(); } }, "✕"),
     ranked(state.padDice.options).map((o) => {
       const b = optionButton(view, o, live, true);
       if (o.box === suggested) b.classList.add("suggested");
@@ -125,7 +124,7 @@ export function drawPadTools(view, live) {
   }
   const buttons = h("div", { class: "controls" });
   buttons.append(h("button", { type: "button", id: "enter-dice", "aria-expanded": play.padOpen ? "true" : "false",
-    onclick: () => { play.padOpen = !play.padOpen; padProblem = null; saveUi(); draw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
+    onclick: () => { play.padOpen = !play.padOpen; padProblem = null; saveUi(); redraw(); if (play.padOpen) focusSel("input[data-die='0']"); } },
   play.padOpen ? tr("page.pad.close_dice") : tr("page.pad.enter_dice")));
   if (view.rules.chips) {
     buttons.append(h("button", { type: "button", id: "chip", disabled: !live || !turn.can_chip,

@@ -1,13 +1,16 @@
-// Drawing the screen: the one draw() every change ends in, the sheet's place, the focus.
+// Drawing the screen: the one draw() every change ends in (state.js redraw, registered by
+// app.js), the sheet's place, the focus.
 
 import { runComputer } from "./computer.js?b=__BUILD__";
-import { checkLink, drawNotices } from "./dialogs.js?b=__BUILD__";
+import { drawGame } from "./board.js?b=__BUILD__";
+import { drawNotices } from "./dialogs.js?b=__BUILD__";
 import { $ } from "./dom.js?b=__BUILD__";
 import { drawReview, warmExpert } from "./expert.js?b=__BUILD__";
 import { computerTurn } from "./game.js?b=__BUILD__";
 import { drawHistory } from "./history.js?b=__BUILD__";
 import { drawSetup } from "./setup.js?b=__BUILD__";
-import { arrowKeys, drawGame } from "./sheet.js?b=__BUILD__";
+import { checkLink } from "./share.js?b=__BUILD__";
+import { arrowKeys } from "./sheet.js?b=__BUILD__";
 import { play, state, timing } from "./state.js?b=__BUILD__";
 import { loadUi, setAsideSuspect } from "./storage.js?b=__BUILD__";
 import { drawUpdate, keepAwake } from "./system.js?b=__BUILD__";

@@ -3,27 +3,18 @@
 import { focusSel, h } from "./dom.js?b=__BUILD__";
 import { bootWait, earlyStart } from "./early.js?b=__BUILD__";
 import { expertReady, expertStatus } from "./expert.js?b=__BUILD__";
-import { startGame } from "./game.js?b=__BUILD__";
-import { draw } from "./screen.js?b=__BUILD__";
-import { awake, facts, state } from "./state.js?b=__BUILD__";
+import { computer, startGame } from "./game.js?b=__BUILD__";
+import { awake, facts, redraw, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
 import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
 import { label, tr, w } from "./words.js?b=__BUILD__";
-
-// The computer player ``name`` if the browser offers it, else the default one (the first).
-export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
-
-export function defaultSetup() {
-  return { rules: facts.default_rules, free_strike: false, mode: "pad",
-    players: [{ name: tr("page.setup.player_n", { n: 1 }), kind: "human" }, { name: tr("page.setup.player_n", { n: 2 }), kind: "human" }] };
-}
 
 export function drawSetup() {
   const s = state.setup;
   const presets = state.meta ? state.meta.presets : [];
   const form = h("form", { id: "setup", class: "setup", onsubmit: (e) => { e.preventDefault(); startGame(); } });
   form.append(h("h2", {}, tr("page.setup.title")));
-  const select = h("select", { id: "rules", onchange: (e) => { s.rules = e.target.value; saveSettings(); draw(); } },
+  const select = h("select", { id: "rules", onchange: (e) => { s.rules = e.target.value; saveSettings(); redraw(); } },
     presets.map((p) => h("option", { value: p.name, selected: p.name === s.rules }, label(p.title))));
   form.append(h("label", { class: "field" }, h("span", {}, tr("page.setup.rules")), select));
   const preset = presets.find((p) => p.name === s.rules);
@@ -34,7 +25,7 @@ export function drawSetup() {
   const modes = h("fieldset", {}, h("legend", {}, tr("page.setup.mode")));
   for (const m of ["pad", "dice"]) {
     modes.append(h("label", { class: "check" }, h("input", { type: "radio", name: "mode", value: m, id: `mode-${m}`,
-      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); draw(); } }), tr(`page.setup.mode_${m}`)));
+      checked: s.mode === m, onchange: () => { s.mode = m; saveSettings(); redraw(); } }), tr(`page.setup.mode_${m}`)));
   }
   form.append(modes);
   const players = h("fieldset", { id: "players" }, h("legend", {}, tr("page.setup.players")));
@@ -56,7 +47,7 @@ export function drawSetup() {
         p.kind = k;
         p.strategy = strategy ?? null;
         saveSettings();
-        draw();
+        redraw();
       } },
     h("option", { value: "human", selected: kind === "human" }, tr("page.setup.human")),
     facts.computers.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}`,
@@ -73,14 +64,14 @@ export function drawSetup() {
         } }),
       kindSelect,
       h("button", { type: "button", disabled: i === 0, "aria-label": tr("page.setup.up", { name }),
-        onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↑"),
+        onclick: () => { s.players.splice(i - 1, 0, s.players.splice(i, 1)[0]); saveSettings(); redraw(); } }, "↑"),
       h("button", { type: "button", disabled: i === s.players.length - 1, "aria-label": tr("page.setup.down", { name }),
-        onclick: () => { s.players.splice(i + 1, 0, s.players.splice(i, 1)[0]); saveSettings(); draw(); } }, "↓"),
+        onclick: () => { s.players.splice(i + 1, 0, s.players.splice(i, 1)[0]); saveSettings(); redraw(); } }, "↓"),
       h("button", { type: "button", disabled: s.players.length === 1, "aria-label": tr("page.setup.remove", { name }),
-        onclick: () => { s.players.splice(i, 1); saveSettings(); draw(); } }, "✕")));
+        onclick: () => { s.players.splice(i, 1); saveSettings(); redraw(); } }, "✕")));
   });
   players.append(h("button", { type: "button", id: "add-player", disabled: s.players.length >= facts.max_players,
-    onclick: () => { s.players.push({ name: tr("page.setup.player_n", { n: s.players.length + 1 }), kind: "human" }); saveSettings(); draw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("page.setup.add_player")));
+    onclick: () => { s.players.push({ name: tr("page.setup.player_n", { n: s.players.length + 1 }), kind: "human" }); saveSettings(); redraw(); focusSel(`[data-player="${s.players.length - 1}"]`); } }, tr("page.setup.add_player")));
   if (!dice) players.append(h("p", { class: "hint", id: "computers-note" }, tr("page.setup.computers_dice_only")));
   const expertNote = dice ? expertStatus(s) : null;
   if (expertNote && !expertNote.ready && expertNote.note) {

@@ -4,22 +4,57 @@ export const BUILD = "__BUILD__";
 
 // Milliseconds between two visible steps of a computer's turn (tests set window.kniffelPace).
 export const pace = () => window.kniffelPace ?? 900;
-export const timing = { build: BUILD };
+// What the page measured, for the console, the tests and the benchmark (window.kniffelTiming):
+// milliseconds since the navigation started unless named a duration; unset until measured.
+export const timing = {
+  build: BUILD, // the build of the site the page runs
+  interactiveMs: undefined, // the page's controls answer (app.js)
+  firstDrawMs: undefined, // the first screen is drawn (app.js)
+  usableMs: undefined, // the engine runs and holds the current game (app.js)
+  engineStartMs: undefined, // the worker was started (engine.js)
+  steps: undefined, // the worker's start: [[step, ms, at, detail?], …] (engine.js)
+  bootPath: undefined, // "snapshot" or "fresh": how the worker started (engine.js)
+  engineMs: undefined, // duration: the worker's start (engine.js)
+  expertSteps: undefined, // the expert's start: [[step, ms], …] (engine.js)
+  expertReadyMs: undefined, // duration: the expert's start (engine.js)
+  expertWarm: undefined, // {rules: at or error code}: the expert's tables warmed (expert.js)
+  coachWarm: undefined, // {rules: at or error code}: the pad's coach warmed (coach.js)
+  lastActionMs: undefined, // duration: the last move's answer from the engine (game.js)
+  lastDrawMs: undefined, // duration: the last drawing of the screen (screen.js)
+  lastHintMs: undefined, // duration: the last hint (expert.js)
+  lastReviewMs: undefined, // duration: the last review (expert.js)
+  lastPadHintMs: undefined, // duration: the last tip on the pad (coach.js)
+  lastPadReviewMs: undefined, // duration: the last review of a pad game (coach.js)
+};
 
 // The engine's facts the page draws by (kniffel.browser.view.page_data, in index.html): the most
 // players of a game (max_players), the computer players offered, the first the default
 // (computers), the rule set a new page starts with (default_rules).
 export const facts = { max_players: 1, computers: [], default_rules: "" };
 
+// The one way a change reaches the screen: the page registers its drawing (screen.js draw,
+// app.js) with onRedraw, and every module that changed what is shown calls redraw(), which draws
+// at once: the new screen is there when it returns. Before the registration nothing is drawn.
+let redrawer = null;
+
+export function onRedraw(fn) {
+  redrawer = fn;
+}
+
+export function redraw() {
+  if (redrawer) redrawer();
+}
+
 export const state = {
-  lang: "de",
-  screen: "game", // "game" | "setup" | "history"
+  lang: "de", // the language the page speaks: "de" | "en"
+  screen: "game", // "game" | "setup" | "history" | "review"
   ready: false, // the engine is up and holds the current game
   bootPercent: 5, // how far the engine's start is (engine.js), 100 once it runs
-  busy: false,
+  busy: false, // a move (the person's or a computer's) is on its way to the engine
   current: null, // {version, id, started, game, view, summary}
   history: [], // [{id, finished, game, summary}]
-  meta: null,
+  pending: null, // {record, raw}: a stored game without its view, replayed once the engine runs
+  meta: null, // meta.json: the rule presets, the expert's tables, the catalog's words (app.js)
   setup: null, // {rules, free_strike, mode, players: [{name, kind, strategy}]}
   computerSay: null, // what the computer to move just did, shown in the status line
   confirm: null, // what the person's last move did: {say, id, actions, player, box, undo, tip, fresh}
@@ -27,8 +62,13 @@ export const state = {
   keep: new Set(), // dice positions the player wants to keep
   padDice: null, // {dice, options} after "enter dice"
   showChances: true, // the setting: the win-chance row under the totals (chances.js)
-  stats: null,
-  notices: [],
+  stats: null, // the history's statistics: {loading: true} while asked, then the engine's reply
+  notices: [], // the notices shown (dialogs.js)
+  hint: null, // the expert's hint: {id, actions, loading} while asked, then {id, actions, data}
+  review: null, // the review shown (screen "review"): {game, title, from, loading, data, player}
+  opened: null, // a history entry's final sheet: {entry, view, scrollY, buttonTop}
+  deleted: null, // the last deletion in the history, to be undone: {entries}
+  foldOpen: false, // the group of older unfinished games in the history is unfolded
 };
 
 // What the game screen keeps besides the game: the dice entered on the pad, the place of each
@@ -36,17 +76,17 @@ export const state = {
 // typed dice back; anything odd in it is ignored.
 
 export const play = {
-  uiLoaded: false,
+  uiLoaded: false, // the stored part of this object was read (storage.js loadUi)
   padOpen: false, // the pad's dice entry is open
   padTyped: [], // what is typed into the dice fields (text)
   order: null, // {actions, slots: engine dice positions in display order}
   pendingKeep: null, // {from: actions, kept: [[slot, value, d10], …]} while a throw is on its way
   rolled: null, // {actions, slots: Set} the dice that were just thrown (animated once)
-  scroll: null,
+  scroll: null, // {top, left}: the sheet's scroll position, kept over a redraw
   reveal: null, // {player, box}: a computer's entry, brought into view by the next drawing
   strikeOpen: null, // the actions count at which the person asked to see the strikes
-  lastCurrent: null,
-  linkChecked: false,
+  lastCurrent: null, // the player to move at the last drawing: a change scrolls the sheet to them
+  linkChecked: false, // the address's link (#…) was read (dialogs.js checkLink)
 };
 
 // The wake lock (system.js): wanted by the setting (on), held (lock), asked for, refused.

@@ -1,7 +1,6 @@
 // The page's localStorage: reading (checked by store.js), writing, keeping damaged data aside.
 
 import { notice } from "./dialogs.js?b=__BUILD__";
-import { defaultSetup } from "./setup.js?b=__BUILD__";
 import { awake, facts, play, state } from "./state.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, checkView, cleanEntries, isObj, KEY, knownView, LANGS, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, tr } from "./words.js?b=__BUILD__";
@@ -40,6 +39,12 @@ export function forget(key) {
   } catch {
     // storage switched off: nothing was stored either
   }
+}
+
+// The settings of a page that has none stored: two people on the score pad, the default rules.
+export function defaultSetup() {
+  return { rules: facts.default_rules, free_strike: false, mode: "pad",
+    players: [{ name: tr("page.setup.player_n", { n: 1 }), kind: "human" }, { name: tr("page.setup.player_n", { n: 2 }), kind: "human" }] };
 }
 
 // Settings: language, the start screen, whether the screen stays on during a game and whether

@@ -82,6 +82,16 @@ export const w = (code) => {
 // A text the engine gives in both languages ({de, en}), in the page's.
 export const label = (texts) => (texts ? texts[state.lang] ?? texts.de : "");
 
+// A box of the view's rules, and its name in the page's language (its id where the rules lack it).
+export function boxOf(view, id) {
+  return view.rules.boxes.find((x) => x.id === id);
+}
+
+export function boxName(view, id) {
+  const b = boxOf(view, id);
+  return b ? label(b.name) : id;
+}
+
 // A message as a sentence of its own: ends with a full stop unless it ends with one already.
 export function sentence(text) {
   return /[.!?…]$/.test(text) ? text : `${text}.`;
