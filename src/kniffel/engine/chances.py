@@ -74,7 +74,7 @@ CHANCE_FILE = "chances.json"
 LOW_Q, HIGH_Q = 0.1, 0.9
 #: With at most this many boxes open the distribution is exact (the endgame's recursion), on
 #: every rule set: the final points of two open boxes are too lumpy for any smooth shape (with
-#: a normal one on Kniffel Extreme, 42 % of the totals fell below the 10–90 % range). A cold
+#: a normal one on Kniffel Extreme, 39 % of the totals fell below the 10–90 % range). A cold
 #: call on Kniffel Extreme costs three turns' recursions (about 0.1 s in pure Python, 0.2–0.5 s
 #: in the browser's Pyodide), once per player and game.
 EXACT_OPEN, EXACT_OPEN_D10 = 2, 2
