@@ -120,7 +120,8 @@ async () => {
   // the sheet with a row (the last chances, stale, where the new ones take long), then the
   // row with the new chances
   const sheet = await drawn("#chances");
-  const row = document.querySelector("#chances.stale") ? await drawn("#chances:not(.stale)") : sheet;
+  const stale = document.querySelector("#chances.stale");
+  const row = stale ? await drawn("#chances:not(.stale)") : sheet;
   return [sheet, row];
 }
 """
