@@ -22,7 +22,7 @@ from kniffel import preset
 from kniffel.cli import confirm, main, ruleset_from_options
 from kniffel.engine.messages import count, decimal, number, percent, size
 from kniffel.engine.rules import PRESETS, Lang, StrikeRule
-from test_readme import EXAMPLES, SKIPPED, readme_folder
+from test_readme import EXAMPLES, SKIPPED, exported_first, readme_folder
 
 QUIET: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                                 "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -443,6 +443,7 @@ def test_every_readme_example_speaks_the_locales_language(
            "XDG_DATA_HOME": str(folder / "data"), "KNIFFEL_CACHE_DIR": str(folder / "cache"),
            "COLUMNS": "120", "NO_COLOR": "1", "LANG": LOCALES[lang], "LC_ALL": "",
            "LC_MESSAGES": ""}
+    exported_first(command, folder, env)
     done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     output = done.stdout + done.stderr

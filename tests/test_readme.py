@@ -167,6 +167,17 @@ def readme_folder(folder: Path) -> Path:
     return folder
 
 
+def exported_first(command: str, folder: Path, env: dict[str, str]) -> None:
+    """Before the example ``kniffel import FILE``, the file the example before it exports:
+    the cases may run in another process than that one (pytest-xdist), each with a folder of
+    its own."""
+    if command.startswith("kniffel import "):
+        name = command.split()[2]
+        if not (folder / name).exists():
+            subprocess.run(["kniffel", "export", name], cwd=folder, env=env, check=True,
+                           capture_output=True, timeout=300)
+
+
 def hermetic_env(folder: Path) -> dict[str, str]:
     """The environment of an example: ``kniffel`` on the path, the history and the solver's
     cache inside ``folder``, a wide terminal without colours."""
@@ -190,6 +201,7 @@ def test_readme_example_runs(command: str, scratch: Path) -> None:
     for start, reason in SKIPPED.items():
         if command.startswith(start):
             pytest.skip(reason)
+    exported_first(command, scratch, hermetic_env(scratch))
     done = subprocess.run(["bash", "-c", command], cwd=scratch, env=hermetic_env(scratch),
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"

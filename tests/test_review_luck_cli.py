@@ -57,9 +57,9 @@ def _review(args: list[str]) -> str:
 
 @pytest.mark.parametrize(("lang", "head", "line"), [
     ("de", "Ergebnis = erwartet (bei bestem Spiel) + Entscheidungen + Glück:",
-     "{name}: {final} Punkte, erwartet {expected} – Entscheidungen {skill}, Glück {luck}"),
+     "{name}: {final} Punkte = erwartet {expected}, Entscheidungen {skill}, Glück {luck}"),
     ("en", "Result = expected (with best play) + decisions + luck:",
-     "{name}: {final} points, expected {expected} – decisions {skill}, luck {luck}"),
+     "{name}: {final} points = expected {expected}, decisions {skill}, luck {luck}"),
 ])
 def test_the_review_of_a_finished_game_splits_each_result_into_decisions_and_luck(
         finished: tuple[Game, Path], lang: Lang, head: str, line: str) -> None:
@@ -84,8 +84,8 @@ def test_the_review_of_a_finished_game_splits_each_result_into_decisions_and_luc
 
 
 #: A line of the split as ``kniffel review`` writes it (either language), its numbers named.
-SPLIT_LINE = re.compile(r"  (?P<name>\w+): (?P<final>[\d.,]+) (Punkte|points), "
-                        r"(erwartet|expected) (?P<expected>[\d.,]+) – "
+SPLIT_LINE = re.compile(r"  (?P<name>\w+): (?P<final>[\d.,]+) (Punkte|points) = "
+                        r"(erwartet|expected) (?P<expected>[\d.,]+), "
                         r"(Entscheidungen|decisions) (?P<skill>−?[\d.,]+), "
                         r"(Glück|luck) (?P<luck>[+−]?[\d.,]+)")
 

@@ -774,3 +774,15 @@ def test_the_entry_that_leaves_two_extreme_boxes_open_answers_at_once_and_the_ch
     # now at hand: the same position's view waits no more
     again = s.handle({"op": "load", "game": s.game.to_json()})["view"]
     assert again["chances"] == fresh
+
+
+def test_a_chance_neither_none_nor_certain_stays_so_in_the_view() -> None:
+    # rounded to four decimals, 3e-5 was 0 and the page showed "0 %" for a player who can
+    # still win; it shows "< 1 %" for what stays above 0
+    from kniffel.browser.view import _share
+
+    assert _share(0.00003) == 0.0001
+    assert _share(0.99996) == 0.9999
+    assert _share(0.0) == 0.0
+    assert _share(1.0) == 1.0
+    assert _share(0.12345) == 0.1235  # else as before

@@ -165,13 +165,24 @@ def chances_view(game: Game, *, wait: bool = True) -> dict[str, Any] | None:
     except ExpertError:
         return None
     shown = {
-        "players": [{"win": round(o.win, 4), "expected": round(o.expected, 1), "low": o.low,
+        "players": [{"win": _share(o.win), "expected": round(o.expected, 1), "low": o.low,
                      "high": o.high, "finished": o.finished} for o in chances.players],
         "leader": chances.leader,
         "coverage": round(HIGH_Q - LOW_Q, 4),
         "source": chances.source,
     }
     _LAST_CHANCES[:] = [(key, shown)]
+    return shown
+
+
+def _share(win: float) -> float:
+    """``win`` to four decimals, where a chance that is neither none nor certain stays so
+    (the page then shows "< 1 %" rather than "0 %", a player who can still win as out)."""
+    shown = round(win, 4)
+    if win > 0 and shown == 0:
+        return 0.0001
+    if win < 1 and shown == 1:
+        return 0.9999
     return shown
 
 
