@@ -52,8 +52,16 @@ def type_dice(page: Page, values: list[int]) -> None:
         page.click("#enter-dice")
     for i, v in enumerate(values):
         page.fill(f"input[data-die='{i}']", str(v))
+    # the boxes of dice typed before stay until the engine's answer for these is drawn: wait
+    # for a new list, drawn for these dice (under load the answer comes late)
+    page.evaluate("document.querySelector('#pad-options')?.setAttribute('data-before', '')")
     page.click("#show-boxes")
-    page.wait_for_selector("#pad-options button[data-box]")
+    page.wait_for_function("""(want) => {
+      const ui = JSON.parse(localStorage.getItem('kniffel.v1.ui') || 'null');
+      const got = ui && ui.padDice && ui.padDice.dice;
+      return Boolean(document.querySelector('#pad-options:not([data-before]) button[data-box]')
+        && got && JSON.stringify([...got].sort()) === JSON.stringify([...want].sort()));
+    }""", arg=values)
 
 
 def ask_tip(page: Page) -> str:
