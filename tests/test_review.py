@@ -422,3 +422,22 @@ def test_a_players_costliest_decisions_are_their_own_dearest_ones_dearest_first(
     everyone = result.costliest(3)
     assert all(d.loss <= everyone[-1].loss for d in result.decisions if d not in everyone)
     assert result.costliest(3, 5) == ()  # no such player: no decisions
+
+
+@pytest.mark.parametrize("width", [50, 60])
+def test_cli_review_in_a_narrow_terminal_cuts_no_word_and_keeps_every_row(
+        tmp_path: Path, tables: Path, width: int) -> None:
+    # a new player at 60 columns read "Dreierpa… 28 Punkte": the box's name is what a row is
+    # read for; the choices' words wrap, and a word wider than its column folds
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    res = CliRunner().invoke(main, ["review", str(save), "--cache-dir", str(tables), "--all",
+                                    "--lang", "de"], env={**NARROW, "COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert "…" not in res.stdout
+    assert all(len(line.rstrip()) <= width for line in lines)
+    result = review(game, directory=tables)
+    # a row starts at the left (its round), a wrapped line of it far to the right
+    rows = [line for line in lines if re.match(r"^ {0,6}\d+ +(\d\.?|Chip|chip) +\d", line)]
+    assert len(rows) == len(result.decisions)

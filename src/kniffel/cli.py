@@ -2034,12 +2034,14 @@ def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
                        padding=(0, 1, 0, 0))
         for code, right, wrap in (("review.col_round", True, False),
                                   ("review.col_throw", True, False),
-                                  ("review.col_dice", False, False),
+                                  ("review.col_dice", False, True),
                                   ("review.col_taken", False, True),
                                   ("review.col_best", False, True),
                                   ("review.col_loss", True, False)):
+            # a choice's words wrap, and a word longer than its column folds rather than
+            # being cut: the box's name is what the player reads it for ("Viererpa…")
             table.add_column(words(code, lang), justify="right" if right else "left",
-                             no_wrap=not wrap)
+                             no_wrap=not wrap, overflow="fold" if wrap else "ellipsis")
         for d in shown:
             same = d.best.action == d.taken.action
             table.add_row(str(d.round), throw(d), dice(d), choice(d.taken),
