@@ -1393,7 +1393,6 @@ def parse_seat(text: str) -> Seat:
     return Seat(name, key)
 
 
-
 def _has_terminal() -> bool:
     """Whether ``kniffel play`` talks to a terminal: its input, its output and the error
     stream Textual draws on (a closed pipe or a redirection is none)."""

@@ -19,10 +19,11 @@ from kniffel import __version__
 from kniffel.engine.chances import (
     HIGH_Q,
     LOW_Q,
+    GameSheets,
     chance_model,
     chances_at_hand,
+    chances_from,
     chances_key,
-    win_chances,
 )
 from kniffel.engine.errors import ExpertError
 from kniffel.engine.game import (
@@ -159,9 +160,10 @@ def chances_view(game: Game, *, wait: bool = True) -> dict[str, Any] | None:
     try:
         # from the values at hand (the tables the site ships, the Extreme model), never solved
         model = chance_model(game.rules, build=False)
-        if not wait and not chances_at_hand(game, model=model):
+        sheets = GameSheets.of(game)
+        if not wait and not chances_at_hand(sheets, model):
             return _stale(game)
-        chances = win_chances(game, model=model)
+        chances = chances_from(sheets, model)
     except ExpertError:
         return None
     shown = {

@@ -399,7 +399,7 @@ class ChanceModel:
         0.2–0.5 s in the browser, where every other state takes milliseconds)."""
         if not self.rules.d10 or self._key(state) in self._seen:
             return True
-        return len(self.rules.boxes) - len(state.entries) not in range(2, self.exact_open + 1)
+        return not 2 <= len(self.rules.boxes) - len(state.entries) <= self.exact_open
 
     def rest(self, state: PlayerState) -> Distribution:
         """The distribution of the points still to come from ``state`` (remembered for the
@@ -566,11 +566,10 @@ def chances_from(sheets: GameSheets, model: ChanceModel) -> Chances:
                       sheets.totals, model.source)
 
 
-def chances_at_hand(game: Game, *, model: ChanceModel | None = None) -> bool:
-    """Whether :func:`win_chances` of ``game`` comes at once (:meth:`ChanceModel.at_hand` for
-    every unfinished player)."""
-    model = model or chance_model(game.rules)
-    return all(state is None or model.at_hand(state) for state in GameSheets.of(game).states)
+def chances_at_hand(sheets: GameSheets, model: ChanceModel) -> bool:
+    """Whether :func:`chances_from` of ``sheets`` comes at once (:meth:`ChanceModel.at_hand`
+    for every unfinished player)."""
+    return all(state is None or model.at_hand(state) for state in sheets.states)
 
 
 def win_chances(game: Game, *, model: ChanceModel | None = None) -> Chances:

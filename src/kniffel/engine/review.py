@@ -182,9 +182,7 @@ def luck_skill_split(review: Review, *, model: chances.ChanceModel | None = None
     if not review.game.is_over():
         return ()
     try:
-        rules = review.game.rules
-        expected = (chances.start_expectation(rules) if model is None
-                    else chances.start_expectation(rules, model=model))
+        expected = chances.start_expectation(review.game.rules, model=model)
     except KniffelError:
         return ()
     return luck_and_skill(review, expected)
