@@ -289,6 +289,24 @@ def _check_rng(rng: object) -> None:
 _MODE_TURNS: dict[Mode, type[ModeTurn]] = {Mode.DICE: DiceTurn, Mode.PAD: PadTurn}
 
 
+def check_players(players: Sequence[Player]) -> None:
+    """Refuse a player list no game can have: 1–:data:`MAX_PLAYERS` players, no two names alike
+    ignoring case (the one authority for both rules: :class:`Game` and
+    :func:`kniffel.engine.match.validate_players` call it). Raises :class:`InvalidGameError`."""
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(players)}",
+                               code="game.player_count",
+                               params={"most": MAX_PLAYERS, "got": len(players)})
+    seen: dict[str, str] = {}
+    for p in players:
+        key = p.name.casefold()
+        if key in seen:
+            raise InvalidGameError(f"two players are called {p.name!r}"
+                                   + ("" if seen[key] == p.name else f" and {seen[key]!r}"),
+                                   code="game.duplicate_name", params={"name": p.name})
+        seen[key] = p.name
+
+
 class Game:
     """A game of 1–8 players on one rule set, built from its list of actions.
 
@@ -319,16 +337,7 @@ class Game:
             raise InvalidGameError(f"the players are a list of names or Players, got "
                                    f"{players!r}", code="game.invalid")
         people = tuple(p if isinstance(p, Player) else Player(p) for p in players)
-        if not 1 <= len(people) <= MAX_PLAYERS:
-            raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(people)}",
-                                   code="game.player_count",
-                                   params={"most": MAX_PLAYERS, "got": len(people)})
-        seen: set[str] = set()
-        for p in people:
-            if p.name.casefold() in seen:
-                raise InvalidGameError(f"two players are called {p.name!r}",
-                                       code="game.duplicate_name", params={"name": p.name})
-            seen.add(p.name.casefold())
+        check_players(people)
         self._players = people
         if isinstance(mode, str) and mode in {m.value for m in Mode}:
             mode = Mode(mode)  # "dice", "pad"

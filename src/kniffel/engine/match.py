@@ -29,11 +29,9 @@ from typing import Protocol
 from kniffel.engine.dice import Keep, keep_positions, seeded_rng
 from kniffel.engine.errors import (
     IllegalMoveError,
-    InvalidGameError,
     KniffelError,
 )
 from kniffel.engine.game import (
-    MAX_PLAYERS,
     Action,
     Game,
     Outcome,
@@ -44,6 +42,7 @@ from kniffel.engine.game import (
     Strike,
     Throw,
     Turn,
+    check_players,
 )
 from kniffel.engine.rules import Choice, RuleSet
 from kniffel.engine.strategy import Strategy, get_strategy
@@ -74,19 +73,8 @@ def validate_players(seats: Sequence[Seat], rules: RuleSet, *,
     1–8 players, names of 1–40 printable characters, no two alike ignoring case, every strategy
     registered and able to play ``rules`` (built once through ``strategies``). Raises a
     :class:`KniffelError` naming the problem."""
-    if not 1 <= len(seats) <= MAX_PLAYERS:
-        raise InvalidGameError(f"a game has 1–{MAX_PLAYERS} players, got {len(seats)}",
-                               code="game.player_count",
-                               params={"most": MAX_PLAYERS, "got": len(seats)})
     players = [seat.player() for seat in seats]
-    seen: dict[str, str] = {}
-    for p in players:
-        key = p.name.casefold()
-        if key in seen:
-            raise InvalidGameError(f"two players are called {p.name!r}"
-                                   + ("" if seen[key] == p.name else f" and {seen[key]!r}"),
-                                   code="game.duplicate_name", params={"name": p.name})
-        seen[key] = p.name
+    check_players(players)
     for p in players:
         if p.strategy is not None:
             strategies(p.strategy, rules)
