@@ -1898,3 +1898,79 @@ def test_with_the_free_strike_house_rule_the_roll_column_still_shows_the_points(
 
     run(KniffelApp(lang="en", rules=preset("extreme", free_strike=True), seats=[Seat("Anna")],
                    seed=4), script)
+
+
+def test_a_computer_waits_while_the_window_is_too_small_and_plays_on_once_it_grows() -> None:
+    """Issue 33: in a window too small for the game a computer's game went on out of sight; it
+    waits while the notice is shown and goes on once the window is big enough again."""
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset("kniffel"),
+                         seats=[Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")], seed=1,
+                         start=0, speed=0)
+        async with app.run_test(size=(40, 12)) as pilot:
+            for _ in range(40):
+                await pilot.pause(0.02)
+            screen = screen_of(app)
+            assert screen.has_class("too-small")
+            assert screen.game.actions == ()
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: len(screen.game.actions) >= 6)
+            await pilot.resize_terminal(60, 24)  # smaller again, in the middle of the game
+            await pilot.pause()
+            await pilot.pause(0.3)  # a step or a decision under way when it shrank ends
+            played = len(screen.game.actions)
+            for _ in range(40):
+                await pilot.pause(0.02)
+            assert len(screen.game.actions) == played
+            assert not screen.game.is_over()
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: len(screen.game.actions) > played)
+
+    asyncio.run(main())
+
+
+def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> None:
+    """Issue 33: at 100×30 the computer's entry in a box at the bottom of the sheet was out of
+    view; the sheet scrolls so the box just entered is seen."""
+    rules = preset("extreme")
+
+    class Bottom:
+        """Throws once, then enters the dice in the lowest box it may."""
+
+        name = "bottom"
+
+        def __init__(self, rules: object) -> None:
+            pass
+
+        def choose(self, game: Game, rng: object) -> object:
+            legal = game.legal_actions()
+            boxes = [a for a in legal if isinstance(a, Score | Strike)]
+            if not boxes:
+                return legal[0]
+            return max(boxes, key=lambda a: game.rules.boxes.index(a.box))
+
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=rules, seats=[Seat("Bot", "bottom")], seed=1,
+                         speed=0.5)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = screen_of(app)
+            table = screen.table
+            await until(pilot, lambda: bool(screen.game.sheet(0).entries))
+            for _ in range(4):
+                await pilot.pause()
+            [box] = screen.game.sheet(0).entries
+            row = rules.boxes.index(box)
+            shown = table.size.height - table.header_height  # the rows in view
+            assert shown < len(rules.boxes)  # the sheet scrolls at 100×30
+            assert row >= shown  # a box below the first screenful
+            assert table.scroll_y <= row < table.scroll_y + shown
+            assert screen.game.sheet(0).entries  # still the first entry only
+            assert len(screen.game.sheet(0).entries) == 1
+
+    original = dict(strategy_module._REGISTRY)
+    register_strategy("bottom", Bottom)  # type: ignore[arg-type]
+    try:
+        asyncio.run(main())
+    finally:
+        strategy_module._REGISTRY.clear()
+        strategy_module._REGISTRY.update(original)
