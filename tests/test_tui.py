@@ -78,6 +78,12 @@ def text_of(screen: GameScreen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+def message_of(screen: GameScreen) -> str:
+    """The message line: beside the dice, or under them where it takes more than two lines."""
+    below = screen.query_one("#message-below", Static)
+    return str(below.render()) if below.display else text_of(screen, "#message")
+
+
 def roll_column(screen: GameScreen) -> dict[str, str]:
     table: DataTable[object] = screen.query_one("#sheet", DataTable)
     return {box.value: str(table.get_cell(box.value, "roll")) for box in screen.game.rules.boxes}
@@ -285,13 +291,13 @@ def test_the_keys_choose_a_box_and_an_unfitting_box_is_refused() -> None:
         while game.rules.boxes[table.cursor_row] is not Box.KNIFFEL:
             await pilot.press("down" if table.cursor_row < 11 else "up")
         await pilot.press("enter")
-        assert text_of(screen, "#message") == refusal(game, Score(Box.KNIFFEL), "en")
-        assert "The roll 3 3 4 5 6 may not go in Kniffel. Possible:" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, Score(Box.KNIFFEL), "en")
+        assert "The roll 3 3 4 5 6 may not go in Kniffel. Possible:" in message_of(screen)
         assert len(game.actions) == 2
         # it cannot be struck either while other boxes fit (the strike rule)
         await pilot.press("s")
-        assert text_of(screen, "#message") == refusal(game, Strike(Box.KNIFFEL), "en")
-        assert "Kniffel may not be struck now" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, Strike(Box.KNIFFEL), "en")
+        assert "Kniffel may not be struck now" in message_of(screen)
         assert len(game.actions) == 2
         await pilot.press("up", "up")  # small straight
         await pilot.press("enter")
@@ -309,10 +315,10 @@ def test_enter_or_s_before_the_first_throw_says_the_engines_sentence(lang: Lang)
         screen = screen_of(app)
         game = screen.game
         await pilot.press("enter")
-        assert text_of(screen, "#message") == refusal(game, Score(Box.ONES), lang)
-        assert text_of(screen, "#message") == catalog_text("move.throw_first", lang)
+        assert message_of(screen) == refusal(game, Score(Box.ONES), lang)
+        assert message_of(screen) == catalog_text("move.throw_first", lang)
         await pilot.press("s")
-        assert text_of(screen, "#message") == catalog_text("move.throw_first", lang)
+        assert message_of(screen) == catalog_text("move.throw_first", lang)
         assert game.actions == ()
 
     run(KniffelApp(lang=lang, rules=preset("kniffel"), seats=[Seat("Anna")], seed=4), script)
@@ -340,16 +346,16 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         screen = screen_of(app)
         game = screen.game
         await pilot.press("r", "c")
-        assert text_of(screen, "#message") == refusal(game, UseChip(), "en")
-        assert "A chip buys one more throw after the 3rd throw" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, UseChip(), "en")
+        assert "A chip buys one more throw after the 3rd throw" in message_of(screen)
         assert game.actions[-1] != UseChip()
         assert "[c]" not in text_of(screen, "#keys")
         await pilot.press("r", "r")
         assert "[c] chip: 4th throw" in text_of(screen, "#keys")
         await pilot.press("r")  # issue 31 item 11: the chip is offered, not spent unasked
-        assert text_of(screen, "#message") == refusal(game, Throw(Keep()), "en")
-        assert text_of(screen, "#message") == ("All 3 throws are used: enter the roll in a box or "
-                                               "hand in a chip for one more throw.")
+        assert message_of(screen) == refusal(game, Throw(Keep()), "en")
+        assert message_of(screen) == ("All 3 throws are used: enter the roll in a box or "
+                                      "hand in a chip for one more throw.")
         assert game.sheet(0).chips_left == 3
         await pilot.press("c")
         assert "[c]" not in text_of(screen, "#keys")
@@ -361,7 +367,7 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         assert turn is not None
         assert turn.rolls_used == 4
         await pilot.press("r")  # no chip is left to offer in this turn: one per turn
-        assert text_of(screen, "#message") == "All 4 throws are used: enter the roll in a box."
+        assert message_of(screen) == "All 4 throws are used: enter the roll in a box."
 
     run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
 
@@ -1974,3 +1980,32 @@ def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> Non
     finally:
         strategy_module._REGISTRY.clear()
         strategy_module._REGISTRY.update(original)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_at_80x24_the_engines_long_refusal_is_read_whole_under_the_dice(lang: Lang) -> None:
+    """Issue 33: the engine's sentence (the roll, the boxes it fits) is longer than the two
+    lines beside the dice: it goes under them across the whole width, every word on the
+    screen, and the sheet and its sums still fit."""
+    async def main() -> None:
+        app = KniffelApp(lang=lang, rules=preset("extreme"), seats=[Seat("Anna")], seed=4)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            game = screen.game
+            await pilot.press("r", "r", "r", "down", "s")
+            for _ in range(4):
+                await pilot.pause()
+            box = game.rules.boxes[screen.table.cursor_row]
+            said = refusal(game, Strike(box), lang)
+            assert message_of(screen) == said
+            assert len(said) > 2 * 38  # more than the two lines beside the dice take
+            assert screen.query_one("#message-below").display
+            assert " ".join(said.split()) in " ".join(screen_text(app).split())
+            assert catalog_text("tui.total", lang) in screen_text(app)
+            await pilot.press("u")  # a short message goes back beside the dice
+            for _ in range(2):
+                await pilot.pause()
+            assert not screen.query_one("#message-below").display
+
+    asyncio.run(main())

@@ -62,6 +62,7 @@ class KniffelApp(App[None]):
     #turn { height: auto; max-height: 2; }
     #message { height: auto; max-height: 2; color: $accent; }
     #recent { height: auto; color: $text-muted; }
+    #message-below { display: none; height: auto; max-height: 3; padding: 0 1; color: $accent; }
     #main { height: 1fr; }
     #sheet-box { width: 1fr; height: 1fr; }
     #sheet { height: 1fr; scrollbar-size-vertical: 1; }

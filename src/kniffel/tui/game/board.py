@@ -123,6 +123,7 @@ class Board(Screen[None]):
                 yield Static("", id="turn")
                 yield Static("", id="message")
                 yield Static("", id="recent")
+        yield Static("", id="message-below")
         with Horizontal(id="main"):
             with SheetBox(id="sheet-box"):
                 yield DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
@@ -233,10 +234,11 @@ class Board(Screen[None]):
         turn_line = wrap_parts(parts, turn.size.width)
         turn.update(Text(turn_line))
         message = self.query_one("#message", Static)
-        message.update(Text(self._message, style="bold"))
+        shown = self._message_room(message.size.width)
+        message.update(Text(shown, style="bold"))
         width = max(message.size.width, 1)
-        used = min(2, sum(max(1, -(-len(line) // width)) for line in self._message.split("\n"))
-                   if self._message else 0)
+        used = min(2, sum(max(1, -(-len(line) // width)) for line in shown.split("\n"))
+                   if shown else 0)
         # beside the dice (three lines): the message first, up to two lines, the turn in the
         # rest (at least its first line), the latest moves where a line is left
         turn.styles.max_height = max(1, 3 - used)
@@ -251,6 +253,20 @@ class Board(Screen[None]):
         if wide:
             log.update(Text("\n").join([Text(tr("log", self.lang), style="bold underline"),
                                         *(Text(e) for e in reversed(self.moves[-12:]))]))
+
+    def _message_room(self, width: int) -> str:
+        """Where the message goes: beside the dice (what is returned) where it fits in two
+        lines of ``width``, else under the dice across the whole width (``#message-below``; a
+        long sentence, such as the engine's why a move is refused, is read whole)."""
+        below = self.query_one("#message-below", Static)
+        lines = (len(Text(self._message).wrap(self.app.console, width))
+                 if self._message and width > 0 else 0)
+        long = lines > 2
+        below.update(Text(self._message if long else "", style="bold"))
+        if below.display != long:
+            below.display = long
+            self.call_after_refresh(self.fit_height)
+        return "" if long else self._message
 
     def keys(self) -> list[str]:
         """The keys that do something now (:func:`kniffel.tui.view.key_hints`)."""
