@@ -215,12 +215,14 @@ def test_the_top_level_package_loads_only_the_engine() -> None:
 
 
 #: The terminal game's modules, each building only on those after it: the app on its screens,
-#: the game screen's layers (a person's keys on the computers' turns on the board), the
-#: widgets, the rescue file, the threads, and the view (text, no widget of the game) last.
+#: the game screen's layers (a person's keys and quitting on the computers' turns on the board
+#: with its sheet), the widgets, the rescue file, the threads, and the view (text, no widget of
+#: the game) last.
 TUI_LAYERS = ("kniffel.tui.app", "kniffel.tui.setup", "kniffel.tui.game",
-              "kniffel.tui.game.screen", "kniffel.tui.game.computers", "kniffel.tui.game.board",
-              "kniffel.tui.widgets", "kniffel.tui.rescue", "kniffel.tui.threads",
-              "kniffel.tui.view")
+              "kniffel.tui.game.screen", "kniffel.tui.game.quitting",
+              "kniffel.tui.game.computers", "kniffel.tui.game.board", "kniffel.tui.game.info",
+              "kniffel.tui.game.sheet", "kniffel.tui.widgets", "kniffel.tui.rescue",
+              "kniffel.tui.threads", "kniffel.tui.view")
 
 
 def test_every_module_of_the_terminal_game_has_its_layer() -> None:

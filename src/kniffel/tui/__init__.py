@@ -19,7 +19,8 @@ Its modules, each building only on those after it:
 
 - :mod:`~kniffel.tui.app`: the app (setup, then the game, then the report of what is stored);
 - :mod:`~kniffel.tui.setup`: the setup screen;
-- :mod:`~kniffel.tui.game`: the game screen (the board, the computers' turns, a person's keys);
+- :mod:`~kniffel.tui.game`: the game screen (the board and its sheet, the computers' turns, a
+  person's keys, quitting);
 - :mod:`~kniffel.tui.widgets`: a die, the too-small notice, the question before a game is lost;
 - :mod:`~kniffel.tui.rescue`: the rescue file written at quit where the history failed;
 - :mod:`~kniffel.tui.threads`: the work in background threads;

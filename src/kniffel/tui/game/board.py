@@ -9,9 +9,8 @@ from contextlib import suppress
 from functools import partial
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -21,6 +20,8 @@ from kniffel.engine.game import Game
 from kniffel.engine.match import Match
 from kniffel.engine.rules import Lang
 from kniffel.history import LEASE_RENEW_S, HistoryStorage
+from kniffel.tui.game.info import TurnInfo
+from kniffel.tui.game.sheet import SheetBox
 from kniffel.tui.threads import HistoryWriter, WinChances, in_thread
 from kniffel.tui.view import (
     DicePlaces,
@@ -33,7 +34,6 @@ from kniffel.tui.view import (
     status_line,
     tr,
     turn_parts,
-    wrap_parts,
 )
 from kniffel.tui.widgets import Die, fit_notice
 
@@ -41,16 +41,6 @@ from kniffel.tui.widgets import Die, fit_notice
 WIDE = 110
 #: The room the log takes beside the sheet on a wide screen.
 LOG_WIDTH = 34
-
-
-class SheetBox(Vertical):
-    """The sheet and its sums: whenever its size changed (a resize, a line above or below
-    that came or went), the sheet is fitted to the room again."""
-
-    def on_resize(self, event: events.Resize) -> None:
-        screen = self.screen
-        if isinstance(screen, Board):
-            screen.call_after_refresh(screen.fit_height)
 
 
 def _renew(storage: HistoryStorage) -> None:
@@ -75,7 +65,7 @@ class Board(Screen[None]):
         self.writer = HistoryWriter(self, match, drawn=self._draw_save, synced=self._synced)
         self.win_chances = WinChances(self, match, self._chances_shown)
         #: Whether q was pressed once with moves the history does not hold.
-        self._quit_asked = False
+        self.quit_asked = False
         self._message = note
         self._drawn: tuple[int, tuple[int, ...], int] | None = None
         self._last_turn: tuple[int, int] | None = None  # (player, turns done) the cursor is for
@@ -103,11 +93,11 @@ class Board(Screen[None]):
 
     @property
     def table(self) -> DataTable[Text | str]:
-        return self.query_one("#sheet", DataTable)
+        return self.sheet_box.table
 
     @property
     def totals(self) -> DataTable[Text | str]:
-        return self.query_one("#totals", DataTable)
+        return self.sheet_box.totals
 
     # layout
 
@@ -119,16 +109,11 @@ class Board(Screen[None]):
             with Horizontal(id="dice"):
                 for i in range(rules.dice_count):
                     yield Die(i, d10=rules.d10 and i == rules.dice_count - 1, lang=self.lang)
-            with Vertical(id="info"):
-                yield Static("", id="turn")
-                yield Static("", id="message")
-                yield Static("", id="recent")
+            yield TurnInfo(id="info")
         yield Static("", id="message-below")
         with Horizontal(id="main"):
-            with SheetBox(id="sheet-box"):
-                yield DataTable(id="sheet", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="totals", cursor_type="none", show_header=False,
-                                show_cursor=False)
+            yield SheetBox(self.sheet, len(rules.boxes), lambda: self.game.turn is not None,
+                           id="sheet-box")
             yield Static("", id="log")
         yield Static("", id="keys")
         yield Static("", id="too-small")
@@ -162,40 +147,18 @@ class Board(Screen[None]):
             self.refresh_view()
         self.call_after_refresh(self.fit_height)
 
-    def fit_height(self) -> None:
-        """The sheet as tall as its boxes when there is room (the sums right below), else as
-        tall as the room (it scrolls, the sums stay)."""
-        main = self.query_one("#main").size.height
-        totals = self.totals.row_count
-        if main <= 0:
-            return
-        wanted = len(self.game.rules.boxes) + 1
-        height = max(min(wanted, main - totals), 3)
-        table = self.table
-        if table.styles.height is None or table.styles.height.value != height:
-            table.styles.height = height
-            self.call_after_refresh(self._scroll_to_cursor)
+    @property
+    def sheet_box(self) -> SheetBox:
+        return self.query_one(SheetBox)
 
-    def _scroll_to_cursor(self) -> None:
-        """After the sheet's height changed: every box in view when they all fit (no row
-        scrolled away above empty lines), else the cursor's row."""
-        table = self.table
-        if table.size.height >= len(self.game.rules.boxes) + 1:
-            table.scroll_to(y=0, animate=False)
-        elif self.game.turn is not None:
-            table.move_cursor(row=table.cursor_row, scroll=True)
+    def fit_height(self) -> None:
+        """The sheet fitted to the room again (:meth:`SheetBox.fit_height`)."""
+        self.sheet_box.fit_height()
 
     def _build_columns(self) -> bool:
         """Choose the sheet's column widths for the room there is; True when they changed."""
-        width = self.size.width - (LOG_WIDTH if self.size.width >= WIDE else 0)
-        changed = self.sheet.choose(max(width - 1, 20))  # the sheet's scroll bar
-        # the box as wide as the sheet beside the log, else the whole width (also when the
-        # columns stayed the same: from a wide window to a narrow one)
-        box = self.query_one("#sheet-box")
-        box.styles.width = self.sheet.width if self.size.width >= WIDE else "1fr"
-        if changed:
-            self.sheet.build((self.table, self.totals))
-        return changed
+        wide = self.size.width >= WIDE
+        return self.sheet_box.choose_columns(self.size.width - (LOG_WIDTH if wide else 0), wide)
 
     # drawing
 
@@ -229,44 +192,14 @@ class Board(Screen[None]):
 
     def _draw_info(self) -> None:
         wide = self.has_class("wide")
-        parts = turn_parts(self.match, self.speed, self.lang)
-        turn = self.query_one("#turn", Static)
-        turn_line = wrap_parts(parts, turn.size.width)
-        turn.update(Text(turn_line))
-        message = self.query_one("#message", Static)
-        shown = self._message_room(message.size.width)
-        message.update(Text(shown, style="bold"))
-        width = max(message.size.width, 1)
-        used = min(2, sum(max(1, -(-len(line) // width)) for line in shown.split("\n"))
-                   if shown else 0)
-        # beside the dice (three lines): the message first, up to two lines, the turn in the
-        # rest (at least its first line), the latest moves where a line is left
-        turn.styles.max_height = max(1, 3 - used)
-        left = max(1, 3 - min(turn_line.count("\n") + 1, max(1, 3 - used)))
-        message.styles.max_height = left
-        room = max(0, left - used)
-        recent = [m for m in self.moves if m != self._message]
-        recent = [] if wide or not room else recent[-room:]
-        self.query_one("#recent", Static).update(
-            Text("\n".join(reversed(recent)), style="dim"))
-        log = self.query_one("#log", Static)
-        if wide:
-            log.update(Text("\n").join([Text(tr("log", self.lang), style="bold underline"),
-                                        *(Text(e) for e in reversed(self.moves[-12:]))]))
-
-    def _message_room(self, width: int) -> str:
-        """Where the message goes: beside the dice (what is returned) where it fits in two
-        lines of ``width``, else under the dice across the whole width (``#message-below``; a
-        long sentence, such as the engine's why a move is refused, is read whole)."""
         below = self.query_one("#message-below", Static)
-        lines = (len(Text(self._message).wrap(self.app.console, width))
-                 if self._message and width > 0 else 0)
-        long = lines > 2
-        below.update(Text(self._message if long else "", style="bold"))
-        if below.display != long:
-            below.display = long
+        if self.query_one(TurnInfo).draw(turn_parts(self.match, self.speed, self.lang),
+                                         self._message, self.moves, below, wide=wide):
             self.call_after_refresh(self.fit_height)
-        return "" if long else self._message
+        if wide:
+            self.query_one("#log", Static).update(Text("\n").join(
+                [Text(tr("log", self.lang), style="bold underline"),
+                 *(Text(e) for e in reversed(self.moves[-12:]))]))
 
     def keys(self) -> list[str]:
         """The keys that do something now (:func:`kniffel.tui.view.key_hints`)."""
@@ -326,6 +259,6 @@ class Board(Screen[None]):
         self.writer.save_soon()
 
     def _synced(self) -> None:
-        if self._quit_asked:
-            self._quit_asked = False
+        if self.quit_asked:
+            self.quit_asked = False
             self.say(tr("written_again", self.lang))

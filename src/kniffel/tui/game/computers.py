@@ -5,8 +5,6 @@ to show it."""
 
 from __future__ import annotations
 
-from textual.geometry import Region, Spacing
-
 from kniffel.engine.game import Score, Strike, Throw, UseChip
 from kniffel.engine.match import Match, Step
 from kniffel.engine.rules import Box, Lang
@@ -50,11 +48,7 @@ class ComputerPlay(Board):
 
     def show_box(self, box: Box) -> None:
         """Scroll the sheet (as little as it takes) so the row of ``box`` is in view."""
-        table = self.table
-        header = table.header_height if table.show_header else 0
-        row = self.game.rules.boxes.index(box)
-        table.scroll_to_region(Region(0, header + row, 1, 1), spacing=Spacing(top=header),
-                               animate=False, force=True)
+        self.sheet_box.show_row(self.game.rules.boxes.index(box))
 
     def _show_step(self, step: Step) -> None:
         lang = self.lang

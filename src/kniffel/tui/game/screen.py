@@ -1,12 +1,11 @@
 """The game screen (:class:`GameScreen`): a person's keys and clicks become the match's moves,
 and a move the engine refuses is said in the engine's own sentence (:func:`error_text`); the
-hint, undo, the speed and quitting. The board it draws on is
-:class:`~kniffel.tui.game.board.Board`, the computers' turns
+hint, undo, the speed and quitting (:class:`~kniffel.tui.game.quitting.Quitting`). The board
+it draws on is :class:`~kniffel.tui.game.board.Board`, the computers' turns
 :class:`~kniffel.tui.game.computers.ComputerPlay`."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -22,10 +21,10 @@ from kniffel.engine.game import Action, Score, Strike, UseChip
 from kniffel.engine.match import Match
 from kniffel.engine.rules import Lang
 from kniffel.tui.game.computers import ComputerPlay
-from kniffel.tui.rescue import write_rescue
+from kniffel.tui.game.quitting import Quitting
 from kniffel.tui.threads import Hinter
 from kniffel.tui.view import entry_line, error_text, hint_text, tr
-from kniffel.tui.widgets import ConfirmQuit, Die
+from kniffel.tui.widgets import Die
 
 #: The speeds of the computers' steps (seconds between two) that + and - go through.
 SPEEDS = (0.0, 0.1, 0.25, 0.5, 0.8, 1.2, 2.0)
@@ -54,9 +53,8 @@ class GameScreen(ComputerPlay):
                  history_path: Path | None = None,
                  rescued: Callable[[Path, tuple[Action, ...]], None] = lambda *_: None) -> None:
         super().__init__(match, lang, speed, note)
-        self.history_path = history_path
-        self.rescued = rescued
         self.hinter = Hinter(self, match, self._hinted)
+        self.quitting = Quitting(self, history_path, rescued)
 
     def on_mount(self) -> None:
         self.mount_board()
@@ -222,40 +220,5 @@ class GameScreen(ComputerPlay):
         await self.action_quit_game()
 
     async def action_quit_game(self) -> None:
-        """Quit once the history holds the game; with moves it cannot store, say so and quit
-        on a second q, the whole game written to a rescue file first; where not even that can
-        be written, ask before the game is lost."""
-        for _ in range(150):  # a write in progress (a locked database waits 2 s at most)
-            if not self.writer.busy:
-                break
-            await self._sleep(0.02)
-        state = self.match.save_state
-        app = self.app
-        if state.in_sync:
-            app.exit()
-            return
-        if not self._quit_asked:
-            self._quit_asked = True
-            self.say(tr("quit_unsaved", self.lang, n=state.unsaved or state.stale))
-            self.save_soon()
-            return
-        game = self.game.copy()
-        path, tried = await asyncio.to_thread(write_rescue, game, self.history_path)
-        if path is not None:
-            self.rescued(path, game.actions)
-            app.exit()
-            return
-        why = error_text(state.error, self.lang) if state.error is not None else ""
-        lost = tr("confirm_lost", self.lang, why=why, tried=", ".join(map(str, tried)))
-
-        def answered(quit_anyway: bool | None) -> None:
-            if quit_anyway:
-                app.exit()
-            else:
-                self._quit_asked = False
-                self.save_soon()
-
-        app.push_screen(ConfirmQuit(lost, self.lang), answered)
-
-    async def _sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        """q: quit once the history holds the game (:meth:`Quitting.quit`)."""
+        await self.quitting.quit()
