@@ -78,7 +78,7 @@ def mode(path: Path) -> int:
 
 def test_every_file_written_takes_the_users_umask_not_0600(tmp_path: Path,
                                                             umask_027: None) -> None:
-    from kniffel.tui import write_rescue
+    from kniffel.tui.rescue import write_rescue
 
     db = tmp_path / "h.sqlite3"
     with History(db) as history:
@@ -359,7 +359,8 @@ def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path) -> None:
     for the shell); the rescue's "--load" is pinned in test_tui (a locked history)."""
     import asyncio
 
-    from kniffel.tui import KniffelApp, Seat
+    from kniffel.engine.match import Seat
+    from kniffel.tui.app import KniffelApp
 
     db = tmp_path / "my games.sqlite3"
     app = KniffelApp(lang="de", history=History(db), seats=[Seat("Anna")], seed=3)

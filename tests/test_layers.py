@@ -214,6 +214,42 @@ def test_the_top_level_package_loads_only_the_engine() -> None:
     assert not bad, _show(bad)
 
 
+#: The terminal game's modules, each building only on those after it: the app on its screens,
+#: the game screen's layers (a person's keys and quitting on the computers' turns on the board
+#: with its sheet), the widgets, the rescue file, the threads, and the view (text, no widget of
+#: the game) last.
+TUI_LAYERS = ("kniffel.tui.app", "kniffel.tui.setup", "kniffel.tui.game",
+              "kniffel.tui.game.screen", "kniffel.tui.game.quitting",
+              "kniffel.tui.game.computers", "kniffel.tui.game.board", "kniffel.tui.game.info",
+              "kniffel.tui.game.sheet", "kniffel.tui.widgets", "kniffel.tui.rescue",
+              "kniffel.tui.threads", "kniffel.tui.view")
+
+
+def test_every_module_of_the_terminal_game_has_its_layer() -> None:
+    found = {name for name in modules() if _inside(name, "kniffel.tui")} - {"kniffel.tui"}
+    assert found == set(TUI_LAYERS)
+
+
+def test_the_terminal_games_modules_build_only_on_the_layers_below_them() -> None:
+    """The view and the threads know no screen; a screen knows neither the app nor a screen
+    above it; the package itself loads nothing (the CLI imports the app when it plays)."""
+    rank = {name: i for i, name in enumerate(TUI_LAYERS)}
+    bad = [i for i in imports() if _inside(i.source, "kniffel.tui")
+           and _inside(i.target, "kniffel.tui") and i.target != i.source
+           and (i.source == "kniffel.tui" or rank[i.target] <= rank[i.source])]
+    assert not bad, _show(bad)
+
+
+def test_outside_the_terminal_game_only_the_cli_imports_it_and_only_when_it_plays() -> None:
+    bad = [i for i in imports() if _inside(i.target, "kniffel.tui")
+           and not _inside(i.source, "kniffel.tui")
+           and (not _inside(i.source, "kniffel.cli") or i.at_load
+                or i.target != "kniffel.tui.app")]
+    assert not bad, _show(bad)
+    assert any(_inside(i.source, "kniffel.cli") and i.target == "kniffel.tui.app"
+               for i in imports())
+
+
 def test_the_engine_names_no_module_of_another_layer_even_as_text() -> None:
     """The engine finds the desktop's players and tables through the package's metadata, not
     by importing them on the quiet (``import_module("kniffel.solver…")``)."""

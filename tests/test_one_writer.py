@@ -299,7 +299,7 @@ def test_a_window_whose_game_was_taken_over_says_so_and_keeps_its_moves(tmp_path
 
     from textual.widgets import Static
 
-    from kniffel.tui import KniffelApp
+    from kniffel.tui.app import KniffelApp
 
     db = tmp_path / "h.sqlite3"
     gid = _stored_game(db)
@@ -342,7 +342,7 @@ def test_a_window_whose_game_was_taken_over_says_so_and_keeps_its_moves(tmp_path
 def test_loading_a_rescue_file_of_a_game_open_elsewhere_is_refused(tmp_path: Path) -> None:
     """``kniffel play --load FILE`` continues the stored game the file extends: refused, too,
     while that game is open in another window."""
-    from kniffel.tui import KniffelApp
+    from kniffel.tui.app import KniffelApp
 
     db = tmp_path / "h.sqlite3"
     gid = _stored_game(db)

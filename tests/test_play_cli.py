@@ -18,7 +18,7 @@ from kniffel.engine.rules import preset
 from kniffel.engine.strategy import strategy_names
 from kniffel.history import History
 from kniffel.storage import save_game
-from kniffel.tui import KniffelApp
+from kniffel.tui.app import KniffelApp
 
 ENV: dict[str, str | None] = {"COLUMNS": "250", "NO_COLOR": "1"}
 

@@ -25,15 +25,29 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel.engine import strategy as strategy_module
-from kniffel.engine.messages import number
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.game import Action
+from kniffel.engine.match import Seat
+from kniffel.engine.messages import number, render
 from kniffel.engine.messages import text as catalog_text
 from kniffel.engine.rules import Lang, preset
 from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
 from kniffel.paths import play_command
 from kniffel.storage import load_game
-from kniffel.tui import Die, GameScreen, KniffelApp, Seat, SetupScreen, abbreviate
-from kniffel.tui_view import DicePlaces, MoveLog, SheetTable, chance_text, key_line, wrap_parts
+from kniffel.tui.app import KniffelApp
+from kniffel.tui.game import GameScreen
+from kniffel.tui.setup import SetupScreen
+from kniffel.tui.view import (
+    DicePlaces,
+    MoveLog,
+    SheetTable,
+    abbreviate,
+    chance_text,
+    key_line,
+    wrap_parts,
+)
+from kniffel.tui.widgets import Die
 
 SIZE = (150, 45)
 
@@ -62,6 +76,12 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], limit: int = 20000
 
 def text_of(screen: GameScreen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
+
+
+def message_of(screen: GameScreen) -> str:
+    """The message line: beside the dice, or under them where it takes more than two lines."""
+    below = screen.query_one("#message-below", Static)
+    return str(below.render()) if below.display else text_of(screen, "#message")
 
 
 def roll_column(screen: GameScreen) -> dict[str, str]:
@@ -251,6 +271,14 @@ def test_the_d10_is_drawn_differently_from_the_d6() -> None:
     run(KniffelApp(seats=[Seat("Anna")], seed=1), script)
 
 
+def refusal(game: Game, action: Action, lang: Lang) -> str:
+    """The sentence the engine refuses ``action`` with in ``game`` (as the CLI and the browser
+    show it), the game left as it was."""
+    with pytest.raises(KniffelError) as refused:
+        game.copy().apply(action)
+    return render(refused.value, lang)
+
+
 def test_the_keys_choose_a_box_and_an_unfitting_box_is_refused() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
@@ -263,11 +291,13 @@ def test_the_keys_choose_a_box_and_an_unfitting_box_is_refused() -> None:
         while game.rules.boxes[table.cursor_row] is not Box.KNIFFEL:
             await pilot.press("down" if table.cursor_row < 11 else "up")
         await pilot.press("enter")
-        assert "does not fit" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, Score(Box.KNIFFEL), "en")
+        assert "The roll 3 3 4 5 6 may not go in Kniffel. Possible:" in message_of(screen)
         assert len(game.actions) == 2
         # it cannot be struck either while other boxes fit (the strike rule)
         await pilot.press("s")
-        assert "may not be struck now" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, Strike(Box.KNIFFEL), "en")
+        assert "Kniffel may not be struck now" in message_of(screen)
         assert len(game.actions) == 2
         await pilot.press("up", "up")  # small straight
         await pilot.press("enter")
@@ -275,6 +305,23 @@ def test_the_keys_choose_a_box_and_an_unfitting_box_is_refused() -> None:
         assert game.sheet(0).entries[Box.SMALL_STRAIGHT].points == 30
 
     run(KniffelApp(lang="en", rules=preset("kniffel"), seats=[Seat("Anna")], seed=4), script)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_enter_or_s_before_the_first_throw_says_the_engines_sentence(lang: Lang) -> None:
+    """Issue 33: a refusal is the engine's error in its catalog sentence, not words of the
+    terminal game's own."""
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        game = screen.game
+        await pilot.press("enter")
+        assert message_of(screen) == refusal(game, Score(Box.ONES), lang)
+        assert message_of(screen) == catalog_text("move.throw_first", lang)
+        await pilot.press("s")
+        assert message_of(screen) == catalog_text("move.throw_first", lang)
+        assert game.actions == ()
+
+    run(KniffelApp(lang=lang, rules=preset("kniffel"), seats=[Seat("Anna")], seed=4), script)
 
 
 def test_strike_is_offered_only_when_the_rules_allow_it() -> None:
@@ -299,12 +346,16 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         screen = screen_of(app)
         game = screen.game
         await pilot.press("r", "c")
-        assert "No chip possible now" in text_of(screen, "#message")
+        assert message_of(screen) == refusal(game, UseChip(), "en")
+        assert "A chip buys one more throw after the 3rd throw" in message_of(screen)
+        assert game.actions[-1] != UseChip()
         assert "[c]" not in text_of(screen, "#keys")
         await pilot.press("r", "r")
         assert "[c] chip: 4th throw" in text_of(screen, "#keys")
         await pilot.press("r")  # issue 31 item 11: the chip is offered, not spent unasked
-        assert text_of(screen, "#message") == "All 3 throws made – [c] hands in a chip for throw 4"
+        assert message_of(screen) == refusal(game, Throw(Keep()), "en")
+        assert message_of(screen) == ("All 3 throws are used: enter the roll in a box or "
+                                      "hand in a chip for one more throw.")
         assert game.sheet(0).chips_left == 3
         await pilot.press("c")
         assert "[c]" not in text_of(screen, "#keys")
@@ -316,7 +367,7 @@ def test_a_chip_buys_a_fourth_throw_only_after_the_third() -> None:
         assert turn is not None
         assert turn.rolls_used == 4
         await pilot.press("r")  # no chip is left to offer in this turn: one per turn
-        assert "No throws left" in text_of(screen, "#message")
+        assert message_of(screen) == "All 4 throws are used: enter the roll in a box."
 
     run(KniffelApp(lang="en", seats=[Seat("Anna")], seed=2), script)
 
@@ -955,7 +1006,7 @@ def classic_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: Lang) -> None:
     from kniffel.engine.advice import Position
     from kniffel.engine.expert import expert_for
-    from kniffel.tui import hint_text
+    from kniffel.tui.view import hint_text
 
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         screen = screen_of(app)
@@ -1114,7 +1165,7 @@ def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
         lang: Lang) -> None:
     from kniffel.engine.advice import Position
     from kniffel.engine.expert import expert_for
-    from kniffel.tui import hint_text
+    from kniffel.tui.view import hint_text
 
     async def main() -> None:
         app = KniffelApp(lang=lang, rules=preset("extreme"), seats=SEATS[3], seed=1, start=0,
@@ -1189,12 +1240,12 @@ def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_d
 def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so(
         tmp_path: Path, locked: tuple[History, sqlite3.Connection],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel import tui
-    from kniffel.tui import ConfirmQuit
+    from kniffel.tui import rescue
+    from kniffel.tui.widgets import ConfirmQuit
 
     nowhere = tmp_path / "not-a-folder"
     nowhere.write_text("")
-    monkeypatch.setattr(tui, "rescue_places", lambda history_path: [nowhere])
+    monkeypatch.setattr(rescue, "rescue_places", lambda history_path: [nowhere])
     db, _ = locked
     app = KniffelApp(lang="de", history=db, seats=[Seat("Anna")], seed=3)
 
@@ -1231,7 +1282,7 @@ def test_a_game_that_can_be_stored_nowhere_is_lost_only_after_the_player_says_so
 def test_rescue_files_go_to_the_first_folder_that_takes_them(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
-    from kniffel.tui import rescue_places, write_rescue
+    from kniffel.tui.rescue import rescue_places, write_rescue
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -1471,8 +1522,8 @@ def test_a_player_alone_has_no_win_chance_row() -> None:
 
 def test_where_no_chances_can_be_computed_the_row_is_empty_and_the_game_goes_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel import tui_threads
     from kniffel.engine.errors import ExpertError
+    from kniffel.tui import threads as tui_threads
 
     def no_values(rules: object) -> object:
         raise ExpertError("no values", code="expert.model_missing",
@@ -1500,7 +1551,7 @@ def test_the_threads_chances_are_the_libraries_at_every_entry_and_in_the_midst_o
     from kniffel.engine.chances import win_chances
     from kniffel.engine.match import Match
     from kniffel.engine.strategy import get_strategy
-    from kniffel.tui_threads import chances_job
+    from kniffel.tui.threads import chances_job
 
     rules = preset("extreme")
     game = Game(rules, ["Anna", "Ben", "Cleo"], seed=5)
@@ -1531,10 +1582,10 @@ def test_a_win_chance_is_whole_percent_and_not_quite_0_or_1_is_said_so(
 
 def test_the_first_job_that_may_build_a_table_holds_the_lock_and_later_ones_do_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from kniffel import tui_threads
     from kniffel.engine.advice import Position
     from kniffel.engine.chances import chance_model
     from kniffel.engine.errors import ExpertError
+    from kniffel.tui import threads as tui_threads
 
     held: list[str] = []
 
@@ -1686,7 +1737,7 @@ def _advice_with_a_tiny_loss() -> object:
 def test_the_hint_breaks_between_its_parts_and_shows_no_loss_of_zero(lang: Lang) -> None:
     """Issue 31 item 11: no line of the hint starts with a dangling "·" or "|", and a loss that
     rounds to 0.0 is not shown as "(−0,0)"."""
-    from kniffel.tui import hint_text
+    from kniffel.tui.view import hint_text
 
     advice = _advice_with_a_tiny_loss()
     for width in range(20, 121):
@@ -1853,3 +1904,108 @@ def test_with_the_free_strike_house_rule_the_roll_column_still_shows_the_points(
 
     run(KniffelApp(lang="en", rules=preset("extreme", free_strike=True), seats=[Seat("Anna")],
                    seed=4), script)
+
+
+def test_a_computer_waits_while_the_window_is_too_small_and_plays_on_once_it_grows() -> None:
+    """Issue 33: in a window too small for the game a computer's game went on out of sight; it
+    waits while the notice is shown and goes on once the window is big enough again."""
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=preset("kniffel"),
+                         seats=[Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")], seed=1,
+                         start=0, speed=0)
+        async with app.run_test(size=(40, 12)) as pilot:
+            for _ in range(40):
+                await pilot.pause(0.02)
+            screen = screen_of(app)
+            assert screen.has_class("too-small")
+            assert screen.game.actions == ()
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: len(screen.game.actions) >= 6)
+            await pilot.resize_terminal(60, 24)  # smaller again, in the middle of the game
+            await pilot.pause()
+            await pilot.pause(0.3)  # a step or a decision under way when it shrank ends
+            played = len(screen.game.actions)
+            for _ in range(40):
+                await pilot.pause(0.02)
+            assert len(screen.game.actions) == played
+            assert not screen.game.is_over()
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: len(screen.game.actions) > played)
+
+    asyncio.run(main())
+
+
+def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> None:
+    """Issue 33: at 100×30 the computer's entry in a box at the bottom of the sheet was out of
+    view; the sheet scrolls so the box just entered is seen."""
+    rules = preset("extreme")
+
+    class Bottom:
+        """Throws once, then enters the dice in the lowest box it may."""
+
+        name = "bottom"
+
+        def __init__(self, rules: object) -> None:
+            pass
+
+        def choose(self, game: Game, rng: object) -> object:
+            legal = game.legal_actions()
+            boxes = [a for a in legal if isinstance(a, Score | Strike)]
+            if not boxes:
+                return legal[0]
+            return max(boxes, key=lambda a: game.rules.boxes.index(a.box))
+
+    async def main() -> None:
+        app = KniffelApp(lang="en", rules=rules, seats=[Seat("Bot", "bottom")], seed=1,
+                         speed=0.5)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = screen_of(app)
+            table = screen.table
+            await until(pilot, lambda: bool(screen.game.sheet(0).entries))
+            for _ in range(4):
+                await pilot.pause()
+            [box] = screen.game.sheet(0).entries
+            row = rules.boxes.index(box)
+            shown = table.size.height - table.header_height  # the rows in view
+            assert shown < len(rules.boxes)  # the sheet scrolls at 100×30
+            assert row >= shown  # a box below the first screenful
+            assert table.scroll_y <= row < table.scroll_y + shown
+            assert screen.game.sheet(0).entries  # still the first entry only
+            assert len(screen.game.sheet(0).entries) == 1
+
+    original = dict(strategy_module._REGISTRY)
+    register_strategy("bottom", Bottom)  # type: ignore[arg-type]
+    try:
+        asyncio.run(main())
+    finally:
+        strategy_module._REGISTRY.clear()
+        strategy_module._REGISTRY.update(original)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_at_80x24_the_engines_long_refusal_is_read_whole_under_the_dice(lang: Lang) -> None:
+    """Issue 33: the engine's sentence (the roll, the boxes it fits) is longer than the two
+    lines beside the dice: it goes under them across the whole width, every word on the
+    screen, and the sheet and its sums still fit."""
+    async def main() -> None:
+        app = KniffelApp(lang=lang, rules=preset("extreme"), seats=[Seat("Anna")], seed=4)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            game = screen.game
+            await pilot.press("r", "r", "r", "down", "s")
+            for _ in range(4):
+                await pilot.pause()
+            box = game.rules.boxes[screen.table.cursor_row]
+            said = refusal(game, Strike(box), lang)
+            assert message_of(screen) == said
+            assert len(said) > 2 * 38  # more than the two lines beside the dice take
+            assert screen.query_one("#message-below").display
+            assert " ".join(said.split()) in " ".join(screen_text(app).split())
+            assert catalog_text("tui.total", lang) in screen_text(app)
+            await pilot.press("u")  # a short message goes back beside the dice
+            for _ in range(2):
+                await pilot.pause()
+            assert not screen.query_one("#message-below").display
+
+    asyncio.run(main())

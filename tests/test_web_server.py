@@ -224,7 +224,8 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     assert "kniffel/engine/expert.py" in names
     assert "kniffel/engine/expert_model.py" in names
     assert "kniffel/expert_fit.py" not in names  # fitting the model needs numpy: desktop
-    for desktop in ("tui.py", "history.py", "simulate.py", "solver/kernel.py", "solver/advise.py"):
+    for desktop in ("tui/app.py", "tui/view.py", "history.py", "simulate.py", "solver/kernel.py",
+                    "solver/advise.py"):
         assert f"kniffel/{desktop}" not in names, "numpy, numba and textual are not in the browser"
     assert package_zip() == package_zip()  # reproducible: the build id follows the content
     zipped = tmp_path / "kniffel.zip"

@@ -1444,7 +1444,7 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     written to a rescue file; --load FILE plays it on.
     """
     from kniffel.engine.match import validate_players
-    from kniffel.tui import KniffelApp
+    from kniffel.tui.app import KniffelApp
 
     ctx = click.get_current_context()
     given = ctx.get_parameter_source("rules_name") not in (

@@ -163,16 +163,20 @@ class ComputerTurns:
     be thinking (or building its tables) after :data:`THINK_NOTICE_S`.
 
     ``say`` shows a line, ``played`` is called after each step (its screen draws it and
-    schedules the next).
+    schedules the next); while ``paused()`` is true (the window too small to show the game) no
+    step is taken, a decision made meanwhile waits, and the screen schedules again once it is
+    false.
     """
 
     def __init__(self, screen: Screen[Any], match: Match, lang: Lang, *,
-                 say: Callable[[str], None], played: Callable[[Step], None]) -> None:
+                 say: Callable[[str], None], played: Callable[[Step], None],
+                 paused: Callable[[], bool] = lambda: False) -> None:
         self.screen = screen
         self.match = match
         self.lang = lang
         self.say = say
         self.played = played
+        self.paused = paused
         self._timer_running = False
         #: The match version a thinking job works for (None: none, or its plan is forgotten).
         self.thinking: int | None = None
@@ -196,7 +200,7 @@ class ComputerTurns:
         """One visible step of a computer's turn; its decision is made in a thread first."""
         self._timer_running = False
         seat = self.match.computer_to_move()
-        if seat is None:
+        if seat is None or self.paused():
             return
         version = self.match.version
         if self.match.has_plan:
@@ -238,7 +242,7 @@ class ComputerTurns:
         if isinstance(result, KniffelError):
             self.say(render(result, self.lang))
             return
-        if self.match.accept(result):
+        if self.match.accept(result) and not self.paused():
             self._play_step()
 
     def _play_step(self) -> None:

@@ -1,10 +1,10 @@
 """What the terminal game's screen shows, computed from the match: the score sheet's columns and
 rows (:class:`SheetTable`, with every player's win chance under the totals), the dice in their
 places (:class:`DicePlaces`), the move log (:class:`MoveLog`) and the lines around them (status,
-turn, keys, a failed write).
+turn, keys, the hint, a failed write, an error).
 
-:mod:`kniffel.tui` puts these into its widgets; every word comes from the one message catalog
-(the codes ``tui.*``).
+The screens (:mod:`kniffel.tui.game`, :mod:`kniffel.tui.setup`) put these into their widgets;
+every word comes from the one message catalog (the codes ``tui.*``, an error's own code).
 """
 
 from __future__ import annotations
@@ -14,13 +14,26 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
+from kniffel.engine.advice import Advice
 from kniffel.engine.chances import Chances
 from kniffel.engine.dice import Keep, Roll
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Action, Game, Score, Sheet, Strike, Throw, UseChip
 from kniffel.engine.match import Match, SaveState, SeatView
-from kniffel.engine.messages import CATALOG, fields, number, percent, render_code, text
+from kniffel.engine.messages import CATALOG, fields, number, percent, render, render_code, text
 from kniffel.engine.rules import Box, Choice, Lang, RuleSet
+
+
+def tr(key: str, lang: Lang, **fields: object) -> str:
+    """The terminal game's text ``key`` (catalog code ``tui.KEY``) in ``lang`` with ``fields``
+    filled in: every word the game shows comes from the one message catalog."""
+    return text(f"tui.{key}", lang, **fields)
+
+
+def error_text(error: BaseException, lang: Lang) -> str:
+    """An error as the player reads it (the one place the terminal game turns errors into
+    words): the sentence of its catalog code, the one the CLI and the browser show."""
+    return render(error, lang)
 
 
 def abbreviate(names: Iterable[str], width: int) -> list[str]:
@@ -552,3 +565,39 @@ def save_line(state: SaveState, lang: Lang) -> str | None:
     if state.unsaved:
         return text("tui.unsaved", lang, n=state.unsaved, of=state.actions, why=why)
     return text("tui.unsaved_undo", lang, n=state.stale, why=why)
+
+
+# --- the hint ----------------------------------------------------------------------------------
+
+
+def hint_text(advice: Advice, lang: Lang, options: int = 3, width: int | None = None,
+              lines: int = 2) -> str:
+    """The hint line: the best options with their expected final scores (and the loss of the
+    others, where it shows as more than 0.0), the numbers of
+    :meth:`kniffel.engine.expert.Expert.advise`; broken between its parts into at most
+    ``lines`` lines of ``width`` characters (a line never starts with a separator), with as
+    many of the best ``options`` as fit (the best one always)."""
+    line = wrap_pieces(_hint_pieces(advice, lang, options), width)
+    while width is not None and options > 1 and line.count("\n") >= lines:
+        options -= 1
+        line = wrap_pieces(_hint_pieces(advice, lang, options), width)
+    return line
+
+
+def _hint_pieces(advice: Advice, lang: Lang, options: int) -> list[tuple[str, str]]:
+    """The hint's parts, each with the separator that joins it to the part before."""
+    rules = advice.position.rules
+    head = tr("hint_model" if advice.source == "model" else "hint_table", lang)
+    pieces: list[tuple[str, str]] = []
+    for i, option in enumerate(advice.options[:options]):
+        described = option.describe(rules, lang)
+        if i == 0:
+            pieces += [("", f"{head}: {described}"),
+                       (" · ", tr("hint_expected", lang, value=number(option.expected, lang)))]
+            continue
+        value = number(option.expected, lang)
+        loss = number(option.loss, lang)
+        if option.loss > 0 and loss != number(0.0, lang):
+            value += f" (−{loss})"
+        pieces.append((" | ", f"{described} · {value}"))
+    return pieces
