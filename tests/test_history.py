@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from kniffel import Game, Player, PlayerKind, Score, preset, seeded_rng
-from kniffel.engine.errors import (
+from kniffel.engine.errors import InvalidImportError
+from kniffel.engine.strategy import get_strategy
+from kniffel.errors import (
     CorruptHistoryError,
     HistoryForeignError,
     HistoryFullError,
     HistoryLockedError,
     HistoryReadOnlyError,
     HistoryVersionError,
-    InvalidImportError,
 )
-from kniffel.engine.strategy import get_strategy
 from kniffel.history import (
     APPLICATION_ID,
     SCHEMA_VERSION,
