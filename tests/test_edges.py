@@ -32,17 +32,16 @@ from kniffel import (
     Throw,
     UnknownBoxError,
     fits,
-    load_game,
     loads_game,
     points,
     preset,
-    save_game,
 )
 from kniffel.cli import main
 from kniffel.engine.saves import save_text
 from kniffel.engine.strategy import get_strategy
 from kniffel.history import History
 from kniffel.simulate import play_out
+from kniffel.storage import load_game, save_game
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                               "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}

@@ -29,11 +29,10 @@ from kniffel import (
     Score,
     Throw,
     UnsupportedVersionError,
-    load_game,
     loads_game,
     preset,
-    save_game,
 )
+from kniffel.storage import load_game, save_game
 
 # --- helpers ---------------------------------------------------------------------------------
 

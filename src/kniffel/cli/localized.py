@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -624,40 +624,59 @@ class KniffelGroup(click.Group, KniffelHelp):
                 else command.get_short_help_str(width))
 
 
+class LazyCommands(MutableMapping[str, click.Command]):
+    """A group's commands by name, each imported on first use: ``lazy`` maps a name to
+    ``(module, function, summary code)``. Its names are known without importing anything
+    (``--help`` lists them, an unknown command is matched against them); looking one up
+    imports its module."""
+
+    def __init__(self, lazy: Mapping[str, tuple[str, str, str]],
+                 loaded: Mapping[str, click.Command] | None = None) -> None:
+        self.lazy = dict(lazy)
+        self.loaded: dict[str, click.Command] = dict(loaded or {})
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self.loaded and name in self.lazy:
+            from importlib import import_module
+
+            module, function, _code = self.lazy[name]
+            command = getattr(import_module(module), function)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{module}.{function} is no click command")
+            self.loaded[name] = command
+        return self.loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self.loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        self.loaded.pop(name, None)
+        self.lazy.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self.lazy, *self.loaded]))
+
+    def __len__(self) -> int:
+        return len({*self.lazy, *self.loaded})
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.lazy or name in self.loaded
+
+
 class LazyGroup(KniffelGroup):
     """A :class:`KniffelGroup` whose commands live in modules of their own, imported only when
     the command runs or shows its help (``kniffel --version`` and ``kniffel --help`` import
-    none of them): ``lazy`` maps each name to ``(module, function, summary code)``, and
-    ``kniffel --help`` lists every command by its summary from the catalog."""
+    none of them; :class:`LazyCommands`): ``lazy`` maps each name to ``(module, function,
+    summary code)``, and ``kniffel --help`` lists every command by its summary from the
+    catalog."""
 
     def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str, str]] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy: dict[str, tuple[str, str, str]] = dict(lazy or {})
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*self.commands, *self.lazy})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in self.lazy:
-            from importlib import import_module
-
-            module, name, _code = self.lazy[cmd_name]
-            command = getattr(import_module(module), name)
-            if not isinstance(command, click.Command):
-                raise TypeError(f"{module}.{name} is no click command")
-            self.add_command(command, cmd_name)
-        return super().get_command(ctx, cmd_name)
-
-    def resolve_command(self, ctx: click.Context, args: list[str]
-                        ) -> tuple[str | None, click.Command | None, list[str]]:
-        try:
-            return super().resolve_command(ctx, args)
-        except _NO_SUCH_COMMAND as e:  # near names among every command, not the loaded ones
-            raise type(e)(e.command_name, possibilities=self.list_commands(ctx),
-                          ctx=ctx) from None
+        self.commands: LazyCommands = LazyCommands(lazy or {}, self.commands)
 
     def summary_of(self, ctx: click.Context, name: str, width: int) -> str | None:
-        if name in self.lazy and name not in self.commands:
-            return words(self.lazy[name][2], _lang_of(ctx))
+        commands = self.commands
+        if name in commands.lazy and name not in commands.loaded:
+            return words(commands.lazy[name][2], _lang_of(ctx))
         return super().summary_of(ctx, name, width)
