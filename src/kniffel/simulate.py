@@ -4,7 +4,8 @@
 benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
 its dice (through :func:`kniffel.engine.match.dice_rng`, like every game) and its own generator for
 the
-strategy's random choices, so the same seed gives the same result.
+strategy's random choices, so the same seed gives the same result. :func:`plot_totals` draws a
+result's totals (``kniffel simulate --plot``).
 """
 
 from __future__ import annotations
