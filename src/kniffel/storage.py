@@ -152,50 +152,51 @@ def file_error(error: OSError, where: PathLike | None = None, *,
     denied = isinstance(error, PermissionError) or number in (errno.EACCES, errno.EPERM)
     is_folder = isinstance(error, IsADirectoryError) or number == errno.EISDIR
     not_folder = isinstance(error, NotADirectoryError) or number == errno.ENOTDIR
-    params = {"where": shown, "folder": folder}
     if doing == "read":
-        code = ("os.not_found" if missing else "os.permission" if denied else
-                "os.is_folder" if is_folder else "os.not_a_folder" if not_folder else "os.error")
-        return FileAccessError(f"{shown}: {error.strerror or error}", code=code,
-                               params={"where": shown})
-    if doing == "write":
-        if missing:  # the folder went away, or it takes no new files (/proc)
-            code = "os.no_new_files" if Path(folder).is_dir() else "os.no_folder"
-        else:
-            code = ("os.read_only_file_system" if number == errno.EROFS else
-                    "os.permission" if denied else "os.is_folder" if is_folder else
-                    "os.cannot_write")
-        return FileAccessError(f"{shown} cannot be written ({error.strerror or error})",
-                               code=code, params=params)
+        return FileAccessError(
+            f"{shown}: {error.strerror or error}",
+            code=("os.not_found" if missing else "os.permission" if denied else
+                  "os.is_folder" if is_folder else "os.not_a_folder" if not_folder else
+                  "os.error"),
+            params={"where": shown})
+    if doing == "write":  # a missing file: the folder went away, or takes no new files (/proc)
+        return FileAccessError(
+            f"{shown} cannot be written ({error.strerror or error})",
+            code=(("os.no_new_files" if Path(folder).is_dir() else "os.no_folder") if missing
+                  else "os.read_only_file_system" if number == errno.EROFS
+                  else "os.permission" if denied else "os.is_folder" if is_folder
+                  else "os.cannot_write"),
+            params={"where": shown, "folder": folder})
     return _target_error(error, shown, folder, file=doing == "replace")
 
 
 def _target_error(error: OSError, where: str, folder: str, *, file: bool) -> TargetError:
     """Why writing the target ``where`` failed with ``error``; ``file``: the error came from
     opening the file itself (else from writing in its folder)."""
-    params = {"where": where, "folder": folder}
     match error.errno:
         case errno.ENOENT:
             return TargetError(f"{where} cannot be written: the folder {folder} does not exist",
-                               code="target.no_folder", params=params)
+                               code="target.no_folder", params={"where": where, "folder": folder})
         case errno.EACCES | errno.EPERM | errno.EROFS:
             if file:
                 return TargetError(f"{where} is read-only ({error.strerror})",
-                                   code="target.read_only", params=params)
+                                   code="target.read_only",
+                                   params={"where": where, "folder": folder})
             return TargetError(f"{where} cannot be written: the folder {folder} is read-only "
                                f"({error.strerror})", code="target.folder_read_only",
-                               params=params)
+                               params={"where": where, "folder": folder})
         case errno.ENOSPC | errno.EFBIG | errno.EDQUOT:
             return TargetError(f"{where} cannot be written: no space left ({error.strerror})",
-                               code="target.no_space", params=params)
+                               code="target.no_space", params={"where": where, "folder": folder})
         case errno.EISDIR:
             return TargetError(f"{where} is a folder, not a file", code="os.is_folder",
-                               params=params)
+                               params={"where": where, "folder": folder})
         case errno.ENOTDIR:
             return TargetError(f"{where} cannot be written: {folder} is not a folder",
-                               code="target.not_a_folder", params=params)
+                               code="target.not_a_folder",
+                               params={"where": where, "folder": folder})
     return TargetError(f"{where} cannot be written ({error.strerror})",
-                       code="os.cannot_write", params=params)
+                       code="os.cannot_write", params={"where": where, "folder": folder})
 
 
 def os_sentence(error: OSError, lang: Lang, where: PathLike | None = None, *,
