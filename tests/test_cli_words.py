@@ -13,7 +13,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from kniffel.cli import histogram_bins, main, rounded
+from kniffel.cli import main
+from kniffel.simulate import histogram_bins, rounded
 
 QUIET: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                                 "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -265,13 +266,13 @@ def test_histogram_has_about_sqrt_n_bins() -> None:
 
 def test_an_error_no_command_expected_is_still_words_not_a_traceback(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import kniffel.cli
+    import kniffel.cli.rules
     from kniffel.engine.errors import IllegalMoveError
 
     def broken(*_args: object) -> list[str]:
         raise IllegalMoveError("developer text", code="undo.nothing")
 
-    monkeypatch.setattr(kniffel.cli, "describe", broken)
+    monkeypatch.setattr(kniffel.cli.rules, "describe", broken)
     assert "kniffel rules: Es gibt nichts zurückzunehmen." in refused(invoke(["rules"]))
     english = refused(invoke(["rules", "--lang", "en"]))
     assert "kniffel rules: There is nothing to undo." in english

@@ -32,17 +32,16 @@ from kniffel import (
     Throw,
     UnknownBoxError,
     fits,
-    load_game,
     loads_game,
     points,
     preset,
-    save_game,
 )
 from kniffel.cli import main
 from kniffel.engine.saves import save_text
 from kniffel.engine.strategy import get_strategy
 from kniffel.history import History
 from kniffel.simulate import play_out
+from kniffel.storage import load_game, save_game
 
 ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
                               "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
@@ -488,10 +487,10 @@ def test_a_review_reports_its_progress_action_by_action(tmp_path: Path) -> None:
 
 def test_the_review_bar_appears_only_in_a_terminal_and_after_half_a_second(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import kniffel.cli
-    from kniffel.cli import _work_progress
+    import kniffel.cli.common
+    from kniffel.cli.common import work_progress
 
-    with _work_progress("Auswertung", "de") as step:  # not a terminal here: no bar
+    with work_progress("Auswertung", "de") as step:  # not a terminal here: no bar
         step(1, 2)
     clock = iter([0.0, 0.1, 0.9, 1.0, 1.1, 1.2])
     monkeypatch.setattr("time.monotonic", lambda: next(clock))
@@ -514,9 +513,9 @@ def test_the_review_bar_appears_only_in_a_terminal_and_after_half_a_second(
         def stop(self) -> None:
             shown.append("stop")
 
-    monkeypatch.setattr(kniffel.cli, "_console", lambda err=False: Terminal())
-    monkeypatch.setattr(kniffel.cli, "_solve_progress", lambda *_a, **_k: Bar())
-    with _work_progress("Auswertung", "de") as step:
+    monkeypatch.setattr(kniffel.cli.common, "rich_console", lambda err=False: Terminal())
+    monkeypatch.setattr(kniffel.cli.common, "solve_progress", lambda *_a, **_k: Bar())
+    with work_progress("Auswertung", "de") as step:
         step(1, 3)  # at 0.1 s: too soon for a bar
         step(2, 3)
         step(3, 3)

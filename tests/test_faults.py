@@ -32,16 +32,16 @@ from click.testing import CliRunner
 
 from kniffel import Game, Player, PlayerKind, preset
 from kniffel.cli import main
-from kniffel.engine.errors import (
+from kniffel.engine.history_file import HistoryEntry, encode_history
+from kniffel.engine.messages import render
+from kniffel.engine.strategy import get_strategy
+from kniffel.errors import (
     HistoryError,
     HistoryForeignError,
     HistoryFullError,
     HistoryLockedError,
     HistoryReadOnlyError,
 )
-from kniffel.engine.history_file import HistoryEntry, encode_history
-from kniffel.engine.messages import render
-from kniffel.engine.strategy import get_strategy
 from kniffel.history import History, HistoryStorage
 from kniffel.simulate import play_out
 from kniffel.storage import is_sqlite_file

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from kniffel import Game, Player, PlayerKind, Score, preset, seeded_rng
-from kniffel.engine.errors import (
+from kniffel.engine.errors import InvalidImportError
+from kniffel.engine.strategy import get_strategy
+from kniffel.errors import (
     CorruptHistoryError,
     HistoryForeignError,
     HistoryFullError,
     HistoryLockedError,
     HistoryReadOnlyError,
     HistoryVersionError,
-    InvalidImportError,
 )
-from kniffel.engine.strategy import get_strategy
 from kniffel.history import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -529,3 +529,47 @@ def test_reading_a_history_a_crashed_writer_left_half_written_shows_its_last_com
     assert (tmp_path / "h.sqlite3-journal").exists()
     with History(path, create=False) as db:  # not "read-only", not "damaged"
         assert db.export()["games"] == before
+
+
+def test_a_game_played_on_from_a_file_is_found_as_the_longest_stored_game_it_continues(
+        tmp_path: Path) -> None:
+    """``kniffel play --load`` finds the stored game a rescue file plays on: the same players,
+    rules and seed, its moves the file's first moves; the longest of several."""
+    ruleset = preset("kniffel")
+    game = Game(ruleset, [Player("Anna", PlayerKind.COMPUTER, "greedy")], seed=7)
+    with History(tmp_path / "h.sqlite3") as db:
+        for _ in range(4):
+            step(game)
+        short = db.start(game.copy())
+        for _ in range(6):
+            step(game)
+        longer = db.start(game.copy())
+        other = Game(ruleset, game.players, seed=8)
+        db.start(other)
+        for _ in range(3):
+            step(game)
+        found = db.continued_by(game)
+        assert found is not None
+        assert found[0] == longer != short
+        assert found[1].actions == game.actions[:len(found[1].actions)]
+        assert db.continued_by(Game(ruleset, game.players, seed=9)) is None
+        records = db.games()
+        rounds = db.rounds(records)
+        assert set(rounds) == {r.id for r in records}  # every game here is unfinished
+        assert rounds[longer] == (db.load(longer).round, len(ruleset.boxes))
+
+
+def test_a_stored_game_exports_as_a_save_with_its_start_and_finish(tmp_path: Path) -> None:
+    from kniffel.storage import loads_game
+
+    game = finished_game(3)
+    with History(tmp_path / "h.sqlite3") as db:
+        game_id = db.start(Game(game.rules, game.players, seed=game.seed))
+        db.record(game_id, game)
+        record = next(r for r in db.games() if r.id == game_id)
+        text = db.export_game(game_id)
+    data = json.loads(text)
+    assert loads_game(text).actions == game.actions
+    assert data["started"] == record.started_at
+    assert record.finished_at is not None
+    assert data["finished_at"] == record.finished_at

@@ -30,7 +30,8 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel import preset
-from kniffel.cli import main, plot_target_problem
+from kniffel.cli import main
+from kniffel.cli.simulate import plot_target_problem
 from kniffel.engine.strategy import get_strategy
 from kniffel.interrupt import EXIT_INTERRUPTED, Terminated, _blocked, interruptible, worker_pool
 from kniffel.simulate import SimulationInterrupted, simulate

@@ -19,7 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kniffel import preset
-from kniffel.cli import confirm, main, ruleset_from_options
+from kniffel.cli import main
+from kniffel.cli.common import ruleset_from_options
+from kniffel.cli.localized import confirm
 from kniffel.engine.messages import count, decimal, number, percent, size
 from kniffel.engine.rules import PRESETS, Lang, StrikeRule
 from test_readme import EXAMPLES, SKIPPED, exported_first, readme_folder
@@ -195,7 +197,7 @@ def _raising(error: BaseException) -> object:
 def test_an_interrupt_no_command_caught_is_a_sentence_never_aborted(
         monkeypatch: pytest.MonkeyPatch, error: BaseException, status: int, german: str,
         english: str) -> None:
-    monkeypatch.setattr("kniffel.cli.describe", _raising(error))
+    monkeypatch.setattr("kniffel.cli.rules.describe", _raising(error))
     for lang, sentence in (("de", german), ("en", english)):
         result = invoke(["rules", "--lang", lang])
         assert result.exit_code == status
@@ -214,7 +216,7 @@ def _prompt_at_the_end_of_the_input(*_args: object, **_kwargs: object) -> object
 def test_a_question_whose_input_ended_is_no_answer_not_aborted(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("click.prompt", _prompt_at_the_end_of_the_input)
-    monkeypatch.setattr("kniffel.cli.describe", lambda *_: [str(confirm("Weiter?", "de"))])
+    monkeypatch.setattr("kniffel.cli.rules.describe", lambda *_: [str(confirm("Weiter?", "de"))])
     result = CliRunner().invoke(main, ["rules"], env=QUIET)
     assert result.exit_code == 2
     assert result.stderr.endswith("kniffel rules: Keine Antwort: die Eingabe ist zu Ende.\n")

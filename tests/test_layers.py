@@ -10,8 +10,12 @@ The rules: no import cycle anywhere; the engine (:mod:`kniffel.engine`, what run
 browser) builds on nothing but itself and the standard library, and imports numpy and Babel
 only inside a function (the optional fast path; CLDR's plural rules and number formats, which
 the browser writes by hand); the browser's side (:mod:`kniffel.browser`) builds on the
-engine, itself and the top-level package; the top-level package imports only the engine when
-it is loaded.
+engine, itself and the top-level package; the top-level package (shipped to the browser)
+imports only the engine, lazily too. On the desktop, the front ends (the command line, the
+terminal game, the site's server) build on the library and nothing builds on them: the
+library (history, storage, errors, solver, simulation) imports no front end, and the command
+line is started only by ``python -m kniffel``. The desktop's errors (history, files) are the
+desktop's: no engine module defines them.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ NOT_AT_ENGINE_LOAD = frozenset({"numpy", "babel", "sqlite3", "click", "rich", "t
 #: What the engine may import inside a function only, each with a fallback where it is missing
 #: (the browser): numpy's fast path, Babel's plural rules and number formats.
 ENGINE_OPTIONAL = frozenset({"numpy", "babel"})
+#: The desktop's front ends: what a person runs, built on the library, built on by nothing.
+FRONT_ENDS = ("kniffel.cli", "kniffel.tui", "kniffel.web")
 
 
 @dataclass(frozen=True)
@@ -250,12 +256,65 @@ def test_outside_the_terminal_game_only_the_cli_imports_it_and_only_when_it_play
                for i in imports())
 
 
+def test_the_top_level_package_names_nothing_of_the_desktop_even_lazily() -> None:
+    """``kniffel/__init__.py`` runs in the browser: no name it exports, lazily or for type
+    checkers, comes from the desktop (``kniffel.storage``'s saves are imported from there)."""
+    bad = [i for i in imports() if i.source == PACKAGE
+           and not _inside(i.target, "kniffel.engine") and not _stdlib(i.target)]
+    assert not bad, _show(bad)
+
+
+def _front_end(module: str) -> str | None:
+    return next((f for f in FRONT_ENDS if _inside(module, f)), None)
+
+
+def test_nothing_but_a_front_end_builds_on_a_front_end() -> None:
+    """The library (engine, history, storage, errors, solver, simulation, the browser's side)
+    imports no front end, lazily neither; the command line is imported only by
+    ``kniffel.__main__`` (``python -m kniffel``)."""
+    bad = [i for i in imports() if _front_end(i.target) is not None
+           and _front_end(i.source) is None and i.source != "kniffel.__main__"]
+    assert not bad, _show(bad)
+    by_others = [i for i in imports() if _inside(i.target, "kniffel.cli")
+                 and not _inside(i.source, "kniffel.cli") and i.source != "kniffel.__main__"]
+    assert not by_others, _show(by_others)
+
+
+def test_the_front_ends_are_checked_by_the_scan() -> None:
+    """The rules above see the front ends: the command line's package and its lazy commands
+    (``kniffel play`` imports the terminal game only when it runs)."""
+    found = imports()
+    assert "kniffel.cli.localized" in modules()
+    assert any(i.source == "kniffel.cli.play" and _inside(i.target, "kniffel.tui")
+               and not i.at_load for i in found)
+    assert any(_inside(i.source, "kniffel.cli") and i.target == "kniffel.storage" for i in found)
+
+
+def _classes(module: str) -> set[str]:
+    tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+    return {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+
+def test_the_desktops_errors_live_in_the_desktop_not_in_the_engine() -> None:
+    """History and file errors are :mod:`kniffel.errors`' (the engine in the browser has
+    neither a database nor files): no engine module defines one, and none imports them."""
+    desktop = _classes("kniffel.errors")
+    assert {"HistoryError", "GameOpenError", "TargetError", "FileAccessError"} <= desktop
+    engine = {name for m in modules() if _inside(m, "kniffel.engine") for name in _classes(m)}
+    assert not desktop & engine, sorted(desktop & engine)
+    assert "KniffelError" in _classes("kniffel.engine.errors")  # the base every layer shares
+    bad = [i for i in imports() if _inside(i.source, "kniffel.engine")
+           and _inside(i.target, "kniffel.errors")]
+    assert not bad, _show(bad)
+
+
 def test_the_engine_names_no_module_of_another_layer_even_as_text() -> None:
     """The engine finds the desktop's players and tables through the package's metadata, not
     by importing them on the quiet (``import_module("kniffel.solver…")``)."""
     bad = [name for name, path in modules().items() if _inside(name, "kniffel.engine")
            and any(f'"kniffel.{layer}' in path.read_text(encoding="utf-8")
-                   for layer in ("solver", "cli", "tui", "history", "storage", "web", "browser"))]
+                   for layer in ("solver", "cli", "tui", "history", "storage", "web", "browser",
+                                 "errors"))]
     assert not bad, bad
 
 

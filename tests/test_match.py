@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from kniffel import Game, Keep, Mode, Outcome, Player, PlayerKind, Score, Throw, preset
 from kniffel.engine.dice import seeded_rng
 from kniffel.engine.errors import (
-    HistoryLockedError,
     IllegalMoveError,
     InvalidGameError,
     KniffelError,
@@ -20,6 +19,7 @@ from kniffel.engine.errors import (
 )
 from kniffel.engine.match import Match, Seat, dice_rng, strategy_rng, validate_players
 from kniffel.engine.strategy import get_strategy
+from kniffel.errors import HistoryLockedError
 from kniffel.history import History, HistoryStorage
 from kniffel.simulate import game_seed, simulate
 

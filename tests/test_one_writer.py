@@ -21,9 +21,9 @@ import pytest
 
 from kniffel import Game, Keep, Player, PlayerKind, Score, Throw, preset
 from kniffel.engine.dice import Roll
-from kniffel.engine.errors import GameOpenError
 from kniffel.engine.game import Outcome
 from kniffel.engine.messages import render
+from kniffel.errors import GameOpenError
 from kniffel.history import LEASE_S, History, HistoryStorage
 from test_harness import KNIFFEL_PY, PtySession, clean_env
 
@@ -223,7 +223,7 @@ def test_a_game_resumed_from_a_locked_history_opens_and_its_writes_say_why(
     """The lease is not a new way to fail: a history locked by another program still lets the
     game open (its first write reports the lock, as before); only a game open elsewhere is
     refused."""
-    from kniffel.engine.errors import HistoryLockedError
+    from kniffel.errors import HistoryLockedError
 
     db = tmp_path / "h.sqlite3"
     gid = _stored_game(db)

@@ -61,7 +61,7 @@ def test_play_refuses_a_start_player_beyond_the_players(tmp_path: Path) -> None:
 
 
 def test_a_name_with_a_registered_strategy_suffix_is_a_computer() -> None:
-    from kniffel.cli import parse_seat
+    from kniffel.cli.play import parse_seat
     from kniffel.engine.match import Seat
 
     assert parse_seat("Bot:greedy") == Seat("Bot", "greedy")
@@ -70,7 +70,7 @@ def test_a_name_with_a_registered_strategy_suffix_is_a_computer() -> None:
 
 
 def test_parse_seat_refuses_an_unknown_strategy_listing_the_known_ones() -> None:
-    from kniffel.cli import parse_seat
+    from kniffel.cli.play import parse_seat
     from kniffel.engine.errors import UnknownStrategyError
 
     with pytest.raises(UnknownStrategyError, match="random, greedy"):
@@ -159,7 +159,7 @@ def test_free_strike_is_refused_where_it_changes_nothing(tmp_path: Path, rules: 
 @pytest.fixture
 def no_screen(monkeypatch: pytest.MonkeyPatch) -> list[KniffelApp]:
     """``kniffel play`` as if in a terminal, the game not shown: the apps it would run."""
-    from kniffel import cli
+    from kniffel.cli import play as cli
 
     apps: list[KniffelApp] = []
     monkeypatch.setattr(cli, "_has_terminal", lambda: True)

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from kniffel import Game, preset, save_game
+from kniffel import Game, preset
 from kniffel.history import History
+from kniffel.storage import save_game
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kniffel.cli import main, signed
+from kniffel.cli import main
+from kniffel.cli.review import signed
 from kniffel.engine import chances as chances_module
 from kniffel.engine.chances import start_expectation
 from kniffel.engine.errors import ExpertError

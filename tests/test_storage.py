@@ -29,11 +29,10 @@ from kniffel import (
     Score,
     Throw,
     UnsupportedVersionError,
-    load_game,
     loads_game,
     preset,
-    save_game,
 )
+from kniffel.storage import load_game, save_game
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -395,3 +394,89 @@ def test_save_writes_a_complete_temp_file_beside_the_target_then_renames(
     assert target == path
     assert files_in(tmp_path) == ["game.json"]
     assert_same_game(load_game(path), small_game())
+
+
+# --- every OSError a file met, worded in one place ------------------------------------------
+
+
+@pytest.mark.parametrize(("error", "doing", "code"), [
+    (FileNotFoundError(2, "No such file", "x.json"), "read", "os.not_found"),
+    (PermissionError(13, "Permission denied", "x.json"), "read", "os.permission"),
+    (IsADirectoryError(21, "Is a directory", "x.json"), "read", "os.is_folder"),
+    (NotADirectoryError(20, "Not a directory", "x.json"), "read", "os.not_a_folder"),
+    (OSError(5, "Input/output error", "x.json"), "read", "os.error"),
+    (PermissionError(13, "Permission denied", "x.json"), "write", "os.permission"),
+    (OSError(30, "Read-only file system", "x.json"), "write", "os.read_only_file_system"),
+    (OSError(28, "No space left", "x.json"), "write", "os.cannot_write"),
+    (OSError(2, "No such file", "x.json"), "target", "target.no_folder"),
+    (PermissionError(13, "Permission denied", "x.json"), "target", "target.folder_read_only"),
+    (PermissionError(13, "Permission denied", "x.json"), "replace", "target.read_only"),
+    (OSError(28, "No space left", "x.json"), "target", "target.no_space"),
+    (IsADirectoryError(21, "Is a directory", "x.json"), "target", "os.is_folder"),
+    (OSError(5, "Input/output error", "x.json"), "target", "os.cannot_write"),
+])
+def test_file_error_words_an_os_error_by_its_cause_and_what_was_being_done(
+        error: OSError, doing: Any, code: str) -> None:
+    from kniffel.engine.messages import render
+    from kniffel.errors import FileAccessError, TargetError
+    from kniffel.storage import file_error, os_sentence
+
+    found = file_error(error, doing=doing)
+    assert found.code == code
+    assert isinstance(found, TargetError if doing in ("target", "replace") else FileAccessError)
+    assert isinstance(found, KniffelError)
+    for lang in ("de", "en"):  # the file by its name, in both languages, one sentence
+        assert os_sentence(error, lang, doing=doing) == render(found, lang)
+        assert "x.json" in render(found, lang)
+
+
+def test_a_write_whose_folder_is_gone_and_one_that_takes_no_files_are_told_apart(
+        tmp_path: Path) -> None:
+    from kniffel.storage import file_error
+
+    gone = file_error(FileNotFoundError(2, "No such file"), tmp_path / "gone" / "p.png",
+                      doing="write")
+    assert gone.code == "os.no_folder"
+    refused = file_error(FileNotFoundError(2, "No such file"), tmp_path / "p.png",
+                         doing="write")
+    assert refused.code == "os.no_new_files"
+    assert refused.params["folder"] == str(tmp_path)
+
+
+def test_check_new_file_refuses_a_folder_a_missing_folder_and_a_file_as_folder(
+        tmp_path: Path) -> None:
+    from kniffel.errors import FileAccessError
+    from kniffel.storage import check_new_file
+
+    (tmp_path / "file.txt").write_text("x")
+    for path, code in ((tmp_path, "os.is_folder"),
+                       (tmp_path / "missing" / "p.png", "os.no_folder"),
+                       (tmp_path / "file.txt" / "p.png", "os.not_a_folder")):
+        with pytest.raises(FileAccessError) as caught:
+            check_new_file(path)
+        assert caught.value.code == code
+    assert check_new_file(tmp_path / "p.png") == tmp_path / "p.png"
+    assert not (tmp_path / "p.png").exists()  # the probe it made is gone again
+    (tmp_path / "old.png").write_bytes(b"png")
+    check_new_file(tmp_path / "old.png")
+    assert (tmp_path / "old.png").read_bytes() == b"png"  # an existing file is not touched
+
+
+def test_read_json_gives_the_value_and_the_files_time_and_words_what_is_wrong(
+        tmp_path: Path) -> None:
+    from kniffel.errors import FileAccessError
+    from kniffel.storage import read_json
+
+    good = tmp_path / "good.json"
+    good.write_text('{"a": 1}', encoding="utf-8")
+    os.utime(good, (0, 86400))
+    assert read_json(str(good)) == ({"a": 1}, "1970-01-02T00:00:00+00:00")
+    for name, content, code in (("latin.json", b"\xff\xfe", "file.not_utf8"),
+                                ("bad.json", b"{", "file.not_json")):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(FileAccessError) as caught:
+            read_json(str(tmp_path / name))
+        assert (caught.value.code, caught.value.params["where"]) == (code, str(tmp_path / name))
+    with pytest.raises(FileAccessError) as missing:
+        read_json(str(tmp_path / "none.json"))
+    assert missing.value.code == "os.not_found"

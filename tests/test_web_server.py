@@ -218,7 +218,8 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     assert "kniffel/engine/rules.py" in names
     assert "kniffel/browser/bridge.py" in names
-    assert "kniffel/cli.py" not in names
+    assert not any(n.startswith("kniffel/cli/") for n in names)
+    assert "kniffel/errors.py" not in names  # the desktop's errors: history, files
     assert "kniffel/web/server.py" not in names
     assert "kniffel/engine/strategy.py" in names  # the computer players, pure Python without numpy
     assert "kniffel/engine/expert.py" in names

@@ -60,15 +60,15 @@ if TYPE_CHECKING:
         roll_off,
     )
     from kniffel.engine.saves import loads_game
-    from kniffel.storage import load_game, save_game
 
 #: The names of the game and its saves, imported on first use (``kniffel.Game``): a program
-#: that needs only the rules (``kniffel solve``) starts without them.
+#: that needs only the rules (``kniffel solve``) starts without them. Only the engine's: this
+#: package runs in the browser too, so the desktop's files (``save_game``, ``load_game``) are
+#: :mod:`kniffel.storage`'s.
 _LAZY = {
     **dict.fromkeys(("Action", "Correct", "Enter", "Game", "Mode", "Outcome", "Player",
                      "PlayerKind", "RollOff", "Score", "Sheet", "Strike", "Throw", "Turn",
                      "UseChip", "roll_off"), "kniffel.engine.game"),
-    **dict.fromkeys(("load_game", "save_game"), "kniffel.storage"),
     "loads_game": "kniffel.engine.saves",
 }
 
@@ -118,14 +118,12 @@ __all__ = [
     "choices",
     "evaluate",
     "fits",
-    "load_game",
     "loads_game",
     "outcomes",
     "points",
     "preset",
     "roll_dice",
     "roll_off",
-    "save_game",
     "seeded_rng",
     "sub_keeps",
 ]

@@ -7,7 +7,7 @@ Finished games also store each player's total, rank, bonus and Kniffel points fo
 
 The schema carries its version in ``PRAGMA user_version`` and migrates older databases in one
 transaction. A database that is locked, read-only, full, no (kniffel) database, damaged or
-written by a newer kniffel raises a :class:`~kniffel.engine.errors.HistoryError` subclass named for
+written by a newer kniffel raises a :class:`~kniffel.errors.HistoryError` subclass named for
 what
 it is, and is left exactly as it was. A history opened with ``create=False`` only reads: it
 creates no file, migrates an older schema in a copy in memory, and reads read-only files.
@@ -30,17 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from kniffel.engine.errors import (
-    CorruptHistoryError,
-    GameOpenError,
-    HistoryError,
-    HistoryForeignError,
-    HistoryFullError,
-    HistoryLockedError,
-    HistoryReadOnlyError,
-    HistoryVersionError,
-    KniffelError,
-)
+from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import SAVE_FORMAT, SAVE_VERSION, Game, action_to_json
 from kniffel.engine.history_file import (
     FORMAT,
@@ -51,8 +41,18 @@ from kniffel.engine.history_file import (
     fingerprint,
 )
 from kniffel.engine.rules import Box
+from kniffel.errors import (
+    CorruptHistoryError,
+    GameOpenError,
+    HistoryError,
+    HistoryForeignError,
+    HistoryFullError,
+    HistoryLockedError,
+    HistoryReadOnlyError,
+    HistoryVersionError,
+)
 from kniffel.paths import default_db_path as default_db_path  # where it was defined before
-from kniffel.storage import is_sqlite_file
+from kniffel.storage import is_sqlite_file, now, save_text
 
 #: The schema version this kniffel writes; older databases are migrated up to it.
 SCHEMA_VERSION = 2
@@ -654,6 +654,35 @@ class History:
         :meth:`latest_unfinished` orders them); :meth:`load` replays one by its id."""
         return self._records("WHERE g.finished_at IS NULL",
                              "g.updated_at DESC, g.id DESC", -1)
+
+    def continued_by(self, game: Game) -> tuple[int, Game] | None:
+        """The unfinished stored game that ``game`` plays on (the same players, rules, seed,
+        start player and mode, its moves the first moves of ``game``), the longest such, with
+        its id; or None (a rescue file of a game never stored)."""
+        best: tuple[int, Game] | None = None
+        for record in self.unfinished():
+            stored = self.load(record.id)
+            n = len(stored.actions)
+            if (stored.rules, stored.players, stored.seed, stored.start_player, stored.mode) == (
+                    game.rules, game.players, game.seed, game.start_player, game.mode) \
+                    and game.actions[:n] == stored.actions \
+                    and (best is None or n > len(best[1].actions)):
+                best = record.id, stored
+        return best
+
+    def rounds(self, records: Sequence[GameRecord]) -> dict[int, tuple[int, int]]:
+        """The round each unfinished game of ``records`` is in and how many it has, by id (as
+        a player counts, not by its stored actions)."""
+        return {r.id: (game.round, len(game.rules.boxes))
+                for r in records if not r.finished for game in (self.load(r.id),)}
+
+    def export_game(self, game_id: int) -> str:
+        """The stored game ``game_id`` as a save file (``kniffel export --game``): the game, when
+        it started and finished, and when it was written."""
+        record = next((r for r in self.games() if r.id == game_id), None)
+        return save_text(self.load(game_id), saved=now(),
+                         started=None if record is None else record.started_at,
+                         finished_at=None if record is None else record.finished_at)
 
     def games(self, limit: int | None = None) -> list[GameRecord]:
         """The stored games, most recent first."""

@@ -4,7 +4,8 @@
 benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
 its dice (through :func:`kniffel.engine.match.dice_rng`, like every game) and its own generator for
 the
-strategy's random choices, so the same seed gives the same result.
+strategy's random choices, so the same seed gives the same result. :func:`plot_totals` draws a
+result's totals (``kniffel simulate --plot``).
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Game, Player, PlayerKind, UseChip
 from kniffel.engine.match import Match
-from kniffel.engine.rules import Box, RuleSet
+from kniffel.engine.messages import count
+from kniffel.engine.messages import text as words
+from kniffel.engine.rules import Box, Lang, RuleSet
 from kniffel.engine.strategy import Strategy
 
 #: The percentiles reported by :meth:`SimulationResult.percentiles`.
@@ -311,3 +314,60 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
             _summed(rules, strategy, seed, results, time.perf_counter() - start, games)
             if results else None, games) from e
     return _summed(rules, strategy, seed, results, time.perf_counter() - start, games)
+
+
+def simulation_title(result: SimulationResult, lang: Lang) -> str:
+    """"Kniffel · gierig · 1.000 Spiele · Startwert 0"; for an interrupted run "… 250 von
+    1.000 Spielen (abgebrochen) …"."""
+    if result.partial:
+        return words("simulate.title_partial", lang, rules=result.rules,
+                     strategy=result.strategy, games=count(result.games, lang),
+                     requested=count(result.requested or 0, lang), seed=result.seed)
+    return words("simulate.title", lang, rules=result.rules, strategy=result.strategy,
+                 games=count(result.games, lang), seed=result.seed)
+
+
+def rounded(value: Any, digits: int = 4) -> Any:
+    """``value`` (JSON: dicts, lists, numbers) with every float rounded to ``digits`` decimals,
+    so that ``733.0500000000002`` is written ``733.05``."""
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {k: rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(v, digits) for v in value]
+    return value
+
+
+def histogram_bins(totals: Sequence[int]) -> int:
+    """About the square root of the number of games (5–60 bins), never more than there are
+    different totals: 200 games get 14 bins."""
+    n = len(totals)
+    return max(1, min(len(set(totals)), max(5, min(60, round(math.sqrt(n))))))
+
+
+
+def plot_totals(result: SimulationResult, path: str, lang: Lang = "de") -> None:
+    """Write a PNG histogram of ``result``'s totals to ``path`` (matplotlib, no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from kniffel.engine.messages import number
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    try:
+        ax.hist(result.totals, bins=histogram_bins(result.totals), color="#3b6ea8",
+                edgecolor="white")
+        ax.axvline(result.mean, color="#c0392b", linestyle="--",
+                   label=words("simulate.plot_mean", lang, mean=number(result.mean, lang)))
+        ax.set_xlabel(words("simulate.plot_x", lang))
+        ax.set_ylabel(words("simulate.plot_y", lang))
+        ax.set_title(simulation_title(result, lang))
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
+

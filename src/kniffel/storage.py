@@ -8,24 +8,34 @@ Loading only reads: a file that cannot be loaded stays exactly as it was.
 A command that writes a file the user named checks it first (:func:`check_target`, before any
 work starts) and writes it with :func:`write_target`: a history database is never overwritten,
 an existing file only when asked (``--force``), a missing folder is not created, and every
-failure is a :class:`~kniffel.engine.errors.TargetError` that names the cause.
+failure is a :class:`~kniffel.errors.TargetError` that names the cause.
+
+Every ``OSError`` a file met becomes a sentence here, in one place: :func:`file_error` (the
+error, the file and what was being done) and :func:`os_sentence` (the same in words).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, TargetError
+from kniffel.engine.errors import CorruptSaveError, InvalidArgumentError, KniffelError
 from kniffel.engine.game import Game
 from kniffel.engine.saves import loads_game, save_text
+from kniffel.errors import FileAccessError, TargetError
 
-__all__ = ["check_target", "is_sqlite_file", "load_game", "loads_game", "save_game", "save_text",
-           "user_umask", "write_atomic", "write_error", "write_target"]
+if TYPE_CHECKING:
+    from kniffel.engine.rules import Lang
+
+__all__ = ["check_new_file", "check_target", "file_error", "is_sqlite_file", "load_game",
+           "loads_game", "os_sentence", "read_json", "save_game", "save_text", "user_umask",
+           "write_atomic", "write_target"]
 
 #: The first 16 bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -88,7 +98,7 @@ def check_target(path: PathLike, *, force: bool = False, keep: Iterable[PathLike
             raise TargetError(f"{where} is the game history itself; it is not overwritten",
                               code="target.is_history", params={"where": where})
     if target.is_dir():
-        raise TargetError(f"{where} is a folder, not a file", code="target.is_folder",
+        raise TargetError(f"{where} is a folder, not a file", code="os.is_folder",
                           params={"where": where})
     folder = target.parent
     if not folder.exists():
@@ -111,21 +121,58 @@ def check_target(path: PathLike, *, force: bool = False, keep: Iterable[PathLike
             with open(target, "ab"):  # appends nothing: only whether it may be written
                 pass
         except OSError as e:
-            raise write_error(target, e, file=True) from None
+            raise file_error(e, target, doing="replace") from None
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
     except OSError as e:
-        raise write_error(target, e) from None
+        raise file_error(e, target, doing="target") from None
     os.close(fd)
     Path(probe).unlink(missing_ok=True)
     return target
 
 
-def write_error(target: Path, error: OSError, *, file: bool = False) -> TargetError:
-    """Why writing ``target`` failed with ``error``, as a :class:`TargetError`; ``file``: the
-    error came from opening the file itself (else from writing in its folder)."""
-    where = str(target)
-    folder = str(target.parent)
+#: What a command was doing with a file when the system refused it: ``read`` it (or anything
+#: not writing), ``write`` a file it checked the folder of (a plot), write a ``target`` file
+#: (:func:`check_target`, :func:`write_target`: the folder's part), or ``replace`` the target
+#: file that is there.
+Doing = Literal["read", "write", "target", "replace"]
+
+
+def file_error(error: OSError, where: PathLike | None = None, *,
+               doing: Doing = "read") -> KniffelError:
+    """The one place an ``OSError`` becomes kniffel's error with the catalog's sentence: a
+    :class:`~kniffel.errors.TargetError` (``doing`` ``target`` or ``replace``) or a
+    :class:`~kniffel.errors.FileAccessError` that names the file (``where``, else the error's
+    own file name) and the cause."""
+    shown = str(where) if where is not None else (
+        str(error.filename) if error.filename is not None else "?")
+    folder = str(Path(shown).parent)
+    number = error.errno
+    missing = isinstance(error, FileNotFoundError) or number == errno.ENOENT
+    denied = isinstance(error, PermissionError) or number in (errno.EACCES, errno.EPERM)
+    is_folder = isinstance(error, IsADirectoryError) or number == errno.EISDIR
+    not_folder = isinstance(error, NotADirectoryError) or number == errno.ENOTDIR
+    if doing == "read":
+        return FileAccessError(
+            f"{shown}: {error.strerror or error}",
+            code=("os.not_found" if missing else "os.permission" if denied else
+                  "os.is_folder" if is_folder else "os.not_a_folder" if not_folder else
+                  "os.error"),
+            params={"where": shown})
+    if doing == "write":  # a missing file: the folder went away, or takes no new files (/proc)
+        return FileAccessError(
+            f"{shown} cannot be written ({error.strerror or error})",
+            code=(("os.no_new_files" if Path(folder).is_dir() else "os.no_folder") if missing
+                  else "os.read_only_file_system" if number == errno.EROFS
+                  else "os.permission" if denied else "os.is_folder" if is_folder
+                  else "os.cannot_write"),
+            params={"where": shown, "folder": folder})
+    return _target_error(error, shown, folder, file=doing == "replace")
+
+
+def _target_error(error: OSError, where: str, folder: str, *, file: bool) -> TargetError:
+    """Why writing the target ``where`` failed with ``error``; ``file``: the error came from
+    opening the file itself (else from writing in its folder)."""
     match error.errno:
         case errno.ENOENT:
             return TargetError(f"{where} cannot be written: the folder {folder} does not exist",
@@ -142,14 +189,60 @@ def write_error(target: Path, error: OSError, *, file: bool = False) -> TargetEr
             return TargetError(f"{where} cannot be written: no space left ({error.strerror})",
                                code="target.no_space", params={"where": where, "folder": folder})
         case errno.EISDIR:
-            return TargetError(f"{where} is a folder, not a file", code="target.is_folder",
+            return TargetError(f"{where} is a folder, not a file", code="os.is_folder",
                                params={"where": where, "folder": folder})
         case errno.ENOTDIR:
             return TargetError(f"{where} cannot be written: {folder} is not a folder",
                                code="target.not_a_folder",
                                params={"where": where, "folder": folder})
     return TargetError(f"{where} cannot be written ({error.strerror})",
-                       code="target.cannot_write", params={"where": where, "folder": folder})
+                       code="os.cannot_write", params={"where": where, "folder": folder})
+
+
+def os_sentence(error: OSError, lang: Lang, where: PathLike | None = None, *,
+                doing: Doing = "read") -> str:
+    """:func:`file_error` as the player reads it, in ``lang``."""
+    from kniffel.engine.messages import render
+
+    return render(file_error(error, where, doing=doing), lang)
+
+
+def _first_existing(path: Path) -> Path:
+    """The nearest of ``path``'s ancestors that exists (as anything), or ``path`` itself."""
+    for candidate in (path, *path.parents):
+        if os.path.lexists(candidate):
+            return candidate
+    return Path(".")
+
+
+def check_new_file(path: PathLike) -> Path:
+    """``path`` as a file that can be written (a plot, before the work that draws it): raises
+    :class:`~kniffel.errors.FileAccessError` for a folder, a missing folder or a part of the
+    path that is not one, or a folder where writing is refused. Writing is tried: an existing
+    file is opened for appending (nothing written), a missing one is created and removed again
+    (only the file this check made)."""
+    target = _path(path)
+    where = str(path)
+    folder = target.parent
+    if target.is_dir():
+        raise FileAccessError(f"{where} is a folder, not a file", code="os.is_folder",
+                              params={"where": where})
+    if not folder.is_dir():
+        missing = _first_existing(folder).is_dir()
+        raise FileAccessError(f"{where} cannot be written: {folder} is not a folder",
+                              code="os.no_folder" if missing else "os.not_a_folder",
+                              params={"where": where})
+    try:
+        if os.path.lexists(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            os.unlink(target)
+    except FileExistsError:
+        pass  # made meanwhile by someone else: theirs, and writing is tried when it is written
+    except OSError as e:
+        raise file_error(e, where, doing="write") from None
+    return target
 
 
 def write_target(path: PathLike, text: str) -> Path:
@@ -160,7 +253,7 @@ def write_target(path: PathLike, text: str) -> Path:
     try:
         write_atomic(target, text, folders=False)
     except OSError as e:
-        raise write_error(target, e) from None
+        raise file_error(e, target, doing="target") from None
     return target
 
 
@@ -210,6 +303,35 @@ def write_atomic(target: Path, text: str, *, folders: bool = True,
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def read_json(path: str) -> tuple[object, str | None]:
+    """The JSON value in the file ``path`` (``-``: standard input) and the time the file was
+    last changed (ISO 8601 in UTC; None for standard input), which dates a save that states no
+    time of its own. A file that cannot be read raises :class:`~kniffel.errors.FileAccessError`
+    (:func:`file_error`), one that is not UTF-8 text or not JSON one with the code
+    ``file.not_utf8`` or ``file.not_json``."""
+    import json
+    import sys
+
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise file_error(e) from None
+    except UnicodeDecodeError:
+        raise FileAccessError(f"{path}: not UTF-8 text", code="file.not_utf8",
+                              params={"where": path}) from None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise FileAccessError(f"{path}: not JSON", code="file.not_json",
+                              params={"where": path}) from None
+    changed: str | None = None
+    if path != "-":
+        with contextlib.suppress(OSError):
+            changed = datetime.fromtimestamp(os.stat(path).st_mtime, UTC).isoformat(
+                timespec="seconds")
+    return data, changed
 
 
 def load_game(path: PathLike) -> Game:

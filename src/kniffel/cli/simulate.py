@@ -1,0 +1,218 @@
+"""``kniffel simulate``: one strategy plays many games; the totals summarised, plotted."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from kniffel.cli.common import (
+    StrategyChoice,
+    count_column,
+    free_strike_option,
+    rich_table,
+    rules_option,
+    ruleset_from_options,
+)
+from kniffel.cli.localized import (
+    KniffelCommand,
+    both,
+    fail,
+    lang_option,
+    rich_console,
+    summary,
+)
+from kniffel.engine.errors import KniffelError
+from kniffel.engine.messages import count
+from kniffel.engine.messages import strategy_name as shown_strategy
+from kniffel.engine.messages import text as words
+
+if TYPE_CHECKING:
+    from kniffel.engine.rules import Lang, RuleSet
+    from kniffel.engine.strategy import Strategy
+    from kniffel.simulate import SimulationResult
+
+
+@click.command("simulate", cls=KniffelCommand)
+@summary("cli.help.command.simulate")
+@rules_option
+@free_strike_option
+@click.option("--strategy", "strategy_name", type=StrategyChoice(), default="greedy",
+              show_default=True,
+              help=both("cli.help.simulate.strategy"))
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help=both("cli.help.simulate.games"))
+@click.option("--seed", type=int, default=0, show_default=True,
+              help=both("cli.help.simulate.seed"))
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help=both("cli.help.simulate.plot"))
+@click.option("--json", "as_json", is_flag=True, help=both("cli.help.simulate.json"))
+@lang_option
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help=both("cli.help.simulate.jobs"))
+def simulate_cmd(rules_name: str, free_strike: bool, strategy_name: str, games: int, seed: int,
+                 plot: str | None, as_json: bool, lang: Lang, jobs: int | None) -> None:
+    """Prints mean, standard deviation, percentiles, bonus rate and, per box, the mean points and
+    how often it was struck. A Rich progress bar runs on stderr. Ctrl-C (or SIGTERM) stops the
+    run: the games 0…N-1 finished by then are printed as a partial result (the same as
+    ``--games N``), exit status 130. A ``--plot`` target is checked before any game runs.
+    """
+    from kniffel.engine.strategy import get_strategy
+    from kniffel.interrupt import EXIT_INTERRUPTED, shielded
+    from kniffel.simulate import SimulationInterrupted, rounded
+
+    ruleset = ruleset_from_options(rules_name, free_strike, "simulate", lang)
+    try:
+        strategy = get_strategy(strategy_name, ruleset)
+    except KniffelError as e:
+        fail("simulate", e, lang)
+    if plot is not None and (problem := plot_target_problem(plot, lang)) is not None:
+        fail("simulate", problem, lang)
+    try:
+        result = _run(ruleset, strategy, games, seed, jobs or os.cpu_count() or 1, lang)
+    except KeyboardInterrupt as e:
+        with shielded():  # a second Ctrl-C does not cut the partial result short
+            partial = e.partial if isinstance(e, SimulationInterrupted) else None
+            _print_interrupted(partial, ruleset, strategy.name, games, seed, plot, as_json, lang)
+        sys.exit(EXIT_INTERRUPTED)
+    if plot is not None:
+        _draw(result, plot, lang)
+    if as_json:
+        click.echo(json.dumps(rounded(result.to_json())))
+    else:
+        _print_simulation(result, ruleset, lang)
+
+
+def _run(ruleset: RuleSet, strategy: Strategy, games: int, seed: int, jobs: int,
+         lang: Lang) -> SimulationResult:
+    """:func:`kniffel.simulate.simulate` with a progress bar on stderr (in a terminal);
+    Ctrl-C or SIGTERM raise ``KeyboardInterrupt`` (with the games finished by then)."""
+    from rich.progress import BarColumn, Progress, TimeRemainingColumn
+
+    from kniffel.interrupt import interruptible
+    from kniffel.simulate import simulate
+
+    err = rich_console(err=True)
+    with interruptible(), Progress(
+            "[progress.description]{task.description}", BarColumn(), count_column(lang),
+            TimeRemainingColumn(), console=err, transient=True,
+            disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"{shown_strategy(strategy.name, lang)} / {ruleset.title(lang)}",
+                            total=games)
+        return simulate(ruleset, strategy, games, seed,
+                        progress=lambda done, _n: bar.update(task, completed=done), jobs=jobs)
+
+
+def _draw(result: SimulationResult, plot: str, lang: Lang) -> None:
+    """Draw the plot to ``plot``; a failure is a sentence and exit status 2, Ctrl-C skips it
+    (exit status 130)."""
+    from kniffel.interrupt import EXIT_INTERRUPTED, interruptible
+
+    try:
+        with interruptible():
+            problem = _plot(result, plot, lang)
+    except KeyboardInterrupt:
+        rich_console(err=True).print(f"kniffel simulate: {words('interrupt.stopped', lang)} "
+                                     f"{words('simulate.plot_skipped', lang, where=plot)}",
+                                     markup=False)
+        sys.exit(EXIT_INTERRUPTED)
+    if problem is not None:
+        fail("simulate", problem, lang)
+
+
+def _print_interrupted(partial: SimulationResult | None, rules: RuleSet, strategy: str,
+                       games: int, seed: int, plot: str | None, as_json: bool,
+                       lang: Lang) -> None:
+    """After Ctrl-C: "interrupted after N of M games" on stderr, then the result of those N
+    games (JSON with ``"partial": true`` and ``"games_requested"``); no plot is drawn."""
+    done = partial.games if partial is not None else 0
+    sentence = words("simulate.interrupted", lang, done=count(done, lang), games=count(games, lang))
+    if plot is not None:
+        sentence += " " + words("simulate.plot_skipped", lang, where=plot)
+    rich_console(err=True).print(f"kniffel simulate: {sentence}", markup=False)
+    if as_json:
+        from kniffel.simulate import rounded
+
+        data = (rounded(partial.to_json()) if partial is not None else
+                {"rules": rules.name, "strategy": strategy, "seed": seed, "games": 0,
+                 "partial": True, "games_requested": games, "totals": []})
+        click.echo(json.dumps(data))
+    elif partial is not None:
+        _print_simulation(partial, rules, lang)
+
+
+def _print_simulation(result: SimulationResult, rules: RuleSet, lang: Lang) -> None:
+    """The summary table (mean, spread, percentiles, bonus rate, speed) and the box table."""
+    from kniffel.engine.messages import number, percent
+    from kniffel.simulate import simulation_title
+
+    console = rich_console()
+    summary = rich_table(title=simulation_title(result, lang), show_header=False)
+    summary.add_column("")
+    summary.add_column("", justify="right")
+    rows: list[tuple[str, str]] = [
+        (words("simulate.mean", lang), number(result.mean, lang)),
+        (words("simulate.std", lang), number(result.std, lang)),
+        (words("simulate.min", lang), count(min(result.totals), lang)),
+    ]
+    rows += [(words("simulate.percentile", lang, p=p), number(v, lang))
+             for p, v in result.percentiles().items()]
+    rows += [
+        (words("simulate.max", lang), count(max(result.totals), lang)),
+        (words("simulate.bonus_rate", lang), percent(result.bonus_rate, lang)),
+    ]
+    if rules.chips:
+        rows.append((words("simulate.chips", lang), number(result.chips_per_game, lang, 2)))
+    rows += [
+        (words("simulate.speed", lang), number(result.games_per_second, lang)),
+    ]
+    for label, value in rows:
+        summary.add_row(label, value)
+    console.print(summary)
+    boxes = rich_table()
+    boxes.add_column(words("simulate.col_box", lang))
+    boxes.add_column(words("simulate.col_mean", lang), justify="right")
+    boxes.add_column(words("simulate.col_struck", lang), justify="right")
+    for box in rules.boxes:
+        boxes.add_row(rules.box_name(box, lang), number(result.box_mean(box), lang, 2),
+                      percent(result.strike_rate(box), lang),
+                      end_section=box is rules.upper_boxes[-1])
+    console.print(boxes)
+
+
+def plot_target_problem(path: str, lang: Lang) -> str | None:
+    """Why a PNG cannot be written to ``path``, as a sentence, or ``None`` when it can (and
+    matplotlib loads): checked before any game runs (:func:`kniffel.storage.check_new_file`)."""
+    from kniffel.storage import check_new_file
+
+    try:
+        check_new_file(path)
+    except KniffelError as e:
+        from kniffel.engine.messages import render
+
+        return render(e, lang)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot
+    except Exception:  # an ImportError, or a broken installation: no traceback either way
+        return words("simulate.no_matplotlib", lang)
+    return None
+
+
+def _plot(result: SimulationResult, path: str, lang: Lang) -> str | None:
+    """Draw the plot of ``result`` to ``path``; why that failed, as a sentence, or ``None``."""
+    from kniffel.simulate import plot_totals
+    from kniffel.storage import os_sentence
+
+    try:
+        plot_totals(result, path, lang)
+    except OSError as e:
+        return os_sentence(e, lang, path, doing="write")
+    except Exception:  # matplotlib's own failures: one sentence, no traceback
+        return words("simulate.plot_failed", lang, where=path)
+    return None
