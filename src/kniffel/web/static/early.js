@@ -15,7 +15,7 @@ import { tr } from "./words.js?b=__BUILD__";
 // ``code`` with the percentage; engine.js keeps the percentage up to date).
 export function bootWait(code, id) {
   return h("p", { class: "hint boot-wait", id, role: "status", "data-boot-wait": code },
-    tr(code, { percent: state.bootPercent }));
+    tr(code, { percent: state.boot.percent }));
 }
 
 // pad-start.json, once it is here (fetched at the page's start: app.js).
