@@ -47,8 +47,6 @@ document.addEventListener("visibilitychange", () => {
 
 function markReady() {
   state.ready = true;
-  $("app").setAttribute("aria-busy", "false");
-  $("boot").hidden = true;
   timing.interactiveMs = performance.now(); // since the navigation started
   safeDraw();
   document.documentElement.dataset.ready = "1";

@@ -33,11 +33,13 @@ export function safeDraw() {
   }
 }
 
-// The engine's start (state.boot, engine.js): the bar and line of the boot section, and the lines
-// next to the controls that wait for it (early.js: bootWait), "page.boot.early" becoming
-// "page.boot.early_done" once it runs.
+// The engine's start (state.boot, engine.js): the boot section while it starts (the page busy
+// till then), its bar and line, and the lines next to the controls that wait for it (early.js:
+// bootWait), "page.boot.early" becoming "page.boot.early_done" once it runs.
 function drawBoot() {
   const boot = state.boot;
+  $("app").setAttribute("aria-busy", state.ready ? "false" : "true");
+  $("boot").hidden = state.ready;
   if (boot.failed) $("boot-progress").removeAttribute("value");
   else $("boot-progress").value = boot.percent;
   $("boot-text").textContent = tr(boot.code, { why: boot.why });
@@ -47,10 +49,14 @@ function drawBoot() {
   }
 }
 
-// The screen drawn anew from the state; ``part`` "boot": only what the engine's start changed.
+// The screen drawn anew from the state; ``part`` "boot" or "notices": only that part.
 export function draw(part) {
   if (part === "boot") {
     drawBoot();
+    return;
+  }
+  if (part === "notices") {
+    drawNotices();
     return;
   }
   const t0 = performance.now();

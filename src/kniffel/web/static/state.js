@@ -35,7 +35,8 @@ export const facts = { max_players: 1, computers: [], default_rules: "" };
 // The one way a change reaches the screen: the page registers its drawing (screen.js draw,
 // app.js) with onRedraw, and every module that changed what is shown calls redraw(), which draws
 // at once: the new screen is there when it returns. redraw("boot") draws only what the engine's
-// start changed (state.boot). Before the registration nothing is drawn.
+// start changed (state.boot), redraw("notices") only the notices. Before the registration nothing
+// is drawn.
 let redrawer = null;
 
 export function onRedraw(fn) {
@@ -66,7 +67,7 @@ export const state = {
   padDice: null, // {dice, options} after "enter dice"
   showChances: true, // the setting: the win-chance row under the totals (chances.js)
   stats: null, // the history's statistics: {loading: true} while asked, then the engine's reply
-  notices: [], // the notices shown (dialogs.js)
+  notices: [], // the notices shown, newest last: [{id, text, kind}] (dialogs.js)
   hint: null, // the expert's hint: {id, actions, loading} while asked, then {id, actions, data}
   review: null, // the review shown (screen "review"): {game, title, from, loading, data, player}
   opened: null, // a history entry's final sheet: {entry, view, scrollY, buttonTop}
