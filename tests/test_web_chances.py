@@ -10,6 +10,7 @@ the very game the page holds (its save in localStorage).
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from playwright.sync_api import Page
@@ -70,14 +71,15 @@ def engine_game(page: Page) -> Game:
 
 
 def expected_cells(game: Game, lang: str) -> list[str]:
-    """What the row must show for ``game``: the desktop engine's chances as whole percentages,
+    """What the row must show for ``game``: the desktop engine's chances as whole percentages
+    (as the page gets and rounds them: four decimals, then half up, so 0.47496 shows 48 %),
     the leader's after its mark and with the words a screen reader hears."""
     advice_view.install()
     chances = win_chances(game)
     leader = {"de": "beste Chance", "en": "best chance"}[lang]
     out = []
     for i, o in enumerate(chances.players):
-        text = f"{round(o.win * 100)} %"
+        text = f"{math.floor(round(o.win, 4) * 100 + 0.5)} %"
         out.append(f"▲{text}, {leader}" if chances.leader == i else text)
     return out
 

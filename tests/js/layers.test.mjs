@@ -118,3 +118,31 @@ test("importing engine.js starts no worker; startEngine() starts the game's engi
     delete globalThis.Worker;
   }
 });
+
+// A module's code without its comments.
+const code = (text) => text.split("\n").map((line) => line.replace(/(^|\s)\/\/.*$/, "")).join("\n");
+
+test("the screens' views are drawn by screen.js alone, the one drawing every change ends in", () => {
+  const views = ["drawGame", "drawSetup", "drawHistory", "drawReview", "drawNotices"];
+  for (const name of modules) {
+    const text = readFileSync(new URL(name, STATIC), "utf8");
+    for (const m of text.matchAll(/^import \{([^}]*)\} from/gm)) {
+      const names = m[1].split(",").map((n) => n.trim());
+      for (const view of views) assert.ok(!names.includes(view) || name === "screen.js", `${name} imports ${view}`);
+    }
+  }
+});
+
+test("every pure module of the page (no DOM, no storage) has node tests that import it", () => {
+  const graph = importGraph();
+  const pure = modules.filter((name) => {
+    const text = code(readFileSync(new URL(name, STATIC), "utf8"));
+    return !graph.get(name).includes("dom.js")
+      && !/\b(document|localStorage|navigator|caches|self|importScripts)\b/.test(text);
+  });
+  assert.ok(pure.length >= 4, pure.join(", "));
+  const tests = readdirSync(new URL("./", import.meta.url)).filter((n) => n.endsWith(".test.mjs"));
+  const tested = new Set(tests.flatMap((n) => [...readFileSync(new URL(n, import.meta.url), "utf8")
+    .matchAll(/"\.\.\/\.\.\/src\/kniffel\/web\/static\/([a-z]+\.js)\?b=__BUILD__"/g)].map((m) => m[1])));
+  for (const name of pure) assert.ok(tested.has(name), `${name} is pure but no test imports it`);
+});

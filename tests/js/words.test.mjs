@@ -7,7 +7,7 @@ import test from "node:test";
 
 import { state } from "../../src/kniffel/web/static/state.js?b=__BUILD__";
 import {
-  count, countIn, dec, format, has, holds, minus, num, numIn, percent, refusal, sentence, tr, useWords, wordIn,
+  addWords, count, countIn, dec, format, has, holds, minus, num, numIn, percent, refusal, sentence, tr, useWords, wordIn,
 } from "../../src/kniffel/web/static/words.js?b=__BUILD__";
 
 const STATIC = new URL("../../src/kniffel/web/static/", import.meta.url);
@@ -42,6 +42,36 @@ test("words come in the page's language, German where English lacks a code, the 
     assert.equal(has("page.only_de", "en"), false);
   } finally {
     useWords({ de: page("de"), en: page("en") });
+  }
+});
+
+test("tr() is the one way a word reaches the page: a catalog code, or the engine's text in both languages", () => {
+  assert.equal(inLang("en", () => tr({ de: "Fünfer", en: "Fives" })), "Fives");
+  assert.equal(inLang("de", () => tr({ de: "Fünfer", en: "Fives" })), "Fünfer");
+  assert.equal(inLang("en", () => tr({ de: "nur deutsch" })), "nur deutsch");
+  assert.equal(tr(null), "");
+  assert.equal(tr(undefined), "");
+  assert.equal(inLang("en", () => tr("page.game.undo")), page("en")["page.game.undo"]);
+});
+
+test("the engine's words of meta.json ({code: {de, en}}) join the catalog, tr() speaks them", () => {
+  try {
+    assert.equal(has("web.x.test", "de"), false);
+    addWords({ "web.x.test": { de: "Tipp {n}", en: "Hint {n}" }, "web.x.only_de": { de: "nur" } });
+    assert.equal(inLang("de", () => tr("web.x.test", { n: 1 })), "Tipp 1");
+    assert.equal(inLang("en", () => tr("web.x.test", { n: 2 })), "Hint 2");
+    assert.equal(inLang("en", () => tr("web.x.only_de")), "nur");
+    assert.equal(inLang("en", () => tr("page.game.undo")), page("en")["page.game.undo"]); // the page's stay
+  } finally {
+    useWords({ de: page("de"), en: page("en") });
+  }
+});
+
+test("the page's modules have one channel for words: no w() or label() beside tr()", () => {
+  for (const name of readdirSync(STATIC).filter((n) => n.endsWith(".js"))) {
+    const text = readFileSync(new URL(name, STATIC), "utf8");
+    assert.doesNotMatch(text, /^import \{[^}]*\b(w|label)\b[^}]*\} from "\.\/words\.js/m, name);
+    assert.doesNotMatch(text, /(?<![\w.$"-])(w|label)\(/, name);
   }
 });
 
@@ -88,16 +118,20 @@ test("a control's name holds the words it shows, case and signs aside", () => {
   assert.ok(!holds("Fünfer: Streichen", "Sechser"));
 });
 
-// Every "page.…" code in the page's modules (a literal, or the fixed start of a template
-// literal such as `page.setup.mode_${m}`), and every {{page.…}} of index.html and the manifest.
+// Every "page.…" and "web.…" code in the page's modules (a literal, or the fixed start of a
+// template literal such as `page.setup.mode_${m}`), and every {{page.…}} of index.html and the
+// manifest: the codes tr() is called with.
 function codesOfThePage() {
   const found = new Set();
   const prefixes = new Set();
   for (const name of readdirSync(STATIC)) {
     if (!/\.(js|html|webmanifest)$/.test(name)) continue;
     const text = readFileSync(new URL(name, STATIC), "utf8");
-    for (const m of text.matchAll(/["{]\{?(page\.[a-z0-9_.A-Z]+)[}"]/g)) found.add(m[1].replace(/\.$/, ""));
-    for (const m of text.matchAll(/`(page\.[a-z0-9_.]+)\$\{/g)) prefixes.add(m[1]);
+    for (const m of text.matchAll(/["{]\{?((?:page|web)\.[a-z0-9_.A-Z]+)[}"]/g)) {
+      const code = m[1].replace(/\.$/, "");
+      (code.endsWith("_") ? prefixes : found).add(code); // "web.import_": the start of codes
+    }
+    for (const m of text.matchAll(/`((?:page|web)\.[a-z0-9_.]+)\$\{/g)) prefixes.add(m[1]);
   }
   return { found, prefixes };
 }
@@ -105,8 +139,9 @@ function codesOfThePage() {
 test("every word the page names is in both languages of the catalog", () => {
   const { found, prefixes } = codesOfThePage();
   assert.ok(found.size > 150, `only ${found.size} codes found`);
+  assert.ok([...found].filter((c) => c.startsWith("web.")).length >= 20, "the engine's words (web.…) are not found");
   for (const lang of ["de", "en"]) {
-    const words = page(lang);
+    const words = catalog(lang);
     for (const code of found) {
       assert.ok(code in words || `${code}.other` in words, `${lang}: ${code}`);
     }

@@ -10,16 +10,17 @@
 // dialogs.js (notices, panels), share.js (sharing, hand-off, links), system.js (wake lock and
 // update). No module imports one that imports it back (tests/js/layers.test.mjs).
 
-import { keptChances, refreshChances, refreshIfStale } from "./chances.js?b=__BUILD__";
+import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
 import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
+import { setCurrent } from "./game.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { awake, BUILD, facts, onRedraw, play, state, timing } from "./state.js?b=__BUILD__";
 import { defaultSetup, forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, cleanEntries, KEY, parse, useSchema } from "./store.js?b=__BUILD__";
 import { keepAwake, registerWorker, tellInsecureOnce } from "./system.js?b=__BUILD__";
-import { refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
+import { addWords, refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
 
 window.kniffelTiming = timing;
 // Every change the other modules make ends in this drawing of the screen (state.js redraw).
@@ -46,8 +47,6 @@ document.addEventListener("visibilitychange", () => {
 
 function markReady() {
   state.ready = true;
-  $("app").setAttribute("aria-busy", "false");
-  $("boot").hidden = true;
   timing.interactiveMs = performance.now(); // since the navigation started
   safeDraw();
   document.documentElement.dataset.ready = "1";
@@ -61,10 +60,9 @@ async function boot() {
   state.setup ??= defaultSetup();
   loadHistory();
   const stored = loadCurrent();
-  state.current = stored && stored.record.view ? stored.record : null;
+  setCurrent(stored && stored.record.view ? stored.record : null);
   state.pending = stored && !stored.record.view ? stored : null; // replayed once the engine runs
   state.screen = state.current ? "game" : "setup";
-  $("boot-text").textContent = tr("page.boot.starting");
   tellInsecureOnce(); // while the engine starts afresh: why it takes a while over this address
   $("lang").onclick = () => {
     const from = state.lang;
@@ -83,7 +81,11 @@ async function boot() {
   // first screen is usable (the start screen's rule sets and the score pad's start are here and
   // drawn), so that a slow phone spends its first seconds on the page, not on Python.
   if (state.pending || (state.current && !(state.current.view && state.current.view.early))) startEngine();
-  const metaHere = fetch("meta.json").then((r) => r.json()).then((m) => { state.meta = m; window.kniffelMeta = m; });
+  const metaHere = fetch("meta.json").then((r) => r.json()).then((m) => {
+    state.meta = m;
+    window.kniffelMeta = m;
+    addWords(m.words); // the engine's words of hints, reviews and the expert: tr() speaks them now
+  });
   // the score pad before the engine runs (early.js): the engine's new games, written at build time
   const startsHere = fetch("pad-start.json").then((r) => r.json()).then(useStarts)
     .catch((err) => console.warn("kniffel: no pad start", err));
@@ -108,13 +110,13 @@ async function boot() {
     if (reply.ok) {
       if (!state.current && state.screen === "setup") state.screen = "game";
       const was = state.current ?? state.pending.record;
-      state.current = { ...was, game: reply.game, view: keptChances(reply.view, was.view), summary: reply.summary };
+      setCurrent({ ...was, game: reply.game, view: keptChances(reply.view, was.view), summary: reply.summary });
       saveCurrent();
     } else {
       // the engine refuses the stored game: keep it aside, say so, start clean
       console.warn("kniffel: stored game refused", reply.error);
       if (keepCorruptCopy(KEY.current, tried.raw, tr("page.storage.refused_current", { why: sentence(refusal(reply.error)) }))) forget(KEY.current);
-      state.current = null;
+      setCurrent(null);
       if (state.screen === "game") state.screen = "setup";
     }
   }
@@ -161,7 +163,7 @@ window.addEventListener("storage", async (event) => {
   } else if (event.key === KEY.current && state.ready) {
     const cur = parse(event.newValue ?? "null");
     if (cur === null) {
-      state.current = null;
+      setCurrent(null);
       draw();
       return;
     }
@@ -169,11 +171,10 @@ window.addEventListener("storage", async (event) => {
     const reply = await ask({ op: "load", game: cur.game });
     if (reply.ok) {
       state.epoch++;
-      state.current = { ...cur, game: reply.game, view: reply.view, summary: reply.summary };
+      setCurrent({ ...cur, game: reply.game, view: reply.view, summary: reply.summary });
       state.keep.clear();
       state.padDice = null;
       draw();
-      refreshIfStale(reply.view);
     }
   }
 });

@@ -13,7 +13,7 @@ import { drawPadTools } from "./pad.js?b=__BUILD__";
 import { handoff, shareResult } from "./share.js?b=__BUILD__";
 import { drawSheet, undoButton } from "./sheet.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
-import { label, num, tr, w } from "./words.js?b=__BUILD__";
+import { num, tr } from "./words.js?b=__BUILD__";
 
 export function drawGame(view) {
   const computer = computerTurn(view);
@@ -33,7 +33,7 @@ export function drawGame(view) {
     status.textContent = tr("page.game.turn_of", { name: curName });
   }
   head.append(h("div", { class: "head-text" },
-    h("h2", { id: "game-title" }, label(view.rules.title),
+    h("h2", { id: "game-title" }, tr(view.rules.title),
       view.over ? null : h("span", { id: "round" }, ` · ${tr("page.game.round", { round: view.round, rounds: view.rounds })}`)),
     status, marksLegend(view)));
   head.append(drawMenu(view));
@@ -83,7 +83,7 @@ function drawResultBar(view, live) {
     h("button", { type: "button", id: "rematch", class: "primary", disabled: !state.ready, onclick: rematch }, tr("page.game.rematch")),
     h("button", { type: "button", id: "share-result", disabled: !state.ready, onclick: shareResult }, tr("page.share.result")),
     view.mode === "dice" ? h("button", { type: "button", id: "review", disabled: !state.ready,
-      onclick: () => openReview(state.current.game, label(view.rules.title), "game") }, w("web.review.button"))
+      onclick: () => openReview(state.current.game, tr(view.rules.title), "game") }, tr("web.review.button"))
       : padReviewButton("pad-review"),
     undoButton(view, live)),
   view.mode === "pad" ? h("p", { class: "hint" }, tr("page.pad.tap_to_change")) : null);

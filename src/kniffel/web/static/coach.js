@@ -7,7 +7,7 @@ import { askExpert } from "./engine.js?b=__BUILD__";
 import { miniDice } from "./faces.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
-import { count, dec, label, minus, num, refusal, tr, w } from "./words.js?b=__BUILD__";
+import { count, dec, minus, num, refusal, tr } from "./words.js?b=__BUILD__";
 
 // The expert computes in its own engine (engine.js): the page sends the pad game's save, the
 // typed dice and the throw; the engine answers the dice game's hint for them. Nothing is
@@ -84,14 +84,14 @@ export function drawCoach(view, live) {
   row.append(h("label", { class: "coach-throw" }, h("span", {}, tr("page.coach.throw")), " ", select));
   const t = currentTip();
   if (t && t.loading) {
-    row.append(h("span", { class: "hint coach-thinking", role: "status" }, w("web.hint.thinking")));
+    row.append(h("span", { class: "hint coach-thinking", role: "status" }, tr("web.hint.thinking")));
   } else if (t && t.data) {
     // the best choice and its expected final score; a tap shows every choice
     const best = t.data.options[0];
     row.append(h("button", { type: "button", class: "coach-tip", id: "pad-tip-best", "aria-haspopup": "dialog",
-      title: w("web.hint.all"), onclick: () => showTipTable(t.data) },
+      title: tr("web.hint.all"), onclick: () => showTipTable(t.data) },
     h("span", { class: "tip-badge" }, tr("page.coach.tip")), " ",
-    h("strong", {}, label(best.text)), " · ", h("span", { class: "tip-expected" }, label(t.data.expected_text)), " ›"));
+    h("strong", {}, tr(best.text)), " · ", h("span", { class: "tip-expected" }, tr(t.data.expected_text)), " ›"));
   } else {
     row.append(h("button", { type: "button", id: "pad-tip", class: "small", disabled: !live,
       "aria-label": tr("page.coach.tip_label"), title: tr("page.coach.tip_label"), onclick: () => askTip() }, tr("page.coach.tip")));
@@ -103,14 +103,14 @@ export function drawCoach(view, live) {
 // game's table, in its words).
 function showTipTable(data) {
   const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
-    h("td", {}, label(o.text)), h("td", { class: "num" }, dec(o.expected)),
+    h("td", {}, tr(o.text)), h("td", { class: "num" }, dec(o.expected)),
     h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
-  showPanel(label(data.title),
-    h("p", { class: "hint", id: "pad-tip-source" }, label(data.source_text), " ", w("web.hint.explain")),
+  showPanel(tr(data.title),
+    h("p", { class: "hint", id: "pad-tip-source" }, tr(data.source_text), " ", tr("web.hint.explain")),
     h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "pad-tip-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("web.hint.col_choice")),
-        h("th", { scope: "col", class: "num" }, w("web.hint.col_expected")),
-        h("th", { scope: "col", class: "num" }, w("web.hint.col_loss")))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("web.hint.col_choice")),
+        h("th", { scope: "col", class: "num" }, tr("web.hint.col_expected")),
+        h("th", { scope: "col", class: "num" }, tr("web.hint.col_loss")))),
       h("tbody", {}, rows))));
   $("panel").classList.add("wide");
 }
@@ -150,7 +150,7 @@ export async function openPadReview(game = state.current && state.current.game, 
 
 function drawPadReview(d10, data) {
   const out = [h("p", { class: "hint" }, tr("page.coach.review_explain"))];
-  if (data.entries.length) out.push(h("p", { class: "hint", id: "pad-review-source" }, label(data.source_text)));
+  if (data.entries.length) out.push(h("p", { class: "hint", id: "pad-review-source" }, tr(data.source_text)));
   out.push(h("ul", { class: "coach-summary", id: "pad-review-summary" }, data.players.filter((p) => p.count).map((p) =>
     h("li", { "data-player": p.player }, count("page.coach.summary", p.count, { name: p.name, points: dec(p.loss) })))));
   if (!data.entries.length) out.push(h("p", { id: "pad-review-none" }, tr("page.coach.review_none")));
@@ -161,7 +161,7 @@ function drawPadReview(d10, data) {
       h("div", { class: "dhead" },
         h("span", { class: "when" }, `${names[e.player]} · ${tr("page.coach.round", { round: num(e.round) })}`),
         miniDice(e.dice, d10),
-        h("span", { class: "sr" }, `${w("web.review.col_loss")} ${dec(e.best_taken ? 0 : e.loss, 2)}`),
+        h("span", { class: "sr" }, `${tr("web.review.col_loss")} ${dec(e.best_taken ? 0 : e.loss, 2)}`),
         h("span", { class: "loss", "aria-hidden": "true" }, lossText(e))),
       h("div", { class: "dlines" }, h("span", { class: "taken" }, taken),
         h("span", { class: e.best_taken ? "was-best" : "better" }, better),

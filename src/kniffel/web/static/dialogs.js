@@ -1,38 +1,59 @@
 // Notices, the box picker, the panel.
 
 import { $, h } from "./dom.js?b=__BUILD__";
-import { state } from "./state.js?b=__BUILD__";
+import { redraw, state } from "./state.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
 
 // Notices stack: each shows at once, the newest last, and goes by itself after its own time (a
 // refusal 12 s, anything else 5 s) or when closed, so a good result never waits behind an old
-// refusal; at most three at a time (the oldest gives way). Each is added to the live region by
-// itself, so a screen reader reads only the new one; a redraw of the page leaves them be.
+// refusal; at most three at a time (the oldest gives way). The state holds them as data
+// (state.notices: {id, text, kind}), drawn through redraw("notices"); each is added to the live
+// region by itself, so a screen reader reads only the new one; a redraw of the page leaves them be.
 const MOST_NOTICES = 3;
+let nextNotice = 1;
+const timers = new Map(); // notice id -> its timer
+const elements = new Map(); // notice id -> its element, once drawn
 
 export function notice(text, kind = "info") {
   const said = state.notices.find((n) => n.text === text);
-  if (said) dismissNotice(said); // said again: it comes back as the newest, its time afresh
-  const n = { text, kind, el: null, timer: null };
-  n.el = h("p", { class: `notice ${kind}` },
-    h("span", { text }), " ",
-    h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: () => dismissNotice(n) }, "✕"));
-  state.notices.push(n);
-  while (state.notices.length > MOST_NOTICES) dismissNotice(state.notices[0]);
-  $("notices").append(n.el);
-  n.timer = setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000);
+  if (said) forgetNotice(said); // said again: it comes back as the newest, its time afresh
+  const n = { id: nextNotice++, text, kind };
+  state.notices = [...state.notices, n];
+  while (state.notices.length > MOST_NOTICES) forgetNotice(state.notices[0]);
+  timers.set(n.id, setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000));
+  redraw("notices");
+}
+
+function forgetNotice(n) {
+  clearTimeout(timers.get(n.id));
+  timers.delete(n.id);
+  state.notices = state.notices.filter((x) => x.id !== n.id);
 }
 
 function dismissNotice(n) {
-  clearTimeout(n.timer);
-  n.el.remove();
-  state.notices = state.notices.filter((x) => x !== n);
+  forgetNotice(n);
+  redraw("notices");
 }
 
-// After a redraw: every notice still due is shown (the notices live outside the screen).
+// The notices of the state (they live outside the screen): an element for each new one, added
+// last; the elements of those gone removed; those still due left where they are.
 export function drawNotices() {
   const box = $("notices");
-  for (const n of state.notices) if (n.el.parentNode !== box) box.append(n.el);
+  const due = new Set(state.notices.map((n) => n.id));
+  for (const [id, el] of elements) {
+    if (!due.has(id)) {
+      el.remove();
+      elements.delete(id);
+    }
+  }
+  for (const n of state.notices) {
+    if (!elements.has(n.id)) {
+      elements.set(n.id, h("p", { class: `notice ${n.kind}` }, h("span", { text: n.text }), " ",
+        h("button", { type: "button", class: "link", "aria-label": tr("page.dialog.dismiss"), onclick: () => dismissNotice(n) }, "✕")));
+    }
+    const el = elements.get(n.id);
+    if (el.parentNode !== box) box.append(el);
+  }
 }
 
 export function showPicker(title, rule, options) {

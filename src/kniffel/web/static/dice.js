@@ -7,7 +7,7 @@ import { act, computerTurn, confirmLine } from "./game.js?b=__BUILD__";
 import { diceOrder } from "./keep.js?b=__BUILD__";
 import { optionButton, undoButton } from "./sheet.js?b=__BUILD__";
 import { play, redraw, state } from "./state.js?b=__BUILD__";
-import { tr, w } from "./words.js?b=__BUILD__";
+import { tr } from "./words.js?b=__BUILD__";
 
 // The ways to enter the roll, best first (the engine's points; strikes last).
 export function ranked(options) {
@@ -29,7 +29,7 @@ export function drawDice(view, live) {
     const shown = strikesHidden ? best.filter((o) => !o.strike) : best;
     const tipStrike = Boolean(tip && tip.kind === "strike");
     // "nothing fits" is a line of its own above the choices, not squeezed in beside them
-    if (!fits) panel.append(h("p", { class: "hint no-fit" }, turn.can_throw ? w("web.play.no_fit_roll") : tr("page.dice.no_choice")));
+    if (!fits) panel.append(h("p", { class: "hint no-fit" }, turn.can_throw ? tr("web.play.no_fit_roll") : tr("page.dice.no_choice")));
     panel.append(h("div", { class: "choices", id: "choices", role: "group", "aria-label": tr("page.dice.choices"), tabindex: live ? null : "0" },
       shown.map((o) => {
         const b = optionButton(view, o, live, true);
@@ -39,7 +39,7 @@ export function drawDice(view, live) {
       strikesHidden && best.some((o) => o.strike) ? h("button", { type: "button", id: "strike-open",
         class: `small strike-open${tipStrike ? " suggested" : ""}`, disabled: !live,
         onclick: () => { play.strikeOpen = view.actions; redraw(); focusSel("#choices button[data-strike='1']"); } },
-      w("web.play.strike_open")) : null));
+      tr("web.play.strike_open")) : null));
   } else {
     // nothing to tell the person while a computer plays (its moves are said above the sheet)
     panel.append(h("p", { class: "hint choices-hint" }, computerTurn(view) ? "" : turn.dice ? tr("page.dice.pick_box") : tr("page.dice.roll_first")));
@@ -72,8 +72,8 @@ export function drawDice(view, live) {
   }
   if (turn.dice) {
     buttons.append(h("button", { type: "button", id: "hint", disabled: !live || Boolean(hint && hint.loading),
-      "aria-label": w("web.hint.button_label"), "aria-expanded": hint && hint.data ? "true" : "false",
-      onclick: askHint }, w("web.hint.button")));
+      "aria-label": tr("web.hint.button_label"), "aria-expanded": hint && hint.data ? "true" : "false",
+      onclick: askHint }, tr("web.hint.button")));
   }
   buttons.append(undoButton(view, live));
   panel.append(buttons);

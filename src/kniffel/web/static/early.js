@@ -12,10 +12,10 @@ import { state } from "./state.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
 
 // A line next to controls that wait for the engine: why, and how far its start is (the catalog's
-// ``code`` with the percentage; engine.js keeps the percentage up to date).
+// ``code`` with the percentage; screen.js keeps it up to date as state.boot changes).
 export function bootWait(code, id) {
   return h("p", { class: "hint boot-wait", id, role: "status", "data-boot-wait": code },
-    tr(code, { percent: state.bootPercent }));
+    tr(code, { percent: state.boot.percent }));
 }
 
 // pad-start.json, once it is here (fetched at the page's start: app.js).

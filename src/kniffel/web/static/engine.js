@@ -1,8 +1,7 @@
-// The worker's client: the game's engine and the expert's, both worker.js.
+// The worker's client: the game's engine and the expert's, both worker.js. No DOM and no words:
+// importing it starts nothing, startEngine() (app.js) starts the game's engine.
 
-import { $ } from "./dom.js?b=__BUILD__";
-import { BUILD, state, timing } from "./state.js?b=__BUILD__";
-import { tr } from "./words.js?b=__BUILD__";
+import { BUILD, redraw, state, timing } from "./state.js?b=__BUILD__";
 
 // The game's engine starts when the page asks for it (startEngine, app.js: once the first screen
 // is drawn and usable, so that its start does not hold up the first entry) or with the first
@@ -21,41 +20,34 @@ export function startEngine() {
   return worker;
 }
 
+// What the worker says while it starts lands in the page's state (state.boot, drawn by screen.js
+// through redraw("boot")) and in the timing; its replies go to whoever asked.
+const BOOT_STEPS = { snapshot: [40, "page.boot.snapshot"], pyodide: [20, "page.boot.pyodide"], package: [75, "page.boot.package"] };
+
 function onEngineMessage(event) {
   const msg = event.data;
   if (msg.type === "progress") {
     (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now()), ...(msg.detail === undefined ? [] : [msg.detail])]);
     if (msg.step.endsWith("-failed") || msg.step.endsWith("-not-saved")) console.warn("kniffel:", msg.step, msg.detail);
-    const steps = { snapshot: [40, "page.boot.snapshot"], pyodide: [20, "page.boot.pyodide"], package: [75, "page.boot.package"] };
-    if (steps[msg.step]) {
-      const [value, key] = steps[msg.step];
-      $("boot-progress").value = value;
-      $("boot-text").textContent = tr(key);
-      showBootPercent(value);
-    }
     timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
     if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
+    if (BOOT_STEPS[msg.step]) {
+      const [percent, code] = BOOT_STEPS[msg.step];
+      state.boot = { ...state.boot, percent, code };
+      redraw("boot");
+    }
   } else if (msg.type === "ready") {
     timing.engineMs = msg.ms;
-    showBootPercent(100);
+    state.boot = { ...state.boot, percent: 100 };
+    redraw("boot");
     resolveEngine();
   } else if (msg.type === "failed") {
-    $("boot-text").textContent = tr("page.boot.failed", { why: msg.message });
-    $("boot-progress").removeAttribute("value");
+    state.boot = { ...state.boot, code: "page.boot.failed", why: msg.message, failed: true };
+    redraw("boot");
   } else if (msg.type === "reply") {
     const done = waiting.get(msg.id);
     waiting.delete(msg.id);
     if (done) done(msg.reply);
-  }
-}
-
-// How far the engine's start is, also in the lines next to the controls that wait for it
-// (early.js: bootWait): "page.boot.early" becomes "page.boot.early_done" once it runs.
-function showBootPercent(value) {
-  state.bootPercent = value;
-  for (const el of document.querySelectorAll("[data-boot-wait]")) {
-    if (value >= 100 && el.dataset.bootWait === "page.boot.early") el.dataset.bootWait = "page.boot.early_done";
-    el.textContent = tr(el.dataset.bootWait, { percent: value });
   }
 }
 

@@ -7,7 +7,7 @@ import { ask, askExpert } from "./engine.js?b=__BUILD__";
 import { miniDice } from "./faces.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
-import { dec, label, minus, refusal, w } from "./words.js?b=__BUILD__";
+import { dec, minus, refusal, tr } from "./words.js?b=__BUILD__";
 
 // Hints and reviews come from the engine's expert (kniffel.engine.expert, in the worker): every choice
 // with its expected final score, every decision with its loss. The page only shows them. A hint
@@ -79,20 +79,20 @@ export async function askHint() {
 export function drawHintBox(view, hint, live) {
   const box = h("div", { class: "hint-box", id: "hint-box", role: "status", "aria-live": "polite" });
   if (hint.loading) {
-    box.append(h("span", { class: "hint" }, w("web.hint.thinking")), h("progress", { class: "thinking" }));
+    box.append(h("span", { class: "hint" }, tr("web.hint.thinking")), h("progress", { class: "thinking" }));
     return box;
   }
   const best = hint.data.options[0];
-  box.append(h("span", { class: "tip-badge", "aria-hidden": "true" }, w("web.hint.suggested")),
-    h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" }, h("strong", {}, label(best.text)), " · ",
-      h("span", { class: "tip-expected" }, label(hint.data.expected_text))));
+  box.append(h("span", { class: "tip-badge", "aria-hidden": "true" }, tr("web.hint.suggested")),
+    h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" }, h("strong", {}, tr(best.text)), " · ",
+      h("span", { class: "tip-expected" }, tr(hint.data.expected_text))));
   const tools = h("span", { class: "tip-tools" });
   if (best.keep && best.keep.length) {
     tools.append(h("button", { type: "button", id: "hint-keep", class: "small", disabled: !live,
-      onclick: () => { state.keep = new Set(best.keep); redraw(); focusSel("#roll"); } }, w("web.hint.keep_these")));
+      onclick: () => { state.keep = new Set(best.keep); redraw(); focusSel("#roll"); } }, tr("web.hint.keep_these")));
   }
   tools.append(h("button", { type: "button", id: "hint-all", class: "small",
-    onclick: () => showHintTable(view, hint.data) }, w("web.hint.all")));
+    onclick: () => showHintTable(view, hint.data) }, tr("web.hint.all")));
   box.append(tools);
   return box;
 }
@@ -100,14 +100,14 @@ export function drawHintBox(view, hint, live) {
 // Every choice of the hint, best first, with its expected final score and its loss.
 function showHintTable(view, data) {
   const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
-    h("td", {}, label(o.text)), h("td", { class: "num" }, dec(o.expected)),
+    h("td", {}, tr(o.text)), h("td", { class: "num" }, dec(o.expected)),
     h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
-  showPanel(label(data.title),
-    h("p", { class: "hint", id: "hint-source" }, label(data.source_text), " ", w("web.hint.explain")),
+  showPanel(tr(data.title),
+    h("p", { class: "hint", id: "hint-source" }, tr(data.source_text), " ", tr("web.hint.explain")),
     h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "hint-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, w("web.hint.col_choice")),
-        h("th", { scope: "col", class: "num" }, w("web.hint.col_expected")),
-        h("th", { scope: "col", class: "num" }, w("web.hint.col_loss")))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("web.hint.col_choice")),
+        h("th", { scope: "col", class: "num" }, tr("web.hint.col_expected")),
+        h("th", { scope: "col", class: "num" }, tr("web.hint.col_loss")))),
       h("tbody", {}, rows))));
   $("panel").classList.add("wide");
 }
@@ -159,18 +159,18 @@ function decisionLines(d) {
 
 export function drawReview(review) {
   const wrap = h("section", { class: "review", id: "review-screen", "aria-labelledby": "review-title" });
-  wrap.append(h("h2", { id: "review-title" }, w("web.review.title"), review.title ? ` · ${review.title}` : ""));
-  wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "review-back", onclick: closeReview }, "← ", w("web.review.back"))));
+  wrap.append(h("h2", { id: "review-title" }, tr("web.review.title"), review.title ? ` · ${review.title}` : ""));
+  wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "review-back", onclick: closeReview }, "← ", tr("web.review.back"))));
   if (review.loading) {
     wrap.setAttribute("aria-busy", "true");
-    wrap.append(h("p", { class: "review-running", role: "status" }, h("progress", { class: "thinking" }), " ", w("web.review.running")));
+    wrap.append(h("p", { class: "review-running", role: "status" }, h("progress", { class: "thinking" }), " ", tr("web.review.running")));
     return wrap;
   }
   const data = review.data;
   // whether the game's rule set has the d10 (its last die): the engine's presets say
   const rules = (state.meta ? state.meta.presets : []).find((r) => r.name === review.game.rules.name);
   const d10 = Boolean(rules && rules.d10);
-  wrap.append(h("p", { class: "hint", id: "review-source" }, label(data.source_text)));
+  wrap.append(h("p", { class: "hint", id: "review-source" }, tr(data.source_text)));
   // everyone's win chances over the game, and each result split into decisions and luck
   const chances = drawReviewChances(data.chances, data.players.map((x) => x.name));
   if (chances) wrap.append(chances);
@@ -181,28 +181,28 @@ export function drawReview(review) {
       p.name, " ", p.loss < 0.05 ? h("span", { class: "loss none" }, dec(0)) : h("span", { class: "loss" }, minus(p.loss))))));
   }
   const p = data.players.find((x) => x.player === review.player) ?? data.players[0];
-  wrap.append(h("p", { class: "review-summary", id: "review-summary" }, label(p.summary)));
+  wrap.append(h("p", { class: "review-summary", id: "review-summary" }, tr(p.summary)));
   const mine = data.decisions.filter((d) => d.player === p.player);
   if (p.costliest.length) {
-    wrap.append(h("h3", {}, w("web.review.costliest")));
+    wrap.append(h("h3", {}, tr("web.review.costliest")));
     wrap.append(h("ol", { class: "costliest", id: "review-costliest" }, p.costliest.map((k) => {
       const d = data.decisions[k];
       return h("li", { "data-index": d.index },
-        h("div", { class: "when" }, label(d.when)),
+        h("div", { class: "when" }, tr(d.when)),
         h("div", { class: "costly-main" }, miniDice(d.dice, d10), h("strong", { class: "loss" }, lossText(d))),
         ...decisionLines(d),
-        h("button", { type: "button", class: "small", "data-moment": d.index, onclick: () => showMoment(review, d) }, w("web.review.show")));
+        h("button", { type: "button", class: "small", "data-moment": d.index, onclick: () => showMoment(review, d) }, tr("web.review.show")));
     })));
   }
-  wrap.append(h("h3", {}, w("web.review.all")));
+  wrap.append(h("h3", {}, tr("web.review.all")));
   // one line per decision: when (opens the sheet of that moment), the dice, the loss; below it
   // what was taken and what was better
   wrap.append(h("ol", { class: "decisions", id: "review-list" }, mine.map((d) => h("li", {
     class: d.best_taken ? "best" : d.loss >= 0.05 ? "lost" : "", "data-index": d.index },
   h("div", { class: "dhead" },
-    h("button", { type: "button", class: "link", "data-moment": d.index, onclick: () => showMoment(review, d) }, label(d.when)),
+    h("button", { type: "button", class: "link", "data-moment": d.index, onclick: () => showMoment(review, d) }, tr(d.when)),
     miniDice(d.dice, d10),
-    h("span", { class: "sr" }, `${w("web.review.col_loss")} ${dec(d.best_taken ? 0 : d.loss, 2)}`),
+    h("span", { class: "sr" }, `${tr("web.review.col_loss")} ${dec(d.best_taken ? 0 : d.loss, 2)}`),
     h("span", { class: "loss", "aria-hidden": "true" }, lossText(d))),
   h("div", { class: "dlines" }, ...decisionLines(d))))));
   return wrap;
@@ -216,7 +216,7 @@ async function showMoment(review, d) {
   const sheet = drawSheet(view, false);
   for (const b of sheet.querySelectorAll("td button")) b.replaceWith(h("span", { class: "points" }, b.textContent));
   sheet.classList.add("moment-sheet");
-  showPanel(`${view.columns[d.player].name} · ${label(d.when)}`,
+  showPanel(`${view.columns[d.player].name} · ${tr(d.when)}`,
     h("div", { class: "moment-head" }, miniDice(d.dice, view.rules.d10), h("strong", { class: "loss" }, lossText(d))),
     h("p", { class: "moment-lines" }, ...decisionLines(d).flatMap((x) => [x, h("br")])),
     h("p", { class: "hint" }, (d.lines[state.lang] ?? d.lines.de)[2]),

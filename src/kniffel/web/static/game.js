@@ -14,6 +14,14 @@ import { boxName, count, refusal, tr } from "./words.js?b=__BUILD__";
 // The computer player ``name`` if the browser offers it, else the default one (the first).
 export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
 
+// The one way the game in progress changes (state.current: the record, or null for none): once
+// the engine runs, a view whose chances came stale (they would have held it up) has the new ones
+// follow (chances.js refreshIfStale); before, the start asks for them itself (app.js).
+export function setCurrent(record) {
+  state.current = record;
+  if (state.ready) refreshIfStale(record && record.view);
+}
+
 // Send a request about the current game; store and draw what comes back. Before the engine
 // runs, a score pad's entry or undo is queued in the game's save (early.js).
 export async function act(request) {
@@ -36,7 +44,7 @@ export async function act(request) {
   }
   if (reply.view) {
     if (request.op === "undo" || request.op === "act") tell(before, reply.view, request.op === "undo");
-    state.current = { ...state.current, game: reply.game, view: reply.view, summary: reply.summary };
+    setCurrent({ ...state.current, game: reply.game, view: reply.view, summary: reply.summary });
     state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
     // the pad's typed dice stay over a chip (its throw re-throws some of them); their fields
     // over a correction too
@@ -49,7 +57,6 @@ export async function act(request) {
     syncHistory();
     redraw();
     timing.lastActionMs = performance.now() - started;
-    refreshIfStale(reply.view);
   }
   return reply;
 }
@@ -61,7 +68,7 @@ function actEarly(request) {
   const next = earlyAct(request);
   if (!next) return null;
   tell(state.current.view, next.view, request.op === "undo");
-  state.current = { ...state.current, game: next.game, view: next.view };
+  setCurrent({ ...state.current, game: next.game, view: next.view });
   state.padDice = null;
   play.padTyped = [];
   play.padOpen = false;
@@ -156,13 +163,12 @@ export function becomeCurrent(reply, id, started = null) {
   state.epoch++;
   state.computerSay = null;
   state.hint = null;
-  state.current = { version: STORE_VERSION, id, started: started ?? new Date().toISOString(),
-    game: reply.game, view: reply.view, summary: reply.summary };
+  setCurrent({ version: STORE_VERSION, id, started: started ?? new Date().toISOString(),
+    game: reply.game, view: reply.view, summary: reply.summary });
   state.keep.clear();
   state.padDice = null;
   state.screen = "game";
   saveCurrent();
-  refreshIfStale(reply.view);
 }
 
 export function startGame() {

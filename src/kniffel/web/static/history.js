@@ -11,7 +11,7 @@ import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
 import { keepCorruptCopy, newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
-import { count, dateText, label, num, percent, refusal, tr, w } from "./words.js?b=__BUILD__";
+import { count, dateText, num, percent, refusal, tr } from "./words.js?b=__BUILD__";
 
 // The history page: statistics, the plot of totals, and every stored game (newest first), which
 // can be opened (its final sheet, read-only), resumed when unfinished, and deleted (with undo).
@@ -24,7 +24,7 @@ const when = (iso, withTime = true) => {
 };
 
 // "Kniffel Extreme · 30.11.2026" and "Anna 836 · Ben 51" of an entry.
-const entryTitle = (e) => `${label(e.summary.title) || e.summary.rules} · ${when(entryDate(e) || null, false)}`;
+const entryTitle = (e) => `${tr(e.summary.title) || e.summary.rules} · ${when(entryDate(e) || null, false)}`;
 const entryNames = (e) => e.summary.players.map((n, i) => `${n} ${num(e.summary.totals[i])}`).join(" · ");
 
 export function drawHistory() {
@@ -82,7 +82,7 @@ function drawRuleSetStats(part, k, ordered) {
       h("td", {}, num(p.games)), h("td", {}, num(p.wins)), h("td", {}, num(p.best)),
       h("td", {}, num(p.average)), h("td", {}, percent(p.bonus_rate))))));
   return h("section", { class: "rule-set-stats", "data-rules": part.rules, "aria-labelledby": id("stats-title") },
-    h("h4", { id: id("stats-title") }, label(part.title)),
+    h("h4", { id: id("stats-title") }, tr(part.title)),
     h("p", { id: id("stats-summary") }, `${tr("page.history.games")}: ${num(part.games)} · ${tr("page.history.best")}: ${num(part.best)} · ${tr("page.history.average")}: ${num(part.average)}`),
     h("div", { class: "stats-wrap" }, table),
     plot(part, ordered, id));
@@ -150,7 +150,7 @@ function drawEntry(e) {
       "aria-label": `${tr("page.history.delete")}: ${entryTitle(e)}`, onclick: () => deleteEntry(e) }, tr("page.history.delete")));
   return h("li", { "data-uid": e.uid },
     h("span", { class: "entry-head" }, h("span", { class: "when" }, when(entryDate(e) || null)), " ",
-      h("span", { class: "etitle" }, label(s.title) || s.rules),
+      h("span", { class: "etitle" }, tr(s.title) || s.rules),
       s.over ? null : h("span", { class: "badge" }, ` (${tr("page.history.unfinished")})`)),
     names, buttons);
 }
@@ -191,7 +191,7 @@ function drawOpened(wrap, { entry, view }) {
   wrap.append(h("p", { class: "controls" }, h("button", { type: "button", id: "history-back",
     onclick: closeEntry }, "← ", tr("page.history.back")),
   view.mode === "dice" && view.over ? h("button", { type: "button", id: "history-review", disabled: !state.ready,
-    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, w("web.review.button"))
+    onclick: () => openReview(entry.game, entryTitle(entry), "history") }, tr("web.review.button"))
     : view.mode === "pad" && view.over ? padReviewButton("history-pad-review", () => openPadReview(entry.game, view.rules.d10)) : null));
   const s = entry.summary;
   wrap.append(h("p", { class: "hint", id: "opened-when" }, entry.started ? tr("page.history.started_at", { date: when(entry.started) }) : "",

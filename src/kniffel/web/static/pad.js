@@ -134,6 +134,6 @@ export function drawPadTools(view, live) {
   buttons.append(undoButton(view, live));
   panel.append(buttons);
   // before the engine runs: what waits for it, and how far its start is, next to the controls
-  if (view.early) panel.append(bootWait(state.bootPercent >= 100 ? "page.boot.early_done" : "page.boot.early", "early-note"));
+  if (view.early) panel.append(bootWait(state.boot.percent >= 100 ? "page.boot.early_done" : "page.boot.early", "early-note"));
   return panel;
 }

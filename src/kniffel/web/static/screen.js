@@ -6,7 +6,7 @@ import { drawGame } from "./board.js?b=__BUILD__";
 import { drawNotices } from "./dialogs.js?b=__BUILD__";
 import { $ } from "./dom.js?b=__BUILD__";
 import { drawReview, warmExpert } from "./expert.js?b=__BUILD__";
-import { computerTurn } from "./game.js?b=__BUILD__";
+import { computerTurn, setCurrent } from "./game.js?b=__BUILD__";
 import { drawHistory } from "./history.js?b=__BUILD__";
 import { drawSetup } from "./setup.js?b=__BUILD__";
 import { checkLink } from "./share.js?b=__BUILD__";
@@ -26,18 +26,46 @@ export function safeDraw() {
       return;
     } catch (err) {
       console.error("kniffel: drawing failed", err);
-      if (tries > 3 || !setAsideSuspect()) throw err;
+      const suspect = tries > 3 ? null : setAsideSuspect();
+      if (!suspect) throw err;
+      if (suspect === "current") setCurrent(null);
     }
   }
 }
 
-export function draw() {
+// The engine's start (state.boot, engine.js): the boot section while it starts (the page busy
+// till then), its bar and line, and the lines next to the controls that wait for it (early.js:
+// bootWait), "page.boot.early" becoming "page.boot.early_done" once it runs.
+function drawBoot() {
+  const boot = state.boot;
+  $("app").setAttribute("aria-busy", state.ready ? "false" : "true");
+  $("boot").hidden = state.ready;
+  if (boot.failed) $("boot-progress").removeAttribute("value");
+  else $("boot-progress").value = boot.percent;
+  $("boot-text").textContent = tr(boot.code, { why: boot.why });
+  for (const el of document.querySelectorAll("[data-boot-wait]")) {
+    if (boot.percent >= 100 && el.dataset.bootWait === "page.boot.early") el.dataset.bootWait = "page.boot.early_done";
+    el.textContent = tr(el.dataset.bootWait, { percent: boot.percent });
+  }
+}
+
+// The screen drawn anew from the state; ``part`` "boot" or "notices": only that part.
+export function draw(part) {
+  if (part === "boot") {
+    drawBoot();
+    return;
+  }
+  if (part === "notices") {
+    drawNotices();
+    return;
+  }
   const t0 = performance.now();
   document.documentElement.lang = state.lang;
   $("lang").textContent = tr("page.lang.switch");
   $("lang").setAttribute("lang", state.lang === "de" ? "en" : "de");
   $("lang").setAttribute("aria-label", tr("page.lang.switch_label"));
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
+  drawBoot();
   const onHistory = state.screen === "history" || (state.screen === "review" && state.review && state.review.from === "history");
   $("nav-game").setAttribute("aria-current", !onHistory ? "page" : "false");
   $("nav-history").setAttribute("aria-current", onHistory ? "page" : "false");

@@ -7,7 +7,7 @@ import { computer, startGame } from "./game.js?b=__BUILD__";
 import { awake, facts, redraw, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
 import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
-import { label, tr, w } from "./words.js?b=__BUILD__";
+import { tr } from "./words.js?b=__BUILD__";
 
 export function drawSetup() {
   const s = state.setup;
@@ -15,7 +15,7 @@ export function drawSetup() {
   const form = h("form", { id: "setup", class: "setup", onsubmit: (e) => { e.preventDefault(); startGame(); } });
   form.append(h("h2", {}, tr("page.setup.title")));
   const select = h("select", { id: "rules", onchange: (e) => { s.rules = e.target.value; saveSettings(); redraw(); } },
-    presets.map((p) => h("option", { value: p.name, selected: p.name === s.rules }, label(p.title))));
+    presets.map((p) => h("option", { value: p.name, selected: p.name === s.rules }, tr(p.title))));
   form.append(h("label", { class: "field" }, h("span", {}, tr("page.setup.rules")), select));
   const preset = presets.find((p) => p.name === s.rules);
   if (preset && preset.free_strike_option) {
@@ -52,7 +52,7 @@ export function drawSetup() {
     h("option", { value: "human", selected: kind === "human" }, tr("page.setup.human")),
     facts.computers.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}`,
       disabled: c === "expert" && !expertReady(s) && kind !== "computer:expert" },
-    c === "expert" ? w("web.expert.kind") : tr(`page.setup.kind_${c}`)))) : null;
+    c === "expert" ? tr("web.expert.kind") : tr(`page.setup.kind_${c}`)))) : null;
     players.append(h("div", { class: "player-row" },
       h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("page.setup.name_of", { n: i + 1 }),
         "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); },
@@ -76,7 +76,7 @@ export function drawSetup() {
   const expertNote = dice ? expertStatus(s) : null;
   if (expertNote && !expertNote.ready && expertNote.note) {
     const chosen = s.players.some((p) => p.kind === "computer" && p.strategy === "expert");
-    players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, label(expertNote.note)));
+    players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, tr(expertNote.note)));
   }
   form.append(players);
   form.append(h("label", { class: "check" }, h("input", { type: "checkbox", id: "show-chances", checked: state.showChances,

@@ -8,13 +8,13 @@ import { becomeCurrent } from "./game.js?b=__BUILD__";
 import { play, redraw, state } from "./state.js?b=__BUILD__";
 import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { secureContext } from "./system.js?b=__BUILD__";
-import { label, refusal, tr } from "./words.js?b=__BUILD__";
+import { refusal, tr } from "./words.js?b=__BUILD__";
 
 // The sheet as text: the system's share sheet where there is one, else the clipboard, else shown.
 export async function shareResult() {
   const reply = await ask({ op: "share" });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
-  const title = label(state.current.view.rules.title);
+  const title = tr(state.current.view.rules.title);
   if (navigator.share) {
     try {
       await navigator.share({ title, text: reply.text });
@@ -74,7 +74,7 @@ export async function checkLink() {
     redraw();
   };
   showPanel(tr("page.link.title"),
-    h("p", {}, label(v.rules.title), ": ", tr("page.link.text", { names: v.columns.map((c) => c.name).join(", "), round: v.round, rounds: v.rounds })),
+    h("p", {}, tr(v.rules.title), ": ", tr("page.link.text", { names: v.columns.map((c) => c.name).join(", "), round: v.round, rounds: v.rounds })),
     cur && !cur.view.over && cur.view.actions ? h("p", { class: "hint" }, tr("page.link.keep")) : null,
     h("div", { class: "controls" },
       h("button", { type: "button", id: "link-load", class: "primary", onclick: load }, tr("page.link.load")),

@@ -7,7 +7,7 @@ import { earlyGame } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { act } from "./game.js?b=__BUILD__";
 import { play, state } from "./state.js?b=__BUILD__";
-import { boxName, boxOf, count, holds, label, refusal, tr } from "./words.js?b=__BUILD__";
+import { boxName, boxOf, count, holds, refusal, tr } from "./words.js?b=__BUILD__";
 
 export function undoButton(view, live) {
   return h("button", { type: "button", id: "undo", class: "icon", disabled: !live || !view.can_undo,
@@ -16,7 +16,7 @@ export function undoButton(view, live) {
 
 function shortName(view, id) {
   const b = boxOf(view, id);
-  return b ? label(b.short ?? b.name) : id;
+  return b ? tr(b.short ?? b.name) : id;
 }
 
 export function optionButton(view, o, live, withName) {
@@ -37,7 +37,7 @@ function openPicker(view, boxId) {
   const b = boxOf(view, boxId);
   const opts = view.options.filter((o) => o.box === boxId);
   showPicker(`${boxName(view, boxId)} · ${view.columns[view.current].name}`,
-    `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`,
+    `${tr(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`,
     opts.map((o) => optionButton(view, o, (state.ready || earlyGame()) && !state.busy, false)));
 }
 
@@ -52,13 +52,13 @@ async function openCorrection(view, player, boxId) {
   const b = boxOf(view, boxId);
   const now = cell.struck ? tr("page.game.struck") : count("page.game.points", cell.points);
   showPicker(tr("page.pad.change", { box: boxName(view, boxId), name: view.columns[player].name }),
-    `${tr("page.pad.now", { value: now })} · ${label(b.rule)}`,
+    `${tr("page.pad.now", { value: now })} · ${tr(b.rule)}`,
     reply.options.map((o) => optionButton(view, o, state.ready, false)));
 }
 
 function openInfo(view, boxId) {
   const b = boxOf(view, boxId);
-  showPicker(label(b.name), `${label(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`, []);
+  showPicker(tr(b.name), `${tr(b.rule)} · ${tr(b.flat ? "page.sheet.always_points" : "page.sheet.max_points", { points: b.max })}`, []);
 }
 
 function sumWaits() {
@@ -71,7 +71,7 @@ export function drawSheet(view, live) {
   table.style.setProperty("--players", String(view.columns.length));
   const cur = view.current;
   const pad = view.mode === "pad";
-  table.append(h("caption", { class: "sr" }, label(view.rules.title)));
+  table.append(h("caption", { class: "sr" }, tr(view.rules.title)));
   const head = h("tr", {}, h("th", { scope: "col", class: "corner" }, tr("page.sheet.box")));
   view.columns.forEach((c, i) => {
     const won = view.over && view.winners.includes(i);
@@ -101,10 +101,10 @@ export function drawSheet(view, live) {
   const boxRow = (b) => {
     const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
       h("button", { type: "button", class: "box-info", "data-info": b.id,
-        "aria-label": label(b.short ?? b.name) === label(b.name) ? tr("page.sheet.info", { box: label(b.name) })
-          : `${label(b.short)} – ${tr("page.sheet.info", { box: label(b.name) })}`,
+        "aria-label": tr(b.short ?? b.name) === tr(b.name) ? tr("page.sheet.info", { box: tr(b.name) })
+          : `${tr(b.short)} – ${tr("page.sheet.info", { box: tr(b.name) })}`,
         onclick: () => openInfo(view, b.id) },
-      h("span", { class: "bfull" }, label(b.name)), h("span", { class: "bshort" }, label(b.short ?? b.name)),
+      h("span", { class: "bfull" }, tr(b.name)), h("span", { class: "bshort" }, tr(b.short ?? b.name)),
       h("span", { class: "q", "aria-hidden": "true" }, "?"))));
     view.columns.forEach((c, i) => {
       const cell = c.cells[b.id];
@@ -114,7 +114,7 @@ export function drawSheet(view, live) {
         if (pad) {
           td.append(h("button", { type: "button", class: `filled${cell.struck ? " struck" : ""}`, disabled: !state.ready || state.busy,
             "data-player": i, "data-box": b.id,
-            "aria-label": `${label(b.name)}, ${c.name}: ${cell.struck ? tr("page.game.struck") : count("page.game.points", cell.points)}. ${tr("page.pad.tap_to_change")}`,
+            "aria-label": `${tr(b.name)}, ${c.name}: ${cell.struck ? tr("page.game.struck") : count("page.game.points", cell.points)}. ${tr("page.pad.tap_to_change")}`,
             onclick: () => openCorrection(view, i, b.id) }, shownCell));
         } else {
           td.append(cell.struck ? h("span", { class: "struck", role: "img", "aria-label": tr("page.game.struck") }, shownCell)
@@ -124,8 +124,8 @@ export function drawSheet(view, live) {
         const opts = byBox.get(b.id);
         if (pad && !state.padDice) {
           td.append(h("button", { type: "button", class: "open", disabled: !live, "data-box": b.id,
-            "aria-label": `${label(b.name)}, ${c.name}: ${label(b.hint ?? b.rule)}`, onclick: () => openPicker(view, b.id) },
-          h("span", { class: "need" }, label(b.hint ?? b.rule))));
+            "aria-label": `${tr(b.name)}, ${c.name}: ${tr(b.hint ?? b.rule)}`, onclick: () => openPicker(view, b.id) },
+          h("span", { class: "need" }, tr(b.hint ?? b.rule))));
         } else {
           if (opts.length > 1) td.classList.add("many");
           td.append(...opts.map((o) => optionButton(view, o, live, false)));

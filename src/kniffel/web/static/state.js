@@ -34,27 +34,31 @@ export const facts = { max_players: 1, computers: [], default_rules: "" };
 
 // The one way a change reaches the screen: the page registers its drawing (screen.js draw,
 // app.js) with onRedraw, and every module that changed what is shown calls redraw(), which draws
-// at once: the new screen is there when it returns. Before the registration nothing is drawn.
+// at once: the new screen is there when it returns. redraw("boot") draws only what the engine's
+// start changed (state.boot), redraw("notices") only the notices. Before the registration nothing
+// is drawn.
 let redrawer = null;
 
 export function onRedraw(fn) {
   redrawer = fn;
 }
 
-export function redraw() {
-  if (redrawer) redrawer();
+export function redraw(part) {
+  if (redrawer) redrawer(part);
 }
 
 export const state = {
   lang: "de", // the language the page speaks: "de" | "en"
   screen: "game", // "game" | "setup" | "history" | "review"
   ready: false, // the engine is up and holds the current game
-  bootPercent: 5, // how far the engine's start is (engine.js), 100 once it runs
+  // the engine's start (engine.js, drawn by screen.js): how far it is (percent, 100 once it runs),
+  // the code of the line that says so, why it failed (and that it did)
+  boot: { percent: 5, code: "page.boot.starting", why: null, failed: false },
   busy: false, // a move (the person's or a computer's) is on its way to the engine
   current: null, // {version, id, started, game, view, summary}
   history: [], // [{id, finished, game, summary}]
   pending: null, // {record, raw}: a stored game without its view, replayed once the engine runs
-  meta: null, // meta.json: the rule presets, the expert's tables, the catalog's words (app.js)
+  meta: null, // meta.json: the rule presets, the expert's tables, the engine's words, handed to words.js (app.js)
   setup: null, // {rules, free_strike, mode, players: [{name, kind, strategy}]}
   computerSay: null, // what the computer to move just did, shown in the status line
   confirm: null, // what the person's last move did: {say, id, actions, player, box, undo, tip, fresh}
@@ -63,7 +67,7 @@ export const state = {
   padDice: null, // {dice, options} after "enter dice"
   showChances: true, // the setting: the win-chance row under the totals (chances.js)
   stats: null, // the history's statistics: {loading: true} while asked, then the engine's reply
-  notices: [], // the notices shown (dialogs.js)
+  notices: [], // the notices shown, newest last: [{id, text, kind}] (dialogs.js)
   hint: null, // the expert's hint: {id, actions, loading} while asked, then {id, actions, data}
   review: null, // the review shown (screen "review"): {game, title, from, loading, data, player}
   opened: null, // a history entry's final sheet: {entry, view, scrollY, buttonTop}

@@ -111,6 +111,9 @@ export function loadCurrent() {
   return { record: { ...data, view: null }, raw };
 }
 
+// What a drawing that failed on stored data suspects, kept aside and forgotten: "current" (the
+// game in progress, which the caller drops: game.js setCurrent), "history" or "settings"; null
+// when there is nothing left to suspect.
 export function setAsideSuspect() {
   const raw = (key) => readRaw(key) ?? JSON.stringify(key === KEY.history
     ? { version: STORE_VERSION, entries: state.history } : state.current);
@@ -123,24 +126,23 @@ export function setAsideSuspect() {
       keepCorruptCopy(KEY.current, raw(KEY.current), tr("page.storage.corrupt_current"));
       forget(KEY.current);
     }
-    state.current = null;
     state.screen = "setup";
-    return true;
+    return "current";
   }
   if (state.screen === "history" && state.history.length) {
     keepCorruptCopy(KEY.history, raw(KEY.history), tr("page.storage.corrupt_history"));
     forget(KEY.history);
     state.history = [];
     state.stats = null;
-    return true;
+    return "history";
   }
   if (readRaw(KEY.settings) !== null) {
     keepCorruptCopy(KEY.settings, readRaw(KEY.settings), tr("page.storage.corrupt_settings"));
     forget(KEY.settings);
     state.setup = defaultSetup();
-    return true;
+    return "settings";
   }
-  return false;
+  return null;
 }
 
 function write(key, value) {

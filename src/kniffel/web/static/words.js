@@ -1,7 +1,9 @@
 // Words and numbers as the page shows them, in the page's language. The words come from the one
 // catalog (kniffel.engine.messages: the "page." codes, which the site's build writes into
-// index.html, and the engine's "web." words in meta.json); nothing here is a word itself. Every
-// number the page shows is formatted here. No DOM: the page hands the catalog in (useWords).
+// index.html, and the engine's "web." words in meta.json), and every word reaches the page one
+// way: tr(), with a catalog code or a text the engine gave in both languages ({de, en}: a box's
+// name, a hint's line). Nothing here is a word itself. Every number the page shows is formatted
+// here. No DOM: the page hands the catalog in (useWords, addWords).
 
 import { state } from "./state.js?b=__BUILD__";
 
@@ -19,6 +21,14 @@ export function format(template, params = {}) {
     (whole, name) => (params[name] === undefined ? whole : String(params[name])));
 }
 
+// More of the catalog's words, as meta.json carries them: {code: {de, en}} (the engine's "web."
+// words), added to those of useWords.
+export function addWords(pairs) {
+  for (const [code, texts] of Object.entries(pairs ?? {})) {
+    for (const lang of ["de", "en"]) if (typeof texts[lang] === "string") catalog[lang][code] = texts[lang];
+  }
+}
+
 // Whether the catalog has words for ``code`` in ``lang``.
 export const has = (code, lang = state.lang) => Object.hasOwn(catalog[lang] ?? {}, code);
 
@@ -29,8 +39,14 @@ export function wordIn(lang, code, params = {}) {
   return template === undefined ? code : format(template, params);
 }
 
-// The words of ``code`` in the page's language.
-export const tr = (code, params) => wordIn(state.lang, code, params);
+// The one way a word reaches the page: the words of the catalog's ``code`` in the page's language,
+// filled with ``params``; or, for a text the engine gave in both languages (``{de, en}``), the
+// page's language's (German where it lacks one); nothing for no text.
+export function tr(what, params) {
+  if (what === null || what === undefined) return "";
+  if (typeof what === "object") return what[state.lang] ?? what.de ?? "";
+  return wordIn(state.lang, what, params);
+}
 
 // The words of ``code`` for ``n`` things: ``code.one`` or ``code.other`` by the language's plural
 // rules, with ``{n}`` the number as the page writes it.
@@ -73,15 +89,7 @@ export const dateText = (d, withTime = true) => (withTime
 export const dateAs = (d, options) => d.toLocaleDateString(state.lang, options);
 export const timeAs = (d, options) => d.toLocaleTimeString(state.lang, options);
 
-// ------------------------------------------------------------------------------------- the engine's words
-// The engine's words for hints, reviews and the expert (the message catalog, via meta.json).
-export const w = (code) => {
-  const words = state.meta && state.meta.words && state.meta.words[code];
-  return words ? words[state.lang] ?? words.de : "";
-};
-// A text the engine gives in both languages ({de, en}), in the page's.
-export const label = (texts) => (texts ? texts[state.lang] ?? texts.de : "");
-
+// ------------------------------------------------------------------------------------- boxes
 // A box of the view's rules, and its name in the page's language (its id where the rules lack it).
 export function boxOf(view, id) {
   return view.rules.boxes.find((x) => x.id === id);
@@ -89,7 +97,7 @@ export function boxOf(view, id) {
 
 export function boxName(view, id) {
   const b = boxOf(view, id);
-  return b ? label(b.name) : id;
+  return b ? tr(b.name) : id;
 }
 
 // A message as a sentence of its own: ends with a full stop unless it ends with one already.
