@@ -16,9 +16,18 @@ tests' one built site and one Chromium.
   the browser fixtures) without ``browser``, or a real terminal without ``tmux``.
 - **Browsers.** One site is built and served for the session, one Chromium launched, and the
   engine started afresh once (``engine_snapshot``): the modules' contexts start from its memory
-  snapshot, as a returning visitor's page does. Each module keeps its own contexts and pages.
-  Where Chromium or Playwright is missing the browser tests skip and say why, except in CI
-  (``CI`` set), where they fail.
+  snapshot, as a returning visitor's page does. Every browser context is opened through
+  :class:`BrowserContexts` (the fixture ``browser_contexts``, or the class itself for another
+  local server): a request to anything but the local server fails the test. Each module keeps
+  its own contexts and pages; :func:`start_game` starts a game from the setup screen. Where
+  Chromium or Playwright is missing the browser tests skip and say why, except in CI (``CI``
+  set), where they fail.
+- **Command line.** :func:`invoke` runs ``kniffel ARGS`` in click's test runner, in a wide
+  terminal without colours or a locale (:data:`CLI_ENV`).
+- **In parallel.** ``./test.sh`` runs pytest on both cores (``-n 2 --dist loadfile``: a module's
+  tests in one worker, with its module-scoped contexts); each worker builds and serves its own
+  site, launches its own Chromium and starts the engine once. The browser tests wait for
+  conditions (a selector, ``data-actions``), never for a fixed time.
 """
 
 from __future__ import annotations
@@ -438,6 +447,18 @@ def wait_actions(page: Page, n: int, *, timeout: float | None = None) -> None:
     """Wait until the page's sheet shows its game after ``n`` actions, its controls live."""
     page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached",
                            timeout=timeout)
+
+
+def next_frame(page: Page) -> None:
+    """Wait until the page has drawn what it changed last (two animation frames: the one
+    that lays it out and the one that paints it)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def dice_landed(page: Page) -> None:
+    """Wait until no die is still rolling (its face's animation has run out)."""
+    page.wait_for_function("[...document.querySelectorAll('.die .face')]"
+                           ".every((face) => face.getAnimations().length === 0)")
 
 
 def start_game(page: Page, names: Sequence[str], mode: str = "pad", *, rules: str | None = None,

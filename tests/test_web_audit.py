@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import pytest
 from playwright.sync_api import FilePayload, Page, ViewportSize
 
-from conftest import start_game, wait_actions
+from conftest import dice_landed, next_frame, start_game, wait_actions
 from kniffel import Game, Mode, preset
 from kniffel.browser.view import game_view
 from kniffel.engine.game import Player, PlayerKind, action_from_json
@@ -207,7 +207,7 @@ class Tour:
     def look(self, screen: str) -> None:
         """Screenshots, the layout checks and axe of the screen as it is, light and dark."""
         page = self.page
-        page.wait_for_timeout(60)  # one frame after the last draw
+        next_frame(page)  # the last draw painted
         if not page.evaluate("typeof axe !== 'undefined'"):
             page.add_script_tag(path=str(AXE))
         for scheme in SCHEMES:
@@ -355,7 +355,7 @@ def tour_dice(t: Tour) -> None:
     t.check("dice-start")
     for throw in (1, 2, 3):
         after(page, "#roll")
-        page.wait_for_timeout(500)  # the dice have landed
+        dice_landed(page)
         if throw == 1:
             page.click(".die >> nth=0")
             page.click(".die >> nth=1")
@@ -363,7 +363,7 @@ def tour_dice(t: Tour) -> None:
     after(page, "#chip")
     t.check("dice-chip-used")
     after(page, "#roll")
-    page.wait_for_timeout(500)
+    dice_landed(page)
     t.check("dice-throw4")
     page.click("#hint")
     page.wait_for_selector("#hint-best", timeout=120_000)
@@ -376,7 +376,7 @@ def tour_dice(t: Tour) -> None:
     page.click("#choices button")
     page.wait_for_selector("section.game[data-computer='1'] .die", state="attached")
     page.wait_for_function("document.getElementById('computer-say').textContent !== ''")
-    page.wait_for_timeout(500)
+    dice_landed(page)
     t.check("dice-computer")
     page.evaluate("() => { delete window.kniffelPace; }")
     load(page, all_strikes_with_throws_left())
@@ -605,7 +605,7 @@ class MatrixTour(Tour):
 
     def look(self, screen: str) -> None:
         page = self.page
-        page.wait_for_timeout(60)
+        next_frame(page)
         if not page.evaluate("typeof axe !== 'undefined'"):
             page.add_script_tag(path=str(AXE))
         for scheme in self.setting.schemes:
@@ -694,7 +694,7 @@ def test_every_device_and_setting_at_the_table_shows_every_control_and_enough_ro
                  not page.evaluate("document.getElementById('menu').open"))
         start_game(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
         after(page, "#roll")
-        page.wait_for_timeout(500)
+        dice_landed(page)
         if setting.forced:  # with reduced motion: nothing moves
             t.expect("an animation runs with reduced motion", page.evaluate(
                 "document.getAnimations().every((a) => a.effect.getTiming().duration <= 1)"))

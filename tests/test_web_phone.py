@@ -18,7 +18,7 @@ from playwright.sync_api import (
     ViewportSize,
 )
 
-from conftest import start_game, wait_actions
+from conftest import next_frame, start_game, wait_actions
 from kniffel import Game
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def scroll_to_bottom(page: Page) -> None:
       w.scrollTop = w.scrollHeight;
       window.scrollTo(0, document.documentElement.scrollHeight);
     }""")
-    page.wait_for_timeout(50)
+    next_frame(page)
 
 
 # --- the sheet -------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ def test_more_players_scroll_sideways_inside_the_sheet_with_the_box_names_fixed(
     assert page_overflow(page) == 0
     page.evaluate("(() => { const w = document.getElementById('sheet-wrap');"
                   " w.scrollLeft = 10000; w.scrollTop = 0; })()")
-    page.wait_for_timeout(50)
+    next_frame(page)
     first = page.eval_on_selector("tr[data-row='ones'] th",
                                   "e => e.getBoundingClientRect().left")
     wrap = page.eval_on_selector("#sheet-wrap", "e => e.getBoundingClientRect().left")
