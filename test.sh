@@ -3,6 +3,9 @@
 # and the whole pytest suite. Extra arguments go to pytest.
 # ./test.sh --fast: the fast tier alone, everything but the slow tiers (the marks browser, tmux and
 # solve on the tests; see tests/conftest.py) on both cores, in about a minute.
+# pytest runs on both cores (-n 2), a module's tests in one worker (--dist loadfile: its
+# module-scoped browser contexts and tables are made once); each worker builds and serves its
+# own site and starts one Chromium (tests/conftest.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh --dev
@@ -20,4 +23,4 @@ echo "== docs (mkdocs --strict: a warning fails)"
 echo "== node --test (the page's pure modules: words, numbers, stored-data checks; its module graph)"
 node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test tests/js/*.test.mjs
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n 2 --dist loadfile "$@"

@@ -16,9 +16,18 @@ tests' one built site and one Chromium.
   the browser fixtures) without ``browser``, or a real terminal without ``tmux``.
 - **Browsers.** One site is built and served for the session, one Chromium launched, and the
   engine started afresh once (``engine_snapshot``): the modules' contexts start from its memory
-  snapshot, as a returning visitor's page does. Each module keeps its own contexts and pages.
-  Where Chromium or Playwright is missing the browser tests skip and say why, except in CI
-  (``CI`` set), where they fail.
+  snapshot, as a returning visitor's page does. Every browser context is opened through
+  :class:`BrowserContexts` (the fixture ``browser_contexts``, or the class itself for another
+  local server): a request to anything but the local server fails the test. Each module keeps
+  its own contexts and pages; :func:`start_game` starts a game from the setup screen. Where
+  Chromium or Playwright is missing the browser tests skip and say why, except in CI (``CI``
+  set), where they fail.
+- **Command line.** :func:`invoke` runs ``kniffel ARGS`` in click's test runner, in a wide
+  terminal without colours or a locale (:data:`CLI_ENV`).
+- **In parallel.** ``./test.sh`` runs pytest on both cores (``-n 2 --dist loadfile``: a module's
+  tests in one worker, with its module-scoped contexts); each worker builds and serves its own
+  site, launches its own Chromium and starts the engine once. The browser tests wait for
+  conditions (a selector, ``data-actions``), never for a fixed time.
 """
 
 from __future__ import annotations
@@ -31,14 +40,18 @@ import itertools
 import os
 import re
 import textwrap
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route
+    from click.testing import Result
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, Route
 
 TESTS = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -49,7 +62,7 @@ READY = "html[data-ready='1']"
 
 #: The fixtures that drive Chromium: a test that asks for one is marked ``browser``.
 BROWSER_FIXTURES = frozenset({"chromium", "playwright", "browser", "engine_snapshot",
-                              "phone_context", "phone_page"})
+                              "browser_contexts", "phone_context", "phone_page"})
 #: A module that imports Playwright (and cannot be imported without it): marked ``browser``.
 IMPORTS_PLAYWRIGHT = re.compile(r"^[ \t]*(?:from|import)[ \t]+playwright\b", re.MULTILINE)
 #: The functions that start the terminal game in a real terminal: a test that calls one is
@@ -65,6 +78,13 @@ _TEST_NUMBERS = itertools.count()
 PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
 NO_PLAYWRIGHT = "the browser tests need Playwright: scripts/setup.sh --dev"
 NO_CHROMIUM = "the browser tests need /usr/bin/chromium (Debian's): scripts/setup.sh --dev"
+
+
+# No time limit on a hypothesis example (its deadline of 200 ms): on a loaded machine, or with
+# both cores running tests, an example took 680 ms and failed a test that holds. What a test
+# pins is its assertions; a test that is about speed says so itself.
+settings.register_profile("kniffel", deadline=None)
+settings.load_profile("kniffel")
 
 
 @functools.cache
@@ -287,13 +307,80 @@ class EngineSnapshot:
             page.close()
 
 
+def local_origin(url: str) -> str:
+    """The origin (``scheme://host:port``) of ``url``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class BrowserContexts:
+    """The one way a browser test opens a browser context: in the session's Chromium, with
+    service workers blocked and the page's Content-Security-Policy bypassed (so that Playwright
+    may evaluate) unless told otherwise, a default timeout of 30 s, its engine started from the
+    session's snapshot where ``engine`` is given (:class:`EngineSnapshot`), and **every request
+    watched**: a request to anything but the local server (``site``'s origin; ``data:`` and
+    ``blob:`` addresses stay in the page) is recorded, and closing the context fails where one
+    was made. The app makes no request to another origin: no CDN, no font, no tracker."""
+
+    def __init__(self, browser: Browser, site: str, engine: EngineSnapshot | None) -> None:
+        self.browser = browser
+        self.site = site
+        self.engine = engine
+        #: Every request to another origin made in any of its contexts, in order.
+        self.foreign: list[str] = []
+        self._foreign: dict[int, list[str]] = {}  # by context (its id): the requests of each
+
+    def new(self, *, engine: bool = True, site: str | None = None,
+            **options: Any) -> BrowserContext:
+        """A new context (``options``: Playwright's ``Browser.new_context``); ``engine=False``
+        starts Pyodide afresh there (for the tests of the start itself), ``site``: the local
+        server where it is not the session's. Close it with :meth:`close`."""
+        ctx = self.browser.new_context(**{"service_workers": "block", "bypass_csp": True,
+                                          **options})
+        origin = local_origin(site or self.site)
+        foreign = self._foreign.setdefault(id(ctx), [])
+
+        def watch(request: Request) -> None:
+            url = request.url
+            if url.startswith(("data:", "blob:")) or local_origin(url) == origin:
+                return
+            foreign.append(url)
+            self.foreign.append(url)
+
+        ctx.on("request", watch)
+        ctx.set_default_timeout(30_000)
+        if engine:
+            if self.engine is None:
+                raise ValueError("these contexts have no engine snapshot: pass engine=False")
+            self.engine.seed(ctx)
+        return ctx
+
+    def close(self, ctx: BrowserContext) -> None:
+        """Close ``ctx``; fails where a page of it made a request to another origin."""
+        ctx.close()
+        foreign = self._foreign.pop(id(ctx), [])
+        assert foreign == [], f"requests to another origin than the local server: {foreign}"
+
+    @contextmanager
+    def open(self, *, engine: bool = True, site: str | None = None,
+             **options: Any) -> Iterator[BrowserContext]:
+        """:meth:`new` for a ``with`` block, which closes it (:meth:`close`) at its end."""
+        ctx = self.new(engine=engine, site=site, **options)
+        try:
+            yield ctx
+        except BaseException:
+            ctx.close()  # the block's error is the one to tell
+            self._foreign.pop(id(ctx), None)
+            raise
+        self.close(ctx)
+
+
 @pytest.fixture(scope="session")
 def engine_snapshot(browser: Browser, served_site: tuple[str, Path]) -> EngineSnapshot:
     """The session's one fresh start of the engine (Pyodide and the kniffel package), kept as
     its memory snapshot for every browser context that :meth:`EngineSnapshot.seed` seeds (the
     site's server serves it as :data:`SNAPSHOT_FILE`)."""
     site, folder = served_site
-    context = browser.new_context(service_workers="block", bypass_csp=True)
     taken: list[bytes] = []
     target = site + "__test-engine-snapshot"
 
@@ -301,31 +388,51 @@ def engine_snapshot(browser: Browser, served_site: tuple[str, Path]) -> EngineSn
         taken.append(route.request.post_data_buffer or b"")
         route.fulfill(status=204)
 
-    try:
+    with BrowserContexts(browser, site, None).open(engine=False) as context:
         page = context.new_page()
         page.goto(site)
         page.wait_for_selector(READY, state="attached", timeout=120_000)
         assert page.evaluate("window.kniffelTiming.bootPath") == "fresh"
         page.route(target, take)
         key: str = page.evaluate(TAKE_SNAPSHOT, target)
-    finally:
-        context.close()
     assert taken != [], "the engine's snapshot did not come back from the browser"
     assert len(taken[0]) > 1_000_000, "the engine's snapshot came back empty"
     (folder / SNAPSHOT_FILE).write_bytes(taken[0])
     return EngineSnapshot(site, key)
 
 
+@pytest.fixture(scope="session")
+def browser_contexts(browser: Browser, site: str,
+                     engine_snapshot: EngineSnapshot) -> BrowserContexts:
+    """The browser tests' context factory (:class:`BrowserContexts`) on the session's site and
+    engine snapshot: ``with browser_contexts.open(viewport=...) as ctx:`` (in a fixture of any
+    scope, or a test), or ``browser_contexts.new(...)`` and ``.close(ctx)``. A request to
+    another origin fails the test that made it (:func:`no_foreign_request`) and the context's
+    closing."""
+    return BrowserContexts(browser, site, engine_snapshot)
+
+
+@pytest.fixture(autouse=True)
+def no_foreign_request(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test with browser contexts (:func:`browser_contexts`) fails where any of them made a
+    request to another origin than the local server while it ran (its own contexts and pages
+    are closed by then)."""
+    if "browser_contexts" not in request.fixturenames:
+        yield
+        return
+    contexts: BrowserContexts = request.getfixturevalue("browser_contexts")
+    before = len(contexts.foreign)
+    yield
+    assert contexts.foreign[before:] == [], "requests to another origin than the local server"
+
+
 @pytest.fixture(scope="module")
-def phone_context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
+def phone_context(browser_contexts: BrowserContexts) -> Iterator[BrowserContext]:
     """A phone's screen (360×740, touch) for a module's pages, its engine from the session's
     snapshot; the page's policy bypassed so that Playwright may evaluate."""
-    ctx = browser.new_context(service_workers="block", bypass_csp=True, is_mobile=True,
-                              has_touch=True, viewport={"width": 360, "height": 740})
-    engine_snapshot.seed(ctx)
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
+    with browser_contexts.open(is_mobile=True, has_touch=True,
+                               viewport={"width": 360, "height": 740}) as ctx:
+        yield ctx
 
 
 @pytest.fixture
@@ -348,3 +455,65 @@ def wait_actions(page: Page, n: int, *, timeout: float | None = None) -> None:
     """Wait until the page's sheet shows its game after ``n`` actions, its controls live."""
     page.wait_for_selector(f"section.game[data-actions='{n}'][data-live='1']", state="attached",
                            timeout=timeout)
+
+
+def next_frame(page: Page) -> None:
+    """Wait until the page has drawn what it changed last (two animation frames: the one
+    that lays it out and the one that paints it)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def dice_landed(page: Page) -> None:
+    """Wait until no die is still rolling (its face's animation has run out)."""
+    page.wait_for_function("[...document.querySelectorAll('.die .face')]"
+                           ".every((face) => face.getAnimations().length === 0)")
+
+
+def start_game(page: Page, names: Sequence[str], mode: str = "pad", *, rules: str | None = None,
+               kinds: dict[int, str] | None = None, wait: bool = True) -> None:
+    """Start a game of ``names`` from the setup screen (opened from the game's menu where a
+    game is shown): ``mode`` "pad" or "dice", ``rules`` chosen where given (else as the screen
+    has them), ``kinds`` makes players computers (``{1: "computer:greedy"}``). With ``wait``,
+    returns once the game is shown: its sheet live at no action, or where a computer begins
+    (its turn plays at once), the game's section there."""
+    if not page.locator("#setup").count():
+        page.click("#menu summary")
+        page.click("#new-game")
+    if rules is not None:
+        page.select_option("#rules", rules)
+    page.check(f"#mode-{mode}")
+    while page.locator("#players .player-row").count() < len(names):
+        page.click("#add-player")
+    while page.locator("#players .player-row").count() > len(names):
+        page.locator("#players .player-row button").last.click()
+    for i, name in enumerate(names):
+        page.fill(f"input[data-player='{i}']", name)
+    for i, kind in (kinds or {}).items():
+        page.select_option(f"select[data-kind='{i}']", kind)
+    page.click("#start")
+    if not wait:
+        return
+    if kinds and 0 in kinds:
+        page.wait_for_selector("section.game", state="attached")
+    else:
+        wait_actions(page, 0)
+
+
+# --- the command line ------------------------------------------------------------------------
+
+#: The environment of :func:`invoke`: a wide terminal without colours, no language from the
+#: locale (the catalog's default, German, unless ``--lang`` or the test's own variables say).
+CLI_ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
+                                  "TTY_COMPATIBLE": None, "LC_ALL": None, "LC_MESSAGES": None,
+                                  "LANG": None}
+
+
+def invoke(args: Sequence[str], stdin: str | None = None, **env: str | None) -> Result:
+    """Run ``kniffel ARGS`` in click's test runner with :data:`CLI_ENV` (``env`` adds to it or
+    overrides it: a variable set to None is removed) and ``stdin`` as its input; returns
+    click's result (exit code, output, exception)."""
+    from click.testing import CliRunner
+
+    from kniffel.cli import main
+
+    return CliRunner().invoke(main, list(args), input=stdin, env={**CLI_ENV, **env})

@@ -7,13 +7,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from kniffel.cli import main
+from conftest import invoke
 from kniffel.engine.dice import Keep, Roll
 from kniffel.engine.expert import expert_for
 from kniffel.engine.game import Game, Outcome, Score, Throw, action_to_json
@@ -23,16 +21,10 @@ from kniffel.solver.advise import Position
 from kniffel.storage import save_game
 
 EXTREME = preset("extreme")
-WIDE = {"COLUMNS": "200", "NO_COLOR": "1", "LC_ALL": None, "LANG": None}
-
 #: Kniffel Extreme with the upper boxes and six lower boxes filled: 10 boxes open, more than
 #: the endgames solved on the spot (6), so no table covers it without `kniffel solve`.
 TEN_OPEN = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=-,two_pairs=-,"
             "four_of_a_kind=-,three_pairs=-,two_triples=-,full_house=-")
-
-
-def invoke(args: Sequence[str]) -> Result:
-    return CliRunner().invoke(main, list(args), env=WIDE)
 
 
 def words(output: str) -> str:

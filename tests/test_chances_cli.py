@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from kniffel.cli import main
+from conftest import invoke
 from kniffel.engine import chances as chances_module
 from kniffel.engine.chances import win_chances
 from kniffel.engine.errors import ExpertError
@@ -23,12 +22,6 @@ from kniffel.engine.rules import Box, Lang, RuleSet, preset
 from kniffel.engine.strategy import get_strategy
 from kniffel.engine.values import values_for
 from kniffel.storage import save_game
-
-WIDE = {"COLUMNS": "200", "NO_COLOR": "1", "LC_ALL": None, "LANG": None}
-
-
-def invoke(args: Sequence[str]) -> Result:
-    return CliRunner().invoke(main, list(args), env=WIDE)
 
 
 def played(rules_name: str, names: Sequence[str], moves: int | None, seed: int = 7) -> Game:

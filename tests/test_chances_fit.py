@@ -76,6 +76,7 @@ def test_the_shift_is_the_mean_ahead_per_number_of_open_boxes_where_30_samples_s
     assert shift[0] == shift[5] == 0.0
 
 
+@pytest.mark.solve  # plays 40 games and fits on them: seconds
 def test_the_coverage_factors_put_four_fifths_of_what_came_in_the_range(
         classic_tables_solved: object) -> None:
     rules = preset("kniffel")

@@ -6,29 +6,19 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
+from conftest import invoke
 from kniffel import PRESETS, Box, Enter, Game, Mode, Strike, preset
-from kniffel.cli import main
 from kniffel.engine.rules import Lang
 from kniffel.storage import save_game
-
-# wide enough that no cell is wrapped or cut; no colours; a locale that says nothing (German)
-ENV: dict[str, str | None] = {"COLUMNS": "250", "FORCE_COLOR": None, "TTY_COMPATIBLE": None,
-                              "NO_COLOR": "1", "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 
 # the rulebook example: three Fives and three Sixes
 EXAMPLE_FITS = {"fives": 15, "sixes": 18, "three_of_a_kind": 33, "two_pairs": 33,
                 "two_triples": 45, "full_house": 25, "thirty_three_or_more": 40, "chance": 33,
                 "super_chance": 66}
-
-
-def invoke(args: Sequence[str], stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, env=ENV)
 
 
 def table_rows(text: str) -> dict[str, list[str]]:

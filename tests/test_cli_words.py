@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
+from conftest import invoke
 from kniffel.cli import main
 from kniffel.simulate import histogram_bins, rounded
-
-QUIET: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
-                                "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
-
-
-def invoke(args: Sequence[str], stdin: str | None = None, **env: str | None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, env={**QUIET, **env})
 
 
 def refused(result: Result) -> str:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import invoke
 from kniffel import (
     Box,
     Correct,
@@ -36,20 +36,11 @@ from kniffel import (
     points,
     preset,
 )
-from kniffel.cli import main
 from kniffel.engine.saves import save_text
 from kniffel.engine.strategy import get_strategy
 from kniffel.history import History
 from kniffel.simulate import play_out
 from kniffel.storage import load_game, save_game
-
-ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
-                              "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
-
-
-def invoke(*args: str, stdin: str | None = None, env: dict[str, str | None] | None = None
-           ) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin, env={**ENV, **(env or {})})
 
 
 def finished_game(seed: int = 1) -> Game:
@@ -82,9 +73,9 @@ def test_every_file_written_takes_the_users_umask_not_0600(tmp_path: Path,
     db = tmp_path / "h.sqlite3"
     with History(db) as history:
         history.start(finished_game())
-    assert invoke("export", "--db", str(db), str(tmp_path / "all.json")).exit_code == 0
-    assert invoke("export", "--db", str(db), "--game", "1",
-                  str(tmp_path / "one.json")).exit_code == 0
+    assert invoke(["export", "--db", str(db), str(tmp_path / "all.json")]).exit_code == 0
+    assert invoke(["export", "--db", str(db), "--game", "1",
+                  str(tmp_path / "one.json")]).exit_code == 0
     save_game(finished_game(), tmp_path / "saved.json")
     rescued, _ = write_rescue(finished_game(), db)
     assert rescued is not None
@@ -241,7 +232,7 @@ def no_cache(tmp_path: Path) -> dict[str, str | None]:
 
 def test_solve_without_a_cache_folder_computes_in_memory_and_says_so(
         no_cache: dict[str, str | None]) -> None:
-    result = invoke("solve", "--rules", "kniffel", env=no_cache)
+    result = invoke(["solve", "--rules", "kniffel"], **no_cache)
     assert result.exit_code == 0, result.output
     assert "kann nicht angelegt werden: ein Teil des Pfads ist eine Datei" in result.output
     assert "im Speicher berechnet und nicht aufbewahrt" in result.output
@@ -252,7 +243,7 @@ def test_solve_without_a_cache_folder_computes_in_memory_and_says_so(
 
 def test_the_full_extreme_table_without_a_cache_folder_is_one_sentence(
         no_cache: dict[str, str | None]) -> None:
-    result = invoke("solve", "--rules", "extreme", "--lang", "en", env=no_cache)
+    result = invoke(["solve", "--rules", "extreme", "--lang", "en"], **no_cache)
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         f"kniffel solve: The solver's cache folder {no_cache['HOME']}/.cache/kniffel/solver "
@@ -271,7 +262,7 @@ def test_commands_that_need_a_table_play_on_without_a_cache_folder(
     values._table_values.cache_clear()  # no table of an earlier test in this process
     save = tmp_path / "game.json"
     save_game(finished_game(), save)
-    result = invoke(*[str(save) if a == "SAVE" else a for a in args], env=no_cache)
+    result = invoke([str(save) if a == "SAVE" else a for a in args], **no_cache)
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
 
@@ -310,7 +301,7 @@ def test_an_imported_save_is_dated_when_it_was_saved_and_sorts_first(tmp_path: P
         old = finished_game(2)
         history.start(old)
     save_game(finished_game(1), tmp_path / "g.json")
-    assert invoke("import", "--db", str(db), str(tmp_path / "g.json")).exit_code == 0
+    assert invoke(["import", "--db", str(db), str(tmp_path / "g.json")]).exit_code == 0
     with History(db) as history:
         records = history.games()
     today = datetime.now(UTC).date().isoformat()
@@ -327,9 +318,9 @@ def test_a_save_without_dates_is_dated_by_its_file_and_counts_as_the_same_game(
     plain = tmp_path / "plain.json"
     plain.write_text(save_text(game))
     os.utime(plain, (1_700_000_000, 1_700_000_000))  # 2023-11-14
-    assert invoke("import", "--db", str(db), str(plain)).exit_code == 0
+    assert invoke(["import", "--db", str(db), str(plain)]).exit_code == 0
     save_game(game, tmp_path / "dated.json")
-    again = invoke("import", "--db", str(db), "--lang", "en", str(tmp_path / "dated.json"))
+    again = invoke(["import", "--db", str(db), "--lang", "en", str(tmp_path / "dated.json")])
     assert "already stored" in again.output
     with History(db) as history:
         (record,) = history.games()
@@ -341,9 +332,9 @@ def test_export_game_keeps_the_games_own_start_through_an_import(tmp_path: Path)
     with History(db) as history:
         history.start(finished_game(4))
         (record,) = history.games()
-    assert invoke("export", "--db", str(db), "--game", "1",
-                  str(tmp_path / "one.json")).exit_code == 0
-    assert invoke("import", "--db", str(other), str(tmp_path / "one.json")).exit_code == 0
+    assert invoke(["export", "--db", str(db), "--game", "1",
+                  str(tmp_path / "one.json")]).exit_code == 0
+    assert invoke(["import", "--db", str(other), str(tmp_path / "one.json")]).exit_code == 0
     with History(other) as history:
         (imported,) = history.games()
     assert (imported.started_at, imported.finished_at) == (record.started_at,
@@ -377,29 +368,29 @@ def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path) -> None:
 
 
 def test_lang_is_taken_by_kniffel_itself_and_in_any_case() -> None:
-    group = invoke("--lang", "en", "--help")
+    group = invoke(["--lang", "en", "--help"])
     assert group.exit_code == 0, group.output
     assert "Commands:" in group.output
     assert "There is no option" not in group.output
-    assert "Box" in invoke("--lang", "EN", "rules").output
-    assert "Kästchen" in invoke("--lang", "en", "rules", "--lang", "De").output
+    assert "Box" in invoke(["--lang", "EN", "rules"]).output
+    assert "Kästchen" in invoke(["--lang", "en", "rules", "--lang", "De"]).output
 
 
 def test_help_speaks_one_language_with_its_own_argument_names_and_numbers() -> None:
-    german = " ".join(invoke("score", "--help", env={"LANG": "de_DE.UTF-8"}).output.split())
+    german = " ".join(invoke(["score", "--help"], LANG="de_DE.UTF-8").output.split())
     assert "[WÜRFEL]..." in german
     assert "WÜRFEL: für extreme sechs Werte" in german
     assert "for one roll" not in german
-    english = " ".join(invoke("score", "--lang", "en", "--help").output.split())
+    english = " ".join(invoke(["score", "--lang", "en", "--help"]).output.split())
     assert "[DICE]..." in english
     assert "Punkte" not in english
-    play = " ".join(invoke("play", "--help").output.split())
+    play = " ".join(invoke(["play", "--help"]).output.split())
     assert "[Standard: 0,5;" in play
-    assert "SPIELSTAND" in " ".join(invoke("show", "--help").output.split())
-    assert "--filled KÄSTCHEN=PUNKTE" in " ".join(invoke("advise", "--help").output.split())
-    assert "--load SPIELSTAND" in " ".join(invoke("play", "--help").output.split())
-    assert "``" not in invoke("import", "--help").output
-    assert "expert" in " ".join(invoke("simulate", "--help").output.split())
+    assert "SPIELSTAND" in " ".join(invoke(["show", "--help"]).output.split())
+    assert "--filled KÄSTCHEN=PUNKTE" in " ".join(invoke(["advise", "--help"]).output.split())
+    assert "--load SPIELSTAND" in " ".join(invoke(["play", "--help"]).output.split())
+    assert "``" not in invoke(["import", "--help"]).output
+    assert "expert" in " ".join(invoke(["simulate", "--help"]).output.split())
 
 
 def test_an_ascii_terminal_gets_plain_words_not_a_traceback() -> None:
@@ -420,11 +411,11 @@ def test_an_ascii_terminal_gets_plain_words_not_a_traceback() -> None:
 def test_one_game_is_imported_and_exported_in_the_singular(tmp_path: Path) -> None:
     save_game(finished_game(5), tmp_path / "g.json")
     db = tmp_path / "h.sqlite3"
-    german = invoke("import", "--db", str(db), str(tmp_path / "g.json")).output
+    german = invoke(["import", "--db", str(db), str(tmp_path / "g.json")]).output
     assert "1 neues Spiel importiert, 0 schon gespeichert (übersprungen)." in german
-    english = invoke("import", "--db", str(db), "--lang", "en", str(tmp_path / "g.json")).output
+    english = invoke(["import", "--db", str(db), "--lang", "en", str(tmp_path / "g.json")]).output
     assert "0 new games imported, 1 already stored (skipped)." in english
-    exported = invoke("export", "--db", str(db), "--lang", "en", str(tmp_path / "all.json"))
+    exported = invoke(["export", "--db", str(db), "--lang", "en", str(tmp_path / "all.json")])
     assert f"1 game → {tmp_path / 'all.json'}" in exported.output
 
 
@@ -453,20 +444,20 @@ def test_history_counts_an_open_game_in_rounds_not_actions(tmp_path: Path) -> No
                    else strategy.choose(game, rng))
     with History(db) as history:
         history.start(game)
-    german = invoke("history", "--db", str(db)).output
+    german = invoke(["history", "--db", str(db)]).output
     assert "offen, Runde 4 von 13" in german
     assert "Züge" not in german
 
 
 def test_chips_and_the_upper_sum_are_refused_in_a_sentence_that_names_the_problem() -> None:
-    chips = invoke("advise", "--rules", "kniffel", "--chips", "2", "1", "2", "3", "4", "5")
+    chips = invoke(["advise", "--rules", "kniffel", "--chips", "2", "1", "2", "3", "4", "5"])
     assert chips.exit_code == 2
     assert "Kniffel (klassisch) wird ohne Chips gespielt" in chips.output
     assert "0 bis 0" not in chips.output
-    upper = invoke("advise", "--upper", "500", "1", "2", "3", "4", "5", "6")
+    upper = invoke(["advise", "--upper", "500", "1", "2", "3", "4", "5", "6"])
     assert upper.exit_code == 2
     assert "Die Summe oben ist in Kniffel Extreme 0 bis 126, nicht 500." in upper.output
-    empty = invoke("advise", "--rules", "kniffel", "--upper", "50", "1", "2", "3", "4", "5")
+    empty = invoke(["advise", "--rules", "kniffel", "--upper", "50", "1", "2", "3", "4", "5"])
     assert "solange kein oberes Kästchen belegt ist" in empty.output
     assert "nicht berechnen" not in empty.output + upper.output
 
@@ -526,9 +517,9 @@ def test_the_review_bar_appears_only_in_a_terminal_and_after_half_a_second(
                                      "export", "import", "play", "solve", "advise", "review",
                                      "chances", "web"])
 def test_every_commands_german_help_is_german_and_english_help_english(command: str) -> None:
-    german = " ".join(invoke(command, "--help", env={"LANG": "de_DE.UTF-8"}).output.split())
+    german = " ".join(invoke([command, "--help"], LANG="de_DE.UTF-8").output.split())
     assert not any(f" {word} " in german for word in ("the", "and", "of", "every"))
-    english = " ".join(invoke(command, "--help", "--lang", "en").output.split())
+    english = " ".join(invoke([command, "--help", "--lang", "en"]).output.split())
     assert not any(f" {word} " in english for word in ("der", "und", "jede", "wird"))
 
 

@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import click
@@ -18,6 +17,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import CLI_ENV, invoke
 from kniffel import preset
 from kniffel.cli import main
 from kniffel.cli.common import ruleset_from_options
@@ -26,19 +26,12 @@ from kniffel.engine.messages import count, decimal, number, percent, size
 from kniffel.engine.rules import PRESETS, Lang, StrikeRule
 from test_readme import EXAMPLES, SKIPPED, exported_first, readme_folder
 
-QUIET: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
-                                "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
-
 #: click's English words that a German reader must never see.
 CLICK_ENGLISH = ("Error:", "Usage:", "Options:", "Commands:", "Try '", "Aborted",
                  "Invalid value", "No such", "Missing argument", "Missing option",
                  "unexpected extra", "is not one of", "does not exist", "is a directory",
                  "is a file", "requires an argument", "does not take a value",
                  "is not a valid", "is not in the range", "Show this message")
-
-
-def invoke(args: Sequence[str], **env: str | None) -> Result:
-    return CliRunner().invoke(main, list(args), env={**QUIET, **env})
 
 
 def refusal(result: Result) -> list[str]:
@@ -217,7 +210,7 @@ def test_a_question_whose_input_ended_is_no_answer_not_aborted(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("click.prompt", _prompt_at_the_end_of_the_input)
     monkeypatch.setattr("kniffel.cli.rules.describe", lambda *_: [str(confirm("Weiter?", "de"))])
-    result = CliRunner().invoke(main, ["rules"], env=QUIET)
+    result = CliRunner().invoke(main, ["rules"], env=CLI_ENV)
     assert result.exit_code == 2
     assert result.stderr.endswith("kniffel rules: Keine Antwort: die Eingabe ist zu Ende.\n")
     assert "Aborted" not in result.output

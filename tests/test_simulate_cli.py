@@ -7,27 +7,21 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
+from conftest import invoke
 from kniffel import Game, RuleSet
 from kniffel.cli import main
 from kniffel.engine.game import Action
 from kniffel.engine.strategy import _REGISTRY, register_strategy
 
-ENV: dict[str, str | None] = {"COLUMNS": "200", "NO_COLOR": "1", "FORCE_COLOR": None,
-                              "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, ["simulate", *args], env=ENV)
-
 
 @pytest.mark.solve
 def test_simulate_json_is_deterministic_for_a_seed() -> None:
-    first = invoke("--rules", "kniffel", "--strategy", "greedy", "--games", "5", "--seed", "9",
-                   "--json")
-    again = invoke("--rules", "kniffel", "--strategy", "greedy", "--games", "5", "--seed", "9",
-                   "--json")
+    first = invoke(["simulate", "--rules", "kniffel", "--strategy", "greedy", "--games", "5",
+                    "--seed", "9", "--json"])
+    again = invoke(["simulate", "--rules", "kniffel", "--strategy", "greedy", "--games", "5",
+                    "--seed", "9", "--json"])
     assert first.exit_code == 0, first.output
     a, b = json.loads(first.stdout), json.loads(again.stdout)
     for data in (a, b):
@@ -43,7 +37,8 @@ def test_simulate_json_is_deterministic_for_a_seed() -> None:
 
 
 def test_simulate_table_shows_summary_and_every_box_in_english() -> None:
-    result = invoke("--rules", "extreme", "--strategy", "random", "--games", "3", "--lang", "en")
+    result = invoke(["simulate", "--rules", "extreme", "--strategy", "random", "--games", "3",
+                     "--lang", "en"])
     assert result.exit_code == 0, result.output
     for label in ("Mean", "Standard deviation", "95th percentile", "Bonus rate", "Games/s",
                   "Super Chance", "Kniffel Extreme"):
@@ -51,30 +46,30 @@ def test_simulate_table_shows_summary_and_every_box_in_english() -> None:
 
 
 def test_simulate_table_speaks_german_by_default() -> None:
-    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "2")
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "2"])
     assert "Mittelwert" in result.stdout
     assert "Bonusquote" in result.stdout
 
 
 def test_simulate_plot_writes_a_png(tmp_path: Path) -> None:
     target = tmp_path / "totals.png"
-    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "20", "--plot",
-                    str(target), "--json")
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "20",
+                     "--plot", str(target), "--json"])
     assert result.exit_code == 0, result.output
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_simulate_plot_into_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     target = tmp_path / "missing" / "totals.png"
-    result = invoke("--rules", "kniffel", "--strategy", "random", "--games", "2", "--plot",
-                    str(target))
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "2",
+                     "--plot", str(target)])
     assert result.exit_code == 2
     assert "kann nicht geschrieben werden: den Ordner gibt es nicht" in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_simulate_refuses_an_unknown_strategy_naming_the_known_ones() -> None:
-    result = invoke("--strategy", "clever", "--games", "1")
+    result = invoke(["simulate", "--strategy", "clever", "--games", "1"])
     assert result.exit_code == 2
     assert "clever" in result.stderr
     assert "random, greedy" in result.stderr
@@ -93,7 +88,8 @@ class _Lowest:
 def test_a_strategy_registered_later_is_offered_by_simulate() -> None:
     register_strategy("lowest", _Lowest)
     try:
-        result = invoke("--rules", "kniffel", "--strategy", "lowest", "--games", "2", "--json")
+        result = invoke(["simulate", "--rules", "kniffel", "--strategy", "lowest", "--games", "2",
+                         "--json"])
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout)["strategy"] == "lowest"
         assert "lowest" in CliRunner().invoke(main, ["simulate", "--help"]).stdout
@@ -105,20 +101,20 @@ def test_simulate_writes_numbers_the_german_way_and_the_english_way() -> None:
     """German: decimal comma and no decimal point anywhere in a number; English: the point."""
     import re
 
-    german = invoke("--rules", "kniffel", "--strategy", "random", "--games", "3")
+    german = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "3"])
     assert german.exit_code == 0, german.output
     assert not re.search(r"\d\.\d", german.stdout), german.stdout
     assert re.search(r"Mittelwert +│ +\d+,\d │", german.stdout), german.stdout
     assert re.search(r"\d,\d %", german.stdout)
     assert "3 Spiele · Startwert 0" in german.stdout
-    english = invoke("--rules", "kniffel", "--strategy", "random", "--games", "3", "--lang",
-                     "en")
+    english = invoke(["simulate", "--rules", "kniffel", "--strategy", "random", "--games", "3",
+                      "--lang", "en"])
     assert re.search(r"Mean +│ +\d+\.\d │", english.stdout), english.stdout
     assert "3 games · seed 0" in english.stdout
 
 
 def test_a_plot_target_in_a_missing_folder_is_refused_before_the_games(tmp_path: Path) -> None:
-    result = invoke("--games", "1000000", "--plot", str(tmp_path / "no" / "x.png"), "--lang",
-                    "en")
+    result = invoke(["simulate", "--games", "1000000", "--plot", str(tmp_path / "no" / "x.png"),
+                     "--lang", "en"])
     assert result.exit_code == 2
     assert "cannot be written: its folder does not exist" in result.stderr

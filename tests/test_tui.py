@@ -1799,6 +1799,7 @@ def test_a_window_too_small_shows_a_notice_and_plays_nothing_unseen() -> None:
     asyncio.run(main())
 
 
+@pytest.mark.solve  # two computers play a whole game: seconds
 def test_the_classic_end_screen_at_80x24_shows_every_box_and_every_sum() -> None:
     """Issue 31 item 11: Chance was hidden below the sheet even on the end screen."""
     async def main() -> None:

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
-from playwright.sync_api import Browser, FilePayload, Page, ViewportSize
+from playwright.sync_api import FilePayload, Page, ViewportSize
 
-from conftest import wait_actions
+from conftest import dice_landed, next_frame, start_game, wait_actions
 from kniffel import Game, Mode, preset
 from kniffel.browser.view import game_view
 from kniffel.engine.game import Player, PlayerKind, action_from_json
@@ -45,11 +45,10 @@ from test_web_phone import (
     actions,
     all_strikes_with_throws_left,
     classic_at_the_last_move,
-    start,
 )
 
 if TYPE_CHECKING:
-    from conftest import EngineSnapshot
+    from conftest import BrowserContexts
 
 pytestmark = pytest.mark.browser
 
@@ -208,7 +207,7 @@ class Tour:
     def look(self, screen: str) -> None:
         """Screenshots, the layout checks and axe of the screen as it is, light and dark."""
         page = self.page
-        page.wait_for_timeout(60)  # one frame after the last draw
+        next_frame(page)  # the last draw painted
         if not page.evaluate("typeof axe !== 'undefined'"):
             page.add_script_tag(path=str(AXE))
         for scheme in SCHEMES:
@@ -276,7 +275,7 @@ def tour_setup_and_pad(t: Tour) -> str:
     page.click("#add-player")
     page.select_option("select[data-kind='1']", "computer:greedy")
     t.check("setup-dice")
-    start(page, ["Oma", "oma"], wait=False)
+    start_game(page, ["Oma", "oma"], wait=False)
     page.wait_for_selector(".notice.warn")
 
     def refused() -> None:
@@ -285,7 +284,7 @@ def tour_setup_and_pad(t: Tour) -> str:
 
     t.check("notice-refusal", t.dismiss_notices, refused)
     t.dismiss_notices()
-    start(page, ["Oma", "Ich"])
+    start_game(page, ["Oma", "Ich"])
     t.check("pad-start")
     t.dialog("box-rule", lambda: page.click("button[data-info='three_of_a_kind']"),
              "#picker[open]")
@@ -352,11 +351,11 @@ def tour_dice(t: Tour) -> None:
     table, a computer's turn (held while it is checked), strikes with throws left, the end, the
     review and one decision's sheet."""
     page = t.page
-    start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
+    start_game(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
     t.check("dice-start")
     for throw in (1, 2, 3):
         after(page, "#roll")
-        page.wait_for_timeout(500)  # the dice have landed
+        dice_landed(page)
         if throw == 1:
             page.click(".die >> nth=0")
             page.click(".die >> nth=1")
@@ -364,7 +363,7 @@ def tour_dice(t: Tour) -> None:
     after(page, "#chip")
     t.check("dice-chip-used")
     after(page, "#roll")
-    page.wait_for_timeout(500)
+    dice_landed(page)
     t.check("dice-throw4")
     page.click("#hint")
     page.wait_for_selector("#hint-best", timeout=120_000)
@@ -377,7 +376,7 @@ def tour_dice(t: Tour) -> None:
     page.click("#choices button")
     page.wait_for_selector("section.game[data-computer='1'] .die", state="attached")
     page.wait_for_function("document.getElementById('computer-say').textContent !== ''")
-    page.wait_for_timeout(500)
+    dice_landed(page)
     t.check("dice-computer")
     page.evaluate("() => { delete window.kniffelPace; }")
     load(page, all_strikes_with_throws_left())
@@ -428,10 +427,10 @@ def tour_history(t: Tour, link: str) -> None:
 
 @pytest.mark.parametrize(("size", "mobile"), SIZES)
 def test_every_screen_fits_and_axe_finds_no_violation(
-    browser: Browser, site: str, engine_snapshot: EngineSnapshot, size: ViewportSize,
+    browser_contexts: BrowserContexts, size: ViewportSize,
     mobile: bool,
 ) -> None:
-    device = Device(browser, site, size, mobile, engine_snapshot)
+    device = Device(browser_contexts, size, mobile)
     try:
         t = Tour(device.open(), size)
         link = tour_setup_and_pad(t)
@@ -606,7 +605,7 @@ class MatrixTour(Tour):
 
     def look(self, screen: str) -> None:
         page = self.page
-        page.wait_for_timeout(60)
+        next_frame(page)
         if not page.evaluate("typeof axe !== 'undefined'"):
             page.add_script_tag(path=str(AXE))
         for scheme in self.setting.schemes:
@@ -637,16 +636,16 @@ class MatrixTour(Tour):
 
 @pytest.mark.parametrize("setting", MATRIX)
 def test_every_device_and_setting_at_the_table_shows_every_control_and_enough_rows(
-    browser: Browser, site: str, engine_snapshot: EngineSnapshot, setting: Setting,
+    browser_contexts: BrowserContexts, setting: Setting,
 ) -> None:
-    device = Device(browser, site, setting.size, setting.mobile, engine_snapshot,
+    device = Device(browser_contexts, setting.size, setting.mobile,
                     scale=setting.scale, forced=setting.forced)
     try:
         page = device.open(font=setting.font)
         t = MatrixTour(page, setting)
         t.check("setup")
         names = ["Großmutter", "Maximilian", "Alexandra", "Ben"]
-        start(page, names)
+        start_game(page, names)
         load(page, pad_save(names, 37))
         t.dismiss_notices()
         page.evaluate("document.getElementById('sheet-wrap').scrollTo(0, 0)")
@@ -693,9 +692,9 @@ def test_every_device_and_setting_at_the_table_shows_every_control_and_enough_ro
         page.keyboard.press("Escape")
         t.expect("the menu stays open after Escape",
                  not page.evaluate("document.getElementById('menu').open"))
-        start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
+        start_game(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:random"})
         after(page, "#roll")
-        page.wait_for_timeout(500)
+        dice_landed(page)
         if setting.forced:  # with reduced motion: nothing moves
             t.expect("an animation runs with reduced motion", page.evaluate(
                 "document.getAnimations().every((a) => a.effect.getTiming().duration <= 1)"))

@@ -11,16 +11,13 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from conftest import wait_actions
+from conftest import BrowserContexts, start_game, wait_actions
 from kniffel import Box, Enter, Game, Mode, preset
-
-if TYPE_CHECKING:
-    from conftest import EngineSnapshot
 
 pytestmark = pytest.mark.browser
 
@@ -61,14 +58,10 @@ RECORDER = """(() => {
 
 
 @pytest.fixture(scope="module")
-def context(browser: Browser, engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
+def context(browser_contexts: BrowserContexts) -> Iterator[BrowserContext]:
     # one context for the module, started from the session's engine snapshot (conftest.py)
-    ctx = browser.new_context(service_workers="block", bypass_csp=True,
-                              viewport={"width": 390, "height": 844})
-    engine_snapshot.seed(ctx)
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
+    with browser_contexts.open(viewport={"width": 390, "height": 844}) as ctx:
+        yield ctx
 
 
 class Table:
@@ -110,19 +103,6 @@ def table(context: BrowserContext, site: str) -> Iterator[Table]:
     t.close()
 
 
-def start(page: Page, names: list[str]) -> None:
-    """Start a score pad game of ``names`` from the start screen."""
-    page.check("#mode-pad")
-    while page.locator("#players .player-row").count() < len(names):
-        page.click("#add-player")
-    while page.locator("#players .player-row").count() > len(names):
-        page.locator("#players .player-row button").last.click()
-    for i, name in enumerate(names):
-        page.fill(f"input[data-player='{i}']", name)
-    page.click("#start")
-    wait_actions(page, 0)
-
-
 def pad_enter(page: Page, player: int, box: str, pts: int) -> None:
     """Score pad: tap the player's box, then the points."""
     n = int(page.get_attribute("section.game", "data-actions") or "-1")
@@ -158,7 +138,7 @@ def test_a_game_in_progress_keeps_the_screen_on_while_shown_and_lets_go_when_hid
     assert table.log() == []  # the start screen: no game, the screen may dim
     assert page.is_checked("#keep-awake")  # on unless the player turns it off
     assert page.text_content("label:has(#keep-awake)") == "Bildschirm anlassen während eines Spiels"
-    start(page, ["Anna", "Ben"])
+    start_game(page, ["Anna", "Ben"])
     assert table.log() == ["request:screen"]
     pad_enter(page, 0, "sixes", 24)  # a move keeps the one lock
     assert table.log() == ["request:screen"]
@@ -188,7 +168,7 @@ def test_with_the_setting_off_the_screen_is_never_kept_on(table: Table) -> None:
     page.uncheck("#keep-awake")
     settings = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.settings')"))
     assert settings["keep_awake"] is False
-    start(page, ["Anna"])
+    start_game(page, ["Anna"])
     pad_enter(page, 0, "sixes", 24)
     table.show("hidden")
     table.show("visible")
@@ -207,7 +187,7 @@ def test_a_browser_that_refuses_or_lacks_the_lock_plays_on_and_says_nothing(
         page = t.page
         # the setting is offered only where the browser can keep the screen on
         assert page.locator("#keep-awake").count() == (1 if mode == "refuse" else 0)
-        start(page, ["Anna"])
+        start_game(page, ["Anna"])
         pad_enter(page, 0, "sixes", 24)
         t.show("hidden")
         t.show("visible")
@@ -240,48 +220,50 @@ def test_over_plain_http_on_a_lan_address_the_app_says_once_what_it_lacks(
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     url = f"http://{address}:{server.server_address[1]}/"
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                              has_touch=True)
-    ctx.set_default_timeout(30_000)
+    # a phone on the same Wi-Fi: its service worker and policy as they are, Pyodide started
+    # afresh; a request to anything but this server fails the test (conftest.py)
+    contexts = BrowserContexts(browser, url, None)
     errors: list[str] = []
     try:
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        assert page.evaluate("window.isSecureContext") is False
-        assert page.evaluate("!('caches' in window) && !navigator.wakeLock") is True
-        page.wait_for_selector(f".notice.warn:has-text('{LAN_LACKS}')")
-        said = page.locator(".notice.warn").first.text_content() or ""
-        assert "ohne Netz geht sie nicht" in said
-        assert "startet jedes Mal ganz neu" in said
-        assert "kann den Bildschirm nicht anlassen" in said
-        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=240_000)
-        assert page.evaluate("window.kniffelTiming.bootPath") == "fresh"  # no saved engine
-        # the start screen: no wake-lock setting, and why
-        assert page.locator("#keep-awake").count() == 0
-        assert (page.text_content("#keep-awake-missing") or "").startswith(
-            "Bildschirm anlassen geht über diese Adresse nicht")
-        page.screenshot(path="/tmp/shots/lan-setup-360.png")
-        # the game is played; the hand-off panel says what the other phone lacks, and no
-        # warning that this address reaches only this device
-        page.check("#mode-pad")
-        page.click("#start")
-        wait_actions(page, 0)
-        page.click("#menu summary")
-        page.click("#handoff")
-        page.wait_for_selector("#qr path")
-        assert page.locator("#handoff-local").count() == 0
-        assert "ohne Offline-Kopie" in (page.text_content("#handoff-lan-limits") or "")
-        page.screenshot(path="/tmp/shots/lan-handoff-360.png")
-        page.click("#panel-close")
-        # told once on this device: not again after a reload
-        page.reload()
-        page.wait_for_selector("#boot", state="attached")
-        assert page.locator(f".notice:has-text('{LAN_LACKS}')").count() == 0
-        tips = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.tips')"))
-        assert tips["insecure"] is True
+        with contexts.open(engine=False, service_workers="allow", bypass_csp=False,
+                           viewport={"width": 360, "height": 740}, is_mobile=True,
+                           has_touch=True) as ctx:
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            assert page.evaluate("window.isSecureContext") is False
+            assert page.evaluate("!('caches' in window) && !navigator.wakeLock") is True
+            page.wait_for_selector(f".notice.warn:has-text('{LAN_LACKS}')")
+            said = page.locator(".notice.warn").first.text_content() or ""
+            assert "ohne Netz geht sie nicht" in said
+            assert "startet jedes Mal ganz neu" in said
+            assert "kann den Bildschirm nicht anlassen" in said
+            page.wait_for_selector("html[data-ready='1']", state="attached", timeout=240_000)
+            assert page.evaluate("window.kniffelTiming.bootPath") == "fresh"  # no saved engine
+            # the start screen: no wake-lock setting, and why
+            assert page.locator("#keep-awake").count() == 0
+            assert (page.text_content("#keep-awake-missing") or "").startswith(
+                "Bildschirm anlassen geht über diese Adresse nicht")
+            page.screenshot(path="/tmp/shots/lan-setup-360.png")
+            # the game is played; the hand-off panel says what the other phone lacks, and no
+            # warning that this address reaches only this device
+            page.check("#mode-pad")
+            page.click("#start")
+            wait_actions(page, 0)
+            page.click("#menu summary")
+            page.click("#handoff")
+            page.wait_for_selector("#qr path")
+            assert page.locator("#handoff-local").count() == 0
+            assert "ohne Offline-Kopie" in (page.text_content("#handoff-lan-limits") or "")
+            page.screenshot(path="/tmp/shots/lan-handoff-360.png")
+            page.click("#panel-close")
+            # told once on this device: not again after a reload
+            page.reload()
+            page.wait_for_selector("#boot", state="attached")
+            assert page.locator(f".notice:has-text('{LAN_LACKS}')").count() == 0
+            tips = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.tips')"))
+            assert tips["insecure"] is True
     finally:
-        ctx.close()
         server.shutdown()
         server.server_close()
     assert errors == []

@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import (
-    Browser,
     BrowserContext,
     FilePayload,
     Page,
@@ -26,7 +25,7 @@ from playwright.sync_api import (
     Route,
 )
 
-from conftest import wait_actions
+from conftest import start_game, wait_actions
 from kniffel import Box, Enter, Game, Mode, Outcome, Roll, Score, Strike, Throw, points, preset
 from kniffel.browser import advice_view
 from kniffel.browser.bridge import Session
@@ -39,7 +38,7 @@ from kniffel.engine.match import Match
 from kniffel.engine.rules import choices
 
 if TYPE_CHECKING:
-    from conftest import EngineSnapshot
+    from conftest import BrowserContexts
 
 pytestmark = pytest.mark.browser
 
@@ -71,19 +70,15 @@ def requests(site: str) -> Requests:
 
 
 @pytest.fixture(scope="module")
-def context(browser: Browser, requests: Requests,
-            engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
+def context(browser_contexts: BrowserContexts, requests: Requests) -> Iterator[BrowserContext]:
     # Service workers are tested in their own context (test_offline_after_first_visit): here
     # they would hide requests from Playwright's routing. The page's Content-Security-Policy is
     # bypassed so that the markup test shows the page itself never runs user text as HTML, and
-    # so that Playwright may evaluate its conditions.
-    ctx = browser.new_context(service_workers="block", bypass_csp=True,
-                              viewport={"width": 412, "height": 915})
-    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
-    ctx.on("request", requests)
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
+    # so that Playwright may evaluate its conditions. The engine starts from the session's
+    # snapshot (conftest.py): no fresh Pyodide start.
+    with browser_contexts.open(viewport={"width": 412, "height": 915}) as ctx:
+        ctx.on("request", requests)
+        yield ctx
 
 
 def wait_ready(page: Page) -> None:
@@ -106,29 +101,6 @@ def page(context: BrowserContext, site: str, requests: Requests) -> Iterator[Pag
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def start_game(page: Page, names: list[str], mode: str = "pad", rules: str = "extreme",
-               kinds: dict[int, str] | None = None) -> None:
-    """Fill in the start screen and start; ``kinds`` makes players computers
-    (``{1: "computer:greedy"}``)."""
-    if not page.locator("#setup").count():
-        menu(page, "#new-game")
-    page.select_option("#rules", rules)
-    page.check(f"#mode-{mode}")
-    while page.locator("#players .player-row").count() < len(names):
-        page.click("#add-player")
-    while page.locator("#players .player-row").count() > len(names):
-        page.locator("#players .player-row button").last.click()
-    for i, name in enumerate(names):
-        page.fill(f"input[data-player='{i}']", name)
-    for i, kind in (kinds or {}).items():
-        page.select_option(f"select[data-kind='{i}']", kind)
-    page.click("#start")
-    if kinds and 0 in kinds:  # a computer begins: its turn plays at once
-        page.wait_for_selector("section.game", state="attached")
-    else:
-        wait_actions(page, 0)
 
 
 def menu(page: Page, item: str) -> None:
@@ -209,7 +181,7 @@ def test_becomes_interactive_with_aria_busy_false_and_restarts_from_the_snapshot
 
 def test_complete_two_player_block_game_entered_box_by_box(page: Page) -> None:
     rules = preset("extreme")
-    start_game(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad", rules="extreme")
     # Anna's first roll is typed in from real dice; the engine lists where it may go.
     type_pad_dice(page, [5, 5, 5, 6, 6, 6])
     page.click("#show-boxes")
@@ -255,7 +227,7 @@ def test_complete_two_player_block_game_entered_box_by_box(page: Page) -> None:
 
 
 def test_virtual_dice_turn_with_keeps_a_chip_and_a_score(page: Page) -> None:
-    start_game(page, ["Solo"], mode="dice")
+    start_game(page, ["Solo"], mode="dice", rules="extreme")
     page.click("#roll")
     wait_actions(page, 2)
     first = dice(page)
@@ -292,7 +264,7 @@ def test_virtual_dice_turn_with_keeps_a_chip_and_a_score(page: Page) -> None:
 def test_reload_in_the_middle_of_a_turn_draws_the_saved_sheet_at_once_and_resumes(
     page: Page, context: BrowserContext
 ) -> None:
-    start_game(page, ["Anna", "Ben"], mode="dice")
+    start_game(page, ["Anna", "Ben"], mode="dice", rules="extreme")
     page.click("#roll")
     wait_actions(page, 2)
     page.click(".die[data-pos='2']")
@@ -327,7 +299,7 @@ def test_reload_in_the_middle_of_a_turn_draws_the_saved_sheet_at_once_and_resume
 
 
 def test_undo_takes_back_entries_and_throws(page: Page) -> None:
-    start_game(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad", rules="extreme")
     assert page.locator("#undo").is_disabled()
     pad_enter(page, 0, "threes", 9)
     assert page.text_content("td[data-player='0'][data-box='threes']") == "9"
@@ -335,7 +307,7 @@ def test_undo_takes_back_entries_and_throws(page: Page) -> None:
     wait_actions(page, 0)
     assert page.locator("td[data-player='0'][data-box='threes'] button.open").count() == 1
     assert "Anna" in (page.text_content("#status") or "")
-    start_game(page, ["Solo"], mode="dice")
+    start_game(page, ["Solo"], mode="dice", rules="extreme")
     page.click("#roll")
     wait_actions(page, 2)
     thrown = dice(page)
@@ -369,7 +341,7 @@ def test_corrupt_stored_data_is_kept_as_a_copy_the_user_is_told_and_the_app_star
     assert [data[k] for k in copies] == [raw]
     assert key not in data or json.loads(data[key])["entries"] == []  # the bad entry set aside
     assert page.locator("#setup").is_visible()
-    start_game(page, ["Anna"], mode="pad")  # and the clean start works
+    start_game(page, ["Anna"], mode="pad", rules="extreme")  # and the clean start works
     pad_enter(page, 0, "chance", 20)
     assert total(page, "Anna") == 20
 
@@ -400,7 +372,7 @@ def import_file(page: Page, name: str, content: bytes) -> None:
 
 
 def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> None:
-    start_game(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad", rules="extreme")
     pad_enter(page, 0, "chance", 20)
     page.click("#nav-history")
     before = stored(page)
@@ -445,7 +417,7 @@ def test_import_with_bad_content_is_refused_and_changes_nothing(page: Page) -> N
 
 def test_names_with_markup_are_shown_as_text(page: Page) -> None:
     names = ["<script>window.pwned=1</script>", "<img src=x onerror=window.pwned=2>"]
-    start_game(page, names, mode="pad")
+    start_game(page, names, mode="pad", rules="extreme")
     shown = page.locator("#sheet thead .pname").all_text_contents()
     assert shown == names
     assert page.evaluate("window.pwned") is None
@@ -457,7 +429,7 @@ def test_names_with_markup_are_shown_as_text(page: Page) -> None:
 
 
 def test_english_switch_and_keyboard_operation(page: Page) -> None:
-    start_game(page, ["Anna"], mode="pad")
+    start_game(page, ["Anna"], mode="pad", rules="extreme")
     page.click("#lang")
     assert page.text_content("#sheet tr.total th") == "Total"
     assert page.get_attribute("html", "lang") == "en"
@@ -488,7 +460,7 @@ def test_default_player_names_follow_the_language_switch_typed_names_stay(page: 
 
 
 def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Requests) -> None:
-    start_game(page, ["Anna"], mode="dice")
+    start_game(page, ["Anna"], mode="dice", rules="extreme")
     page.click("#roll")
     wait_actions(page, 2)
     page.click("#nav-history")
@@ -497,9 +469,9 @@ def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Reque
     assert requests.foreign == []
 
 
-def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
-    ctx = browser.new_context()
-    try:
+def test_offline_after_the_first_visit(browser_contexts: BrowserContexts, site: str) -> None:
+    # a first visit: its service worker and CSP as they are, Pyodide started afresh
+    with browser_contexts.open(engine=False, service_workers="allow", bypass_csp=False) as ctx:
         page = ctx.new_page()
         page.goto(site)
         wait_ready(page)
@@ -515,7 +487,7 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         ctx.set_offline(True)
         page.reload()
         wait_ready(page)
-        start_game(page, ["Offline"], mode="dice")
+        start_game(page, ["Offline"], mode="dice", rules="extreme")
         page.click("#roll")
         wait_actions(page, 2)
         assert len(dice(page)) == 6
@@ -526,12 +498,10 @@ def test_offline_after_the_first_visit(browser: Browser, site: str) -> None:
         wait_actions(page, 2)
         page.click("#hint")
         page.wait_for_selector("#hint-best", timeout=60_000)
-    finally:
-        ctx.close()
 
 
 def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Page) -> None:
-    start_game(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad", rules="extreme")
     pad_enter(page, 0, "sixes", 24)
     pad_enter(page, 1, "chance", 17)
     with page.expect_download() as download:
@@ -539,7 +509,7 @@ def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Pa
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert Game.from_json(exported).scores() == (24, 17)
     # A new game replaces the one in progress, which waits in the history, unfinished.
-    start_game(page, ["Carla"], mode="dice")
+    start_game(page, ["Carla"], mode="dice", rules="extreme")
     page.click("#nav-history")
     page.wait_for_selector("#history-list li")
     assert "Anna 24 · Ben 17" in (page.text_content("#history-list") or "")
@@ -560,7 +530,7 @@ def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Pa
 def test_a_second_tab_follows_the_game_instead_of_overwriting_it(
     page: Page, context: BrowserContext, site: str
 ) -> None:
-    start_game(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad", rules="extreme")
     other = context.new_page()
     try:
         other.goto(site)
@@ -643,7 +613,7 @@ def bot_cells(page: Page) -> dict[str, str]:
 
 def test_a_human_plays_a_round_against_the_greedy_computer(page: Page) -> None:
     page.evaluate("window.kniffelPace = 40")
-    start_game(page, ["Anna", "Bot"], mode="dice", kinds={1: "computer:greedy"})
+    start_game(page, ["Anna", "Bot"], mode="dice", kinds={1: "computer:greedy"}, rules="extreme")
     assert page.text_content("th[data-player='1'] .pkind") == "Computer"
     page.evaluate(WATCH)
     page.click("#roll")
@@ -684,7 +654,7 @@ def test_a_computer_turn_goes_on_after_a_reload_and_plays_like_the_desktop_engin
 ) -> None:
     page.add_init_script("window.kniffelPace = 250")  # also after the reload
     page.evaluate("window.kniffelPace = 250")
-    start_game(page, ["Bot", "Anna"], mode="dice", kinds={0: "computer:greedy"})
+    start_game(page, ["Bot", "Anna"], mode="dice", kinds={0: "computer:greedy"}, rules="extreme")
     wait_until(page, "Number(document.querySelector('section.game').dataset.actions) >= 2")
     assert page.get_attribute("section.game", "data-computer") == "1"
     page.reload()

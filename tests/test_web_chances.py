@@ -15,7 +15,7 @@ import math
 import pytest
 from playwright.sync_api import Page
 
-from conftest import wait_actions
+from conftest import start_game, wait_actions
 from kniffel.browser import advice_view
 from kniffel.engine.chances import win_chances
 from kniffel.engine.game import Game
@@ -35,22 +35,6 @@ def page(phone_page: Page) -> Page:
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def start(page: Page, mode: str, rules: str = "extreme",
-          names: tuple[str, ...] = ("Anna", "Ben")) -> None:
-    """Start a game of humans ``names`` from the start screen."""
-    if not page.locator("#setup").count():
-        page.click("#menu summary")
-        page.click("#new-game")
-    page.select_option("#rules", rules)
-    page.check(f"#mode-{mode}")
-    while page.locator("#players .player-row").count() < len(names):
-        page.click("#add-player")
-    for i, name in enumerate(names):
-        page.fill(f"input[data-player='{i}']", name)
-    page.click("#start")
-    wait_actions(page, 0)
 
 
 def actions(page: Page) -> int:
@@ -97,7 +81,7 @@ def pad_enter(page: Page, player: int, box: str, points: int) -> None:
 
 def test_the_pad_shows_each_players_chance_under_the_totals_and_it_changes_after_an_entry(
         page: Page) -> None:
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     # the row's name, with a soft hyphen to break in its narrow cell, and what a tap does
     assert (page.text_content("#chances-info .bshort") or "").replace("\xad", "") == "Gewinnchance"
     assert page.text_content("#chances-info .sr") == " – was heißt das?"
@@ -120,7 +104,8 @@ def test_the_pad_shows_each_players_chance_under_the_totals_and_it_changes_after
 
 def test_the_dice_game_shows_the_chances_and_they_change_after_an_entry_not_a_throw(
         page: Page) -> None:
-    start(page, "dice", rules="kniffel")  # a classic set: its exact table, shipped with the site
+    # a classic set: its exact table, shipped with the site
+    start_game(page, ["Anna", "Ben"], "dice", rules="kniffel")
     before = shown(page)
     assert before == ["50 %", "50 %"]
     page.click("#roll")
@@ -137,7 +122,7 @@ def test_the_dice_game_shows_the_chances_and_they_change_after_an_entry_not_a_th
 
 def test_a_tap_on_the_row_explains_it_with_expected_totals_and_ranges_in_both_languages(
         page: Page) -> None:
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     pad_enter(page, 0, "chance", 20)
     page.click("#chances-info")
     page.wait_for_selector("#panel[open]")
@@ -173,7 +158,7 @@ def test_the_setting_hides_the_row_and_is_remembered(page: Page) -> None:
     assert page.text_content("label:has(#show-chances)") == "Gewinnchance im Spielblatt zeigen"
     page.uncheck("#show-chances")
     assert json.loads(page.evaluate(f"localStorage.getItem('{SETTINGS}')"))["show_chances"] is False
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     assert page.locator("#chances").count() == 0
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=BOOT_TIMEOUT_MS)
@@ -197,7 +182,7 @@ def test_the_setting_hides_the_row_and_is_remembered(page: Page) -> None:
 def test_an_open_menu_stays_open_when_the_page_redraws(page: Page) -> None:
     # the engine coming ready, the win chances arriving or another window's move redraw the
     # game; the menu the player just opened must not snap shut under their finger
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     page.click("#menu summary")
     assert page.is_visible("#new-game")
     page.evaluate("""async () => {
@@ -213,7 +198,7 @@ def test_an_open_menu_stays_open_when_the_page_redraws(page: Page) -> None:
 
 def test_after_a_reload_the_row_shows_the_engines_chances_not_only_the_stored_ones(
         page: Page) -> None:
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     pad_enter(page, 0, "kniffel", 50)
     before = shown(page)
     # the stored view's chances, made up: the page draws them first, then asks the engine
@@ -236,7 +221,7 @@ def test_after_a_reload_the_row_shows_the_engines_chances_not_only_the_stored_on
 
 def test_the_marks_for_most_points_and_best_chance_are_explained(page: Page) -> None:
     # issue 29: ★ (most points) and ▲ (best chance) sat on different players with no legend
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     assert page.locator("#marks-legend").count() == 0  # nobody marked yet
     pad_enter(page, 0, "chance", 10)  # Anna leads with 10 points, and wasted her Chance
     assert page.locator("th[data-player='0'] .badge").text_content() == "★"
@@ -266,7 +251,7 @@ def test_after_the_entry_that_leaves_two_extreme_boxes_open_the_row_catches_up(
     # two boxes take 0.2-0.5 s here), and the page asks for the new ones after drawing
     from kniffel.engine.actions import Enter
 
-    start(page, "pad")
+    start_game(page, ["Anna", "Ben"], "pad", rules="extreme")
     game = engine_game(page)
     keep_open = {Box.CHANCE, Box.SUPER_CHANCE, Box.KNIFFEL}
     while not (game.current_player == 0 and len(game.sheet(0).entries) == 19):

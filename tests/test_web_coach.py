@@ -13,18 +13,18 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from conftest import wait_actions
+from conftest import start_game, wait_actions
 from kniffel import Game, Mode, Player, Roll, Score, Strike, Throw, UseChip, preset
 from kniffel.engine.messages import number
 from kniffel.engine.pad_review import after_chip, pad_advice, review_pad
 from kniffel.engine.rules import choices
 from kniffel.engine.turns import pad_action
-from test_web_phone import SMALL_PHONE, Device, actions, audit, start
+from test_web_phone import SMALL_PHONE, Device, actions, audit
 
 if TYPE_CHECKING:
-    from conftest import EngineSnapshot
+    from conftest import BrowserContexts
 
 pytestmark = pytest.mark.browser
 
@@ -34,8 +34,8 @@ EXPERT_MS = 120_000
 
 
 @pytest.fixture
-def device(browser: Browser, site: str, engine_snapshot: EngineSnapshot) -> Iterator[Device]:
-    d = Device(browser, site, SMALL_PHONE, True, engine_snapshot)
+def device(browser_contexts: BrowserContexts) -> Iterator[Device]:
+    d = Device(browser_contexts, SMALL_PHONE, True)
     yield d
     d.close()
 
@@ -88,7 +88,7 @@ def nearly_finished(seed: int) -> tuple[Game, dict[str, Any]]:
 
 def test_tip_after_typed_dice_names_the_experts_box_and_expected_score(device: Device) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"])
+    start_game(page, ["Anna", "Ben"])
     dice = [5, 5, 5, 6, 6, 6]
     type_dice(page, dice)
     assert page.input_value("#pad-throw") == "3"  # the last throw unless the player says
@@ -184,7 +184,7 @@ def test_the_coach_with_a_chip_says_which_dice_to_keep_and_keeps_the_typed_dice(
     # and no more; the chip cleared the typed dice; typed again, the selector stood on the 4th
     # throw and the tip named a box for dice not thrown again yet
     page = device.open()
-    start(page, ["Anna", "Ben"])
+    start_game(page, ["Anna", "Ben"])
     third = [5, 1, 2, 6, 6, 0]
     type_dice(page, third)
     assert throw_shown(page) == ("3", ["1", "2", "3", "4"])
@@ -227,7 +227,7 @@ def test_the_throw_selector_follows_the_throws_typed(device: Device) -> None:
     # issue 29: typing the dice of a later throw left the selector on "1." and the tip gave
     # keep advice instead of a box
     page = device.open()
-    start(page, ["Anna"])
+    start_game(page, ["Anna"])
     first, second, third = [1, 2, 3, 5, 6, 4], [2, 3, 4, 5, 6, 4], [2, 3, 4, 5, 6, 9]
     type_dice(page, first)
     page.select_option("#pad-throw", "1")

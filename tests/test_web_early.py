@@ -11,9 +11,9 @@ from contextlib import suppress
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route
+from playwright.sync_api import BrowserContext, Page, Route
 
-from conftest import READY, EngineSnapshot, wait_actions
+from conftest import READY, BrowserContexts, wait_actions
 from kniffel.engine.game import Game
 from kniffel.engine.messages import text
 
@@ -46,16 +46,13 @@ class Held:
 
 
 @pytest.fixture
-def held_context(browser: Browser, engine_snapshot: EngineSnapshot
-                 ) -> Iterator[tuple[BrowserContext, Held]]:
-    ctx = browser.new_context(service_workers="block", bypass_csp=True, is_mobile=True,
-                              has_touch=True, viewport={"width": 390, "height": 844})
-    engine_snapshot.seed(ctx)  # once released, the engine starts from the session's snapshot
-    ctx.set_default_timeout(30_000)
-    held = Held(ctx)
-    yield ctx, held
-    held.release()
-    ctx.close()
+def held_context(browser_contexts: BrowserContexts) -> Iterator[tuple[BrowserContext, Held]]:
+    # once released, the engine starts from the session's snapshot
+    with browser_contexts.open(is_mobile=True, has_touch=True,
+                               viewport={"width": 390, "height": 844}) as ctx:
+        held = Held(ctx)
+        yield ctx, held
+        held.release()
 
 
 def stored_current(page: Page) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import (
-    Browser,
     BrowserContext,
     CDPSession,
     FilePayload,
@@ -19,11 +18,11 @@ from playwright.sync_api import (
     ViewportSize,
 )
 
-from conftest import wait_actions
+from conftest import next_frame, start_game, wait_actions
 from kniffel import Game
 
 if TYPE_CHECKING:
-    from conftest import EngineSnapshot
+    from conftest import BrowserContexts
 
 pytestmark = pytest.mark.browser
 
@@ -37,30 +36,23 @@ SIZES = [pytest.param((PHONE, True), id="390x844"),
 
 
 class Device:
-    """A browser context of one size; every page it opens is checked for page errors and for
-    requests to another origin. With ``engine`` (the session's engine snapshot, conftest.py)
-    its first page starts the engine from the snapshot, else Pyodide starts afresh."""
+    """A browser context of one size (conftest.py's :class:`~conftest.BrowserContexts`: a
+    request to another origin fails it); every page it opens is checked for page errors. With
+    ``engine`` (the default) its first page starts the engine from the session's snapshot, else
+    Pyodide starts afresh."""
 
-    def __init__(self, browser: Browser, site: str, viewport: ViewportSize, mobile: bool,
-                 engine: EngineSnapshot | None = None, *, scale: float = 1,
-                 forced: bool = False):
+    def __init__(self, contexts: BrowserContexts, viewport: ViewportSize, mobile: bool, *,
+                 engine: bool = True, scale: float = 1, forced: bool = False):
         """``scale``: device pixels per CSS pixel; ``forced``: forced colours (high contrast)
         and reduced motion."""
-        self.site = site
-        self.context: BrowserContext = browser.new_context(
-            viewport=viewport, is_mobile=mobile, has_touch=mobile, service_workers="block",
-            bypass_csp=True, device_scale_factor=scale,
-            forced_colors="active" if forced else "none",
+        self.contexts = contexts
+        self.site = contexts.site
+        self.context: BrowserContext = contexts.new(
+            engine=engine, viewport=viewport, is_mobile=mobile, has_touch=mobile,
+            device_scale_factor=scale, forced_colors="active" if forced else "none",
             reduced_motion="reduce" if forced else "no-preference")
-        if engine is not None:
-            engine.seed(self.context)
-        self.context.set_default_timeout(30_000)
         self.errors: list[str] = []
-        self.foreign: list[str] = []
         self.sessions: list[CDPSession] = []
-        origin = site.rstrip("/")
-        self.context.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
-                        else self.foreign.append(r.url))
 
     def open(self, url: str | None = None, *, clear: bool = True, font: int = 16) -> Page:
         """A page of the app; ``font``: the browser's default font size (CSS px)."""
@@ -78,40 +70,21 @@ class Device:
         return page
 
     def close(self) -> None:
-        self.context.close()
+        """Close the context: fails where a page raised an error or asked another origin."""
+        self.contexts.close(self.context)
         assert self.errors == []
-        assert self.foreign == []
 
 
 @pytest.fixture
-def device(request: pytest.FixtureRequest, browser: Browser, site: str,
-           engine_snapshot: EngineSnapshot) -> Iterator[Device]:
+def device(request: pytest.FixtureRequest,
+           browser_contexts: BrowserContexts) -> Iterator[Device]:
     viewport, mobile = getattr(request, "param", (PHONE, True))
-    d = Device(browser, site, viewport, mobile, engine_snapshot)
+    d = Device(browser_contexts, viewport, mobile)
     yield d
     d.close()
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def start(page: Page, names: list[str], mode: str = "pad", kinds: dict[int, str] | None = None,
-          wait: bool = True) -> None:
-    if not page.locator("#setup").count():
-        page.click("#menu summary")
-        page.click("#new-game")
-    page.check(f"#mode-{mode}")
-    while page.locator("#players .player-row").count() < len(names):
-        page.click("#add-player")
-    while page.locator("#players .player-row").count() > len(names):
-        page.locator("#players .player-row button").last.click()
-    for i, name in enumerate(names):
-        page.fill(f"input[data-player='{i}']", name)
-    for i, kind in (kinds or {}).items():
-        page.select_option(f"select[data-kind='{i}']", kind)
-    page.click("#start")
-    if wait:
-        wait_actions(page, 0)
 
 
 def actions(page: Page) -> int:
@@ -164,7 +137,7 @@ def scroll_to_bottom(page: Page) -> None:
       w.scrollTop = w.scrollHeight;
       window.scrollTo(0, document.documentElement.scrollHeight);
     }""")
-    page.wait_for_timeout(50)
+    next_frame(page)
 
 
 # --- the sheet -------------------------------------------------------------------------------
@@ -173,7 +146,7 @@ def scroll_to_bottom(page: Page) -> None:
 @pytest.mark.parametrize("device", SIZES, indirect=True)
 def test_four_player_pad_fits_and_names_and_totals_stay_in_view(device: Device) -> None:
     page = device.open()
-    start(page, ["Oma", "Ich", "Alexandra", "Ben"])
+    start_game(page, ["Oma", "Ich", "Alexandra", "Ben"])
     assert page_overflow(page) == 0
     fits = page.evaluate("(() => { const w = document.getElementById('sheet-wrap');"
                          " return w.scrollWidth <= w.clientWidth; })()")
@@ -197,7 +170,7 @@ def test_more_players_scroll_sideways_inside_the_sheet_with_the_box_names_fixed(
 ) -> None:
     page = device.open()
     names = ["Anna", "Ben", "Clara", "Dora", "Emil", "Fritz"]
-    start(page, names)
+    start_game(page, names)
     for i in range(5):
         enter(page, i, "chance", 20 + i)
     # the sixth player's turn: the sheet scrolled sideways to show that column
@@ -206,7 +179,7 @@ def test_more_players_scroll_sideways_inside_the_sheet_with_the_box_names_fixed(
     assert page_overflow(page) == 0
     page.evaluate("(() => { const w = document.getElementById('sheet-wrap');"
                   " w.scrollLeft = 10000; w.scrollTop = 0; })()")
-    page.wait_for_timeout(50)
+    next_frame(page)
     first = page.eval_on_selector("tr[data-row='ones'] th",
                                   "e => e.getBoundingClientRect().left")
     wrap = page.eval_on_selector("#sheet-wrap", "e => e.getBoundingClientRect().left")
@@ -216,7 +189,7 @@ def test_more_players_scroll_sideways_inside_the_sheet_with_the_box_names_fixed(
 
 def test_box_rule_is_one_tap_away(device: Device) -> None:
     page = device.open()
-    start(page, ["Anna"])
+    start_game(page, ["Anna"])
     assert page.text_content("td[data-box='three_of_a_kind'] button.open") == "3 gleiche"
     page.click("button[data-info='three_of_a_kind']")
     page.wait_for_selector("#picker[open]")
@@ -248,13 +221,13 @@ def test_setup_name_fields_are_wide_and_enter_does_not_start_the_game(device: De
 
 def test_refusals_are_plain_words_and_nothing_shows_engine_text(device: Device) -> None:
     page = device.open()
-    start(page, ["Oma", "oma"], wait=False)
+    start_game(page, ["Oma", "oma"], wait=False)
     page.wait_for_selector(".notice.warn")
     said = page.text_content(".notice.warn") or ""
     assert said.strip()
     assert "two players" not in said
     page.click(".notice button")
-    start(page, ["Ich", "Du"])
+    start_game(page, ["Ich", "Du"])
     assert page.text_content("#status") == "Am Zug: Ich"
     assert page.locator("#timing").count() == 0
     assert page.locator("#sheet .badge").count() == 0  # no leader at 0:0
@@ -274,7 +247,7 @@ def test_a_correction_changes_the_total_and_survives_a_reload_and_an_undo(
     device: Device,
 ) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"])
+    start_game(page, ["Anna", "Ben"])
     enter(page, 0, "fives", 20)
     enter(page, 1, "chance", 17)
     # Anna's turn; Ben's chance is put right out of turn, then Anna's fives
@@ -304,7 +277,7 @@ def test_a_correction_changes_the_total_and_survives_a_reload_and_an_undo(
 
 def test_typed_pad_dice_are_kept_over_a_reload(device: Device) -> None:
     page = device.open()
-    start(page, ["Anna"])
+    start_game(page, ["Anna"])
     page.click("#enter-dice")
     for i, v in enumerate([5, 5, 5, 6]):
         page.fill(f"input[data-die='{i}']", str(v))
@@ -323,7 +296,7 @@ def test_dice_game_shows_the_best_choices_by_the_dice_and_kept_dice_stay(
     device: Device,
 ) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"], mode="dice")
+    start_game(page, ["Anna", "Ben"], mode="dice")
     page.click("#roll")
     wait_actions(page, 2)
     points = page.eval_on_selector_all(
@@ -365,7 +338,7 @@ SHARE_STUB = """() => {
 
 def test_share_sends_the_final_sheet_as_text(device: Device) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"], mode="pad")
+    start_game(page, ["Anna", "Ben"], mode="pad")
     page.evaluate(SHARE_STUB)
     enter(page, 0, "chance", 25)
     page.click("#menu summary")
@@ -383,10 +356,10 @@ def test_share_sends_the_final_sheet_as_text(device: Device) -> None:
 
 
 def test_handoff_link_opens_the_same_game_on_another_device_when_asked(
-    device: Device, browser: Browser, site: str
+    device: Device, browser_contexts: BrowserContexts, site: str
 ) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"], mode="dice")
+    start_game(page, ["Anna", "Ben"], mode="dice")
     page.click("#roll")
     wait_actions(page, 2)
     page.click("#choices button")
@@ -399,10 +372,10 @@ def test_handoff_link_opens_the_same_game_on_another_device_when_asked(
     assert link.startswith(site)
     assert "#g=g1." in link
     game = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.current')"))["game"]
-    other = Device(browser, site, PHONE, True)
+    other = Device(browser_contexts, PHONE, True)
     try:
         phone = other.open()
-        start(phone, ["Carla"], mode="pad")
+        start_game(phone, ["Carla"], mode="pad")
         enter(phone, 0, "chance", 30)
         # a link opened over a game in progress asks first; "no" keeps the game
         phone.goto(link)
@@ -518,7 +491,7 @@ def test_dice_screens_after_every_throw_the_chip_and_a_computers_turn_fit(
     device: Device,
 ) -> None:
     page = device.open()
-    start(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:greedy"})
+    start_game(page, ["Anna", "Rechner"], mode="dice", kinds={1: "computer:greedy"})
     audit(page, "dice-start")
     assert "Würfle zuerst." in (page.text_content("#screen") or "")
     page.click("#roll")
@@ -620,7 +593,7 @@ def test_a_strike_is_not_the_prompt_while_throws_are_left(device: Device) -> Non
 @pytest.mark.parametrize("device", SIZES, indirect=True)
 def test_the_bonus_row_says_missed_on_one_line(device: Device) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"])
+    start_game(page, ["Anna", "Ben"])
     for box in ["ones", "twos", "threes", "fours"]:  # 5·6 + 6·6 < 73: the bonus is missed
         enter(page, 0, box, None)
         enter(page, 1, box, None)
@@ -638,16 +611,16 @@ def test_the_bonus_row_says_missed_on_one_line(device: Device) -> None:
 
 @pytest.mark.parametrize("device", SIZES, indirect=True)
 def test_the_handoff_prompt_on_a_phone_without_a_game_shows_no_missing_value(
-    device: Device, browser: Browser, site: str
+    device: Device, browser_contexts: BrowserContexts, site: str
 ) -> None:
     page = device.open()
-    start(page, ["Anna", "Ben"], mode="dice")
+    start_game(page, ["Anna", "Ben"], mode="dice")
     page.click("#menu summary")
     page.click("#handoff")
     page.wait_for_selector("#qr path")
     audit(page, "handoff-qr")
     link = page.input_value("#handoff-link")
-    other = Device(browser, site, PHONE, True)
+    other = Device(browser_contexts, PHONE, True)
     try:
         phone = other.open()
         phone.goto(link)
@@ -724,7 +697,7 @@ def confirm_text(page: Page) -> str:
 @pytest.mark.parametrize("device", SIZES[1:], indirect=True)
 def test_an_entry_is_confirmed_with_undo_and_undo_says_what_it_took_back(device: Device) -> None:
     page = device.open()
-    start(page, ["Papa", "Mama"])
+    start_game(page, ["Papa", "Mama"])
     enter(page, 0, "three_of_a_kind", 24)
     assert confirm_text(page) == "Papa: 24 Punkte bei Dreierpasch"
     # the first entry ever also tells that a filled box can be changed, once
@@ -756,7 +729,7 @@ def test_an_entry_is_confirmed_with_undo_and_undo_says_what_it_took_back(device:
 @pytest.mark.parametrize("device", SIZES[1:2], indirect=True)
 def test_an_entry_from_the_bar_brings_its_box_into_view(device: Device) -> None:
     page = device.open()
-    start(page, ["Papa", "Mama", "Oma", "Opa"])
+    start_game(page, ["Papa", "Mama", "Oma", "Opa"])
     page.click("#enter-dice")
     for i, v in enumerate([6, 6, 6, 5, 5, 9]):
         page.fill(f"input[data-die='{i}']", str(v))
@@ -797,7 +770,7 @@ def test_the_end_ranks_every_player_by_total(device: Device) -> None:
 def test_the_handoff_panel_warns_that_another_phone_cannot_open_this_devices_address(
         device: Device) -> None:
     page = device.open()  # the test server listens on 127.0.0.1, kniffel web's default
-    start(page, ["Anna", "Ben"], mode="dice")
+    start_game(page, ["Anna", "Ben"], mode="dice")
     page.click("#menu summary")
     page.click("#handoff")
     page.wait_for_selector("#qr path")
@@ -829,7 +802,7 @@ def focused_die(page: Page) -> str | None:
 def test_a_die_typed_beyond_its_faces_is_told_in_the_pages_words_and_nothing_is_entered(
         device: Device) -> None:
     page = device.open()
-    start(page, ["Anna"])  # Kniffel Extreme: five d6 and the d10
+    start_game(page, ["Anna"])  # Kniffel Extreme: five d6 and the d10
     page.click("#enter-dice")
     assert page.evaluate("document.getElementById('pad-dice').noValidate") is True
     page.type("input[data-die='0']", "7")

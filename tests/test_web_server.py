@@ -65,6 +65,7 @@ def test_service_worker_lists_every_file_of_the_site(tmp_path: Path) -> None:
     assert {name for name in on_disk if name.endswith((".gz", ".br"))} <= copies
 
 
+@pytest.mark.solve  # builds the whole site: Pyodide compressed, seconds
 def test_build_writes_compressed_copies_that_unpack_to_the_same_bytes(tmp_path: Path) -> None:
     info = build_site(tmp_path)
     brotli = brotli_module()
@@ -85,6 +86,7 @@ def test_build_writes_compressed_copies_that_unpack_to_the_same_bytes(tmp_path: 
         assert not (tmp_path / f"{name}.gz").exists(), name
 
 
+@pytest.mark.solve  # builds the whole site: Pyodide compressed, seconds
 def test_the_site_zips_are_stored_so_transport_compression_packs_them_whole(
         tmp_path: Path) -> None:
     """kniffel.zip and Pyodide's stdlib are stored, not deflated, and go brotli-compressed:
@@ -105,6 +107,7 @@ def test_the_site_zips_are_stored_so_transport_compression_packs_them_whole(
         assert info["compressed"]["kniffel.zip"]["br"] < 1_000_000
 
 
+@pytest.mark.solve  # builds the whole site: Pyodide compressed, seconds
 def test_the_classic_tables_are_files_of_their_own_outside_the_package(tmp_path: Path) -> None:
     """A Kniffel Extreme visit never loads the classic rule sets' tables: they are not in
     kniffel.zip but in tables/, listed for the service worker (offline after the first visit)."""
@@ -205,6 +208,7 @@ def test_server_sends_the_compressed_copy_the_browser_accepts_with_the_file_type
                                                       ).stat().st_size
 
 
+@pytest.mark.solve  # builds the whole site: Pyodide compressed, seconds
 def test_server_with_compression_off_sends_every_file_as_it_is() -> None:
     with running_server(compress=False) as (url, site):
         headers, body = _fetch(url + "pyodide/pyodide.asm.wasm", accept="br, gzip")

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FilePayload, Page
+from playwright.sync_api import BrowserContext, FilePayload, Page
 
 from kniffel import Enter, Game, Mode, Strike, preset
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import summary
 
 if TYPE_CHECKING:
-    from conftest import EngineSnapshot
+    from conftest import BrowserContexts
 
 pytestmark = pytest.mark.browser
 
@@ -33,19 +33,10 @@ CURRENT, HISTORY, SETTINGS = "kniffel.v1.current", "kniffel.v1.history", "kniffe
 
 
 @pytest.fixture(scope="module")
-def context(browser: Browser, site: str,
-            engine_snapshot: EngineSnapshot) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(service_workers="block", bypass_csp=True,
-                              viewport={"width": 390, "height": 844}, has_touch=True)
-    engine_snapshot.seed(ctx)  # the session's engine (conftest.py): no fresh Pyodide start
-    foreign: list[str] = []
-    origin = site.rstrip("/")
-    ctx.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:"))
-           else foreign.append(r.url))
-    ctx.set_default_timeout(30_000)
-    yield ctx
-    ctx.close()
-    assert foreign == [], "requests to other origins"
+def context(browser_contexts: BrowserContexts) -> Iterator[BrowserContext]:
+    # the session's engine (conftest.py): no fresh Pyodide start; no request to other origins
+    with browser_contexts.open(viewport={"width": 390, "height": 844}, has_touch=True) as ctx:
+        yield ctx
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from conftest import wait_actions
+from conftest import BrowserContexts, wait_actions
 from kniffel.web.server import _bind, build_site, find_pyodide
 from test_web_awake import nearly_finished
 
@@ -179,8 +179,11 @@ def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_relo
     (previous, old_build), (this, build), (newer, new_build) = (
         sites["previous"], sites["this"], sites["newer"])
     url = f"http://127.0.0.1:{port}/"
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.set_default_timeout(30_000)
+    # a visitor of the site as it is: its service worker and policy, Pyodide started afresh;
+    # a request to anything but the local server fails the test (conftest.py)
+    contexts = BrowserContexts(browser, url, None)
+    ctx = contexts.new(engine=False, service_workers="allow", bypass_csp=False,
+                       viewport={"width": 390, "height": 844})
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -232,5 +235,5 @@ def test_an_update_keeps_the_game_and_the_history_and_waits_for_the_players_relo
         assert saved(page) == before
         assert page.locator("#update").count() == 0
         assert site_caches(page) == [f"kniffel-site-2-{new_build}"]
-    ctx.close()
+    contexts.close(ctx)
     assert errors == []
