@@ -1444,6 +1444,9 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     written to a rescue file; --load FILE plays it on.
     """
     from kniffel.engine.match import validate_players
+    from kniffel.extras import require
+
+    require("tui")  # textual (kniffel[tui]): else one sentence naming the extra, status 2
     from kniffel.tui import KniffelApp
 
     ctx = click.get_current_context()
@@ -2172,6 +2175,9 @@ def web(host: str, port: int, no_browser: bool, export_dir: str | None, force: b
     """A port in use is told before the site is built; ``--export`` writes only into an empty or
     new folder or over an earlier export (``--force``: into any folder).
     """
+    from kniffel.extras import require
+
+    require("web")  # numpy (kniffel[web]): else one sentence naming the extra, status 2
     from kniffel.web.server import build_site, serve
 
     try:
