@@ -118,7 +118,8 @@ def test_a_missing_kernel_is_one_sentence_naming_the_compiler_and_the_reinstall(
         assert str(no_kernel) in sentence
         assert "apt-get install gcc" in sentence
         assert "pip install --force-reinstall --no-deps --no-cache-dir kniffel" in sentence
-    assert "C-Compiler" in german and "C compiler" in english
+    assert "C-Compiler" in german
+    assert "C compiler" in english
 
 
 def test_solve_without_the_kernel_exits_with_the_sentence_not_a_traceback(

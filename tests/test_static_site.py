@@ -2,8 +2,9 @@
 file server (no kniffel, the way GitHub Pages or any web host serves it), is the whole app.
 
 The export goes through the command line; the folder is served by Python's http.server in a
-thread; Chromium opens it cold (no engine snapshot: a family's first visit) and plays a game
-with virtual dice to its first score, and no request leaves the site's origin.
+thread, under a path of its own as GitHub Pages serves a project (``/kniffel/``); Chromium opens
+it cold (no engine snapshot: a family's first visit) and plays a game with virtual dice to its
+first score, and no request leaves the site's origin.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ BOOT_TIMEOUT_MS = 180_000
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -96,10 +97,10 @@ def play_to_first_score(browser: Browser, url: str) -> list[str]:
 def test_the_exported_folder_on_a_plain_static_server_plays_a_game_with_no_foreign_request(
     browser: Browser, tmp_path: Path, classic_tables_solved: Path,
 ) -> None:
-    target = tmp_path / "site"
+    target = tmp_path / "pages" / "kniffel"  # https://USER.github.io/kniffel/
     done = CliRunner().invoke(main, ["web", "--export", str(target)])
     assert done.exit_code == 0, done.output
     assert (target / "index.html").is_file()
     assert (target / "pyodide" / "pyodide.asm.wasm").is_file()
-    with static_server(target) as url:
-        assert play_to_first_score(browser, url) == []
+    with static_server(tmp_path / "pages") as url:
+        assert play_to_first_score(browser, url + "kniffel/") == []

@@ -41,7 +41,7 @@ def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300,
     return done
 
 
-def _clean_environment(tmp_path: Path) -> dict[str, str]:
+def _clean_environment() -> dict[str, str]:
     """This test's environment without the checkout's hints: no KNIFFEL_PYODIDE_DIR, no
     PYTHONPATH, no active venv."""
     env = {k: v for k, v in os.environ.items()
@@ -87,7 +87,7 @@ def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
 ) -> None:
     if not (PYODIDE / "pyodide.asm.wasm").is_file():
         pytest.fail("the wheel carries Pyodide from node_modules/pyodide: scripts/setup.sh")
-    env = _clean_environment(tmp_path)
+    env = _clean_environment()
     started = time.monotonic()
     wheel = build_wheel(tmp_path, env)
     built = time.monotonic()
@@ -108,7 +108,8 @@ def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
     module, pyodide = where.stdout.split()
     assert Path(module).is_relative_to(tmp_path / "venv")
     assert Path(pyodide).is_relative_to(tmp_path / "venv")
-    assert Path(pyodide).name == "pyodide" and Path(pyodide).parent.name == "web"
+    assert Path(pyodide).name == "pyodide"
+    assert Path(pyodide).parent.name == "web"
 
     version = _run([str(bin_dir / "kniffel"), "--version"], cwd=away, env=env)
     assert version.stdout.startswith("kniffel ")
