@@ -27,7 +27,7 @@ from playwright.sync_api import Browser
 
 from test_static_site import play_to_first_score, static_server
 
-pytestmark = [pytest.mark.browser, pytest.mark.solve]
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -82,6 +82,7 @@ def install(wheel: Path, venv: Path, env: dict[str, str]) -> Path:
     return venv / "bin"
 
 
+@pytest.mark.solve  # builds the wheel (compiles the kernel) and exports the whole site: minutes
 def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
     browser: Browser, tmp_path: Path, classic_tables_solved: Path,
 ) -> None:
