@@ -42,4 +42,6 @@ def require(extra: str) -> None:
         except ImportError:
             raise MissingExtraError(
                 f"{module} is not installed: pip install 'kniffel[{extra}]'",
-                code=f"extras.{extra}", params={"module": module, "extra": extra}) from None
+                code=("extras.tui" if extra == "tui" else "extras.plot" if extra == "plot"
+                      else "extras.solver" if extra == "solver" else "extras.web"),
+                params={"module": module, "extra": extra}) from None
