@@ -12,11 +12,14 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-extra=""
+# Everything (kniffel[all]: the terminal game, plots, the solver, the browser app); --dev adds the
+# test and lint tools (the extra dev holds all).
+extra="[all]"
 [ "${1:-}" = "--dev" ] && extra="[dev]"
 stamp=".venv/.installed${extra}"
 # Reinstall only when the project's metadata or the solver's C kernel changed since the last
-# install (the install compiles the kernel: a C compiler is needed, e.g. Debian's gcc).
+# install (the install compiles the kernel with a C compiler, e.g. Debian's gcc; without one the
+# solver says how to get it).
 stale=0
 for f in pyproject.toml setup.py src/kniffel/solver/kernel_flags.py src/kniffel/solver/_kernel.c \
          src/kniffel/solver/_kernel_body.h; do

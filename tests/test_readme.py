@@ -66,6 +66,12 @@ NOT_EXAMPLES = {
                                                               "release's package, unpacked "
                                                               "by hand",
     "sha256sum": "reads the full Extreme table, which only a full solve makes",
+    "pip install": "installs kniffel into the environment (test_wheel.py installs the wheel into "
+                   "a fresh venv and runs it)",
+    ".venv/bin/python -m build": "builds the sdist and the wheel into the checkout's dist/ "
+                                 "(test_wheel.py builds the wheel from a clean copy)",
+    "python -m http.server": "serves an exported site until stopped (test_static_site.py serves "
+                             "one with http.server and plays it)",
 }
 
 

@@ -89,6 +89,9 @@ def play(rules_name: str, free_strike: bool, lang: Lang, db_path: str | None,
     last unfinished game) or --resume ID (any of them). A game that could not be stored is
     written to a rescue file; --load FILE plays it on.
     """
+    from kniffel.extras import require
+
+    require("tui")  # textual (kniffel[tui]): else one sentence naming the extra, status 2
     from kniffel.tui.app import KniffelApp
 
     ruleset = _check_options(rules_name, free_strike, lang, resume, load, bool(players), start,

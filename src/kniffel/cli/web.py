@@ -32,6 +32,9 @@ def web(host: str, port: int, no_browser: bool, export_dir: str | None, force: b
     """A port in use is told before the site is built; ``--export`` writes only into an empty or
     new folder or over an earlier export (``--force``: into any folder).
     """
+    from kniffel.extras import require
+
+    require("web")  # numpy (kniffel[web]): else one sentence naming the extra, status 2
     from kniffel.web.server import build_site, serve
 
     try:

@@ -166,8 +166,12 @@ def table_sources() -> tuple[TableSource, ...]:
         return ()
     seen: dict[str, TableSource] = {}
     for entry in found:
-        if entry.name not in seen:
+        if entry.name in seen:
+            continue
+        try:
             seen[entry.name] = entry.load()
+        except Exception:  # its packages are missing (the solver without numpy): no tables
+            continue
     return tuple(seen.values())
 
 

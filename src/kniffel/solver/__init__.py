@@ -7,6 +7,12 @@
 1
 """
 
+from kniffel.extras import require
+
+# numpy (kniffel[solver]): where it is missing, importing the solver raises one sentence
+# naming the extra (MissingExtraError) instead of numpy's ImportError
+require("solver")
+
 from kniffel.solver.solve import Progress, set_threads, solve, solve_in_memory
 from kniffel.solver.table import (
     TableMismatchError,

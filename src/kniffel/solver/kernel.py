@@ -63,8 +63,10 @@ def _library_path() -> Path:
     found = sorted(_HERE.glob("_kernel*.so")) + sorted(_HERE.glob("_kernel*.pyd"))
     if not found:
         raise SolverError(
-            f"the solver's compiled kernel is missing in {_HERE} (_kernel{suffix}): reinstall "
-            "kniffel (scripts/setup.sh, or pip install -e .) so that it is built",
+            f"the solver's compiled kernel is missing in {_HERE} (_kernel{suffix}): no C "
+            "compiler was there when kniffel was installed; install one (Debian: apt-get install "
+            "gcc) and reinstall kniffel (pip install --force-reinstall --no-deps --no-cache-dir "
+            "kniffel; in a checkout scripts/setup.sh)",
             code="solver.kernel_missing", params={"path": str(_HERE)})
     return found[0]
 

@@ -1,7 +1,8 @@
 """``kniffel web``: build the browser app's static site and serve it from this machine.
 
-The site holds the page (``static/``), Pyodide from the npm package ``pyodide`` (installed by
-``npm ci`` into ``node_modules``), and this package as ``kniffel.zip``, so every request stays on
+The site holds the page (``static/``), Pyodide (the package's own copy in ``pyodide/``, which an
+installed wheel carries; in a checkout the npm package ``pyodide``, installed by ``npm ci`` into
+``node_modules``), and this package as ``kniffel.zip``, so every request stays on
 the same origin. :func:`build_site` writes it (``kniffel web --export DIR``); :func:`serve` serves
 a freshly built copy.
 """
@@ -39,11 +40,12 @@ from kniffel.browser.view import meta, pad_starts, page_data
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
+from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+#: The package's own copy of Pyodide (setup.py puts it into a wheel; a checkout has none).
+PYODIDE_COPY = Path(__file__).resolve().parent / COPY_FOLDER
 #: The package's folders that run in the browser, whole: the pure engine (rules, game, match
 #: core, computer players, the expert's model and its data) and the page's side of the bridge.
 #: Everything else (solver, history, command line, terminal game, this server) is the desktop's.
@@ -72,17 +74,20 @@ class WebSetupError(KniffelError):
 
 
 def find_pyodide() -> Path:
-    """The directory of the npm package ``pyodide``: ``$KNIFFEL_PYODIDE_DIR``, else
-    ``node_modules/pyodide`` in the current directory or above the package's source."""
+    """The folder of Pyodide's files: the package's own copy (:data:`PYODIDE_COPY`, an
+    installed wheel's), else ``$KNIFFEL_PYODIDE_DIR``, else the npm package's
+    ``node_modules/pyodide`` in the current directory or above the package's source (a
+    checkout)."""
     env = os.environ.get("KNIFFEL_PYODIDE_DIR")
-    candidates = [Path(env)] if env else []
+    candidates = [PYODIDE_COPY, *([Path(env)] if env else [])]
     for base in (Path.cwd(), *PACKAGE_DIR.parents):
         candidates.append(base / "node_modules" / "pyodide")
     for c in candidates:
         if (c / "pyodide.mjs").is_file():
             return c
-    raise WebSetupError("Pyodide is not installed: run `npm ci` in the project directory "
-                        "(or set KNIFFEL_PYODIDE_DIR to the npm package's directory)",
+    raise WebSetupError("Pyodide is missing: reinstall kniffel (its wheel carries it), or run "
+                        "`npm ci` in the project directory (or set KNIFFEL_PYODIDE_DIR to the "
+                        "npm package's directory)",
                         code="web.no_pyodide")
 
 
