@@ -33,6 +33,7 @@ tests' one built site and one Chromium.
 from __future__ import annotations
 
 import ast
+import asyncio
 import functools
 import importlib.util
 import inspect
@@ -40,10 +41,10 @@ import itertools
 import os
 import re
 import textwrap
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -517,3 +518,22 @@ def invoke(args: Sequence[str], stdin: str | None = None, **env: str | None) -> 
     from kniffel.cli import main
 
     return CliRunner().invoke(main, list(args), input=stdin, env={**CLI_ENV, **env})
+
+
+_T = TypeVar("_T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, _T]) -> _T:
+    """``asyncio.run(coroutine)`` where a browser module ran before in this worker: Playwright's
+    sync API keeps its event loop marked running in this thread for the session's browser, and
+    ``asyncio.run`` refuses to start a second one there. The mark is set aside for the run and put
+    back after it (in this thread: the tests' SQLite connections stay usable)."""
+    held = asyncio.events._get_running_loop()
+    if held is None:
+        return asyncio.run(coroutine)
+    asyncio.events._set_running_loop(None)
+    try:
+        return asyncio.run(coroutine)
+    finally:
+        asyncio.set_event_loop(held)
+        asyncio.events._set_running_loop(held)

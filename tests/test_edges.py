@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke
+from conftest import invoke, run_async
 from kniffel import (
     Box,
     Correct,
@@ -347,7 +347,6 @@ def test_export_game_keeps_the_games_own_start_through_an_import(tmp_path: Path)
 def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path) -> None:
     """The quit report's "kniffel play --resume" names the history the game is kept in (quoted
     for the shell); the rescue's "--load" is pinned in test_tui (a locked history)."""
-    import asyncio
 
     from kniffel.engine.match import Seat
     from kniffel.tui.app import KniffelApp
@@ -360,7 +359,7 @@ def test_play_tells_the_way_back_with_its_own_db(tmp_path: Path) -> None:
             await pilot.press("r", "q")
             await pilot.pause()
 
-    asyncio.run(main())
+    run_async(main())
     assert app.quit_report() == f"Spiel gespeichert – weiter mit: kniffel play --db '{db}' --resume"
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_async
 from kniffel import Game, Keep, Player, PlayerKind, Score, Throw, preset
 from kniffel.engine.dice import Roll
 from kniffel.engine.game import Outcome
@@ -295,7 +296,6 @@ def _taken_by_init(db: Path, gid: int) -> None:
 def test_a_window_whose_game_was_taken_over_says_so_and_keeps_its_moves(tmp_path: Path) -> None:
     """The terminal's save: a window that lost its game's lease does not overwrite it; its
     warning line names why, and at quit the moves go to a rescue file."""
-    import asyncio
 
     from textual.widgets import Static
 
@@ -326,7 +326,7 @@ def test_a_window_whose_game_was_taken_over_says_so_and_keeps_its_moves(tmp_path
             await pilot.pause()
         return app
 
-    app = asyncio.run(main())
+    app = run_async(main())
     try:
         report = app.quit_report()
         assert app.rescued is not None

@@ -3,7 +3,6 @@ chips, strikes, undo, quit and resume, and whole games with computer players."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import os
 import shutil
@@ -23,6 +22,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
+from conftest import run_async
 from kniffel import Box, Game, Keep, Outcome, PlayerKind, Roll, Score, Strike, Throw, UseChip
 from kniffel.engine import strategy as strategy_module
 from kniffel.engine.errors import KniffelError
@@ -58,7 +58,7 @@ def run(app: KniffelApp, script: Callable[[Pilot[None], KniffelApp], Awaitable[N
             await pilot.pause()
             await script(pilot, app)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def screen_of(app: KniffelApp) -> GameScreen:
@@ -575,7 +575,7 @@ def test_every_player_the_roll_column_and_the_total_are_on_screen(
                 assert str(totals.get_cell("extra", "box")).startswith("Yahtzee")
                 assert "Extra" not in text
 
-    asyncio.run(main())
+    run_async(main())
 
 
 @pytest.mark.parametrize("width", [80, 100, 120])
@@ -593,7 +593,7 @@ def test_dice_and_the_d10_frame_are_never_clipped(width: int) -> None:
             assert d10.region.right <= width
             assert d10.region.width == 9
 
-    asyncio.run(main())
+    run_async(main())
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -617,7 +617,7 @@ def test_the_chip_offer_and_the_speed_are_whole_at_80x24(lang: Lang) -> None:
             await pilot.pause()
             assert speed[lang] in screen_text(app)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_abbreviated_names_stay_distinct_and_fit() -> None:
@@ -805,7 +805,7 @@ def test_setup_screen_fits_80x24_with_start_reachable_and_escape_quits() -> None
             await pilot.pause()
             assert app.return_code == 0
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
@@ -819,7 +819,7 @@ def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
             await pilot.pause()
             assert app.return_code == 0
 
-    asyncio.run(main())
+    run_async(main())
 
 
 # --- honest history writes --------------------------------------------------------------------
@@ -1157,7 +1157,7 @@ def test_the_key_line_shows_the_keys_that_work_now_and_fits_80_columns(lang: Lan
             await pilot.press("3")
             assert screen.kept == kept  # keeping means nothing after the last throw
 
-    asyncio.run(main())
+    run_async(main())
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -1188,7 +1188,7 @@ def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
             joined = " ".join(line[42:].strip() for line in lines[1:4])
             assert " ".join(shown.split()) in " ".join(joined.split())
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_the_roll_off_stays_readable_before_the_first_computer_moves() -> None:
@@ -1206,7 +1206,7 @@ def test_the_roll_off_stays_readable_before_the_first_computer_moves() -> None:
             assert screen.moves[0].endswith(")")
             assert "rolled off" in screen.moves[0]
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_ctrl_c_says_in_the_players_language_how_to_quit_and_ctrl_q_quits_as_q_does(
@@ -1476,7 +1476,7 @@ def test_the_win_chance_row_follows_every_entry_and_undo_and_marks_the_leader(
                         and chances_shown_for(screen))
             assert chance_cells(screen) == before
 
-    asyncio.run(main())
+    run_async(main())
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -1504,7 +1504,7 @@ def test_the_win_chances_fit_80x24_with_every_player_in_view(players: int, rules
             assert totals.region.bottom <= 23  # the row above the key line
             assert totals.virtual_size.width <= totals.size.width
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_player_alone_has_no_win_chance_row() -> None:
@@ -1685,7 +1685,7 @@ def test_setup_takes_a_new_players_first_keys_as_their_name_and_enter_starts(
             game = screen_of(app).game
             assert [p.name for p in game.players] == ["Anna", "Computer 1", "Computer 2"]
 
-    asyncio.run(main())
+    run_async(main())
     db.close()
 
 
@@ -1702,7 +1702,7 @@ def test_setup_enter_on_the_tick_box_starts_and_space_ticks_it() -> None:
             await pilot.pause()
             assert screen_of(app).game.rules.free_strike
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_the_unticked_house_rule_box_shows_no_tick_without_colour() -> None:
@@ -1719,7 +1719,7 @@ def test_the_unticked_house_rule_box_shows_no_tick_without_colour() -> None:
             line = next(t for t in screen_text(app).splitlines() if "Hausregel" in t)
             assert "X" in line
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def _advice_with_a_tiny_loss() -> object:
@@ -1771,7 +1771,7 @@ def test_esc_closes_the_hint_first_and_quits_the_second_time() -> None:
             await pilot.pause()
             assert app.return_code == 0
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_window_too_small_shows_a_notice_and_plays_nothing_unseen() -> None:
@@ -1796,7 +1796,7 @@ def test_a_window_too_small_shows_a_notice_and_plays_nothing_unseen() -> None:
             await pilot.press("r")
             assert screen_of(app).game.actions != ()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 @pytest.mark.solve  # two computers play a whole game: seconds
@@ -1817,7 +1817,7 @@ def test_the_classic_end_screen_at_80x24_shows_every_box_and_every_sum() -> None
             for label in ("Summe oben", "Summe unten", "Gesamt", "Gewinnchance"):
                 assert label in rows
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_resize_to_120x40_shows_the_sheet_from_its_first_box() -> None:
@@ -1841,7 +1841,7 @@ def test_a_resize_to_120x40_shows_the_sheet_from_its_first_box() -> None:
             rules = preset("extreme")
             assert all(rules.box_name(box, "de") in rows for box in rules.boxes)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_the_setup_screen_too_gives_way_to_the_notice_and_comes_back_typing() -> None:
@@ -1865,7 +1865,7 @@ def test_the_setup_screen_too_gives_way_to_the_notice_and_comes_back_typing() ->
             await pilot.pause()
             assert screen_of(app).game.players[0].name == "Bob"
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_from_a_wide_window_to_80_columns_the_sheet_takes_the_whole_width() -> None:
@@ -1880,7 +1880,7 @@ def test_from_a_wide_window_to_80_columns_the_sheet_takes_the_whole_width() -> N
                 await pilot.pause()
             assert screen_of(app).query_one("#sheet-box").size.width == 80
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_with_the_free_strike_house_rule_the_roll_column_still_shows_the_points() -> None:
@@ -1933,7 +1933,7 @@ def test_a_computer_waits_while_the_window_is_too_small_and_plays_on_once_it_gro
             await pilot.resize_terminal(80, 24)
             await until(pilot, lambda: len(screen.game.actions) > played)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> None:
@@ -1977,7 +1977,7 @@ def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> Non
     original = dict(strategy_module._REGISTRY)
     register_strategy("bottom", Bottom)  # type: ignore[arg-type]
     try:
-        asyncio.run(main())
+        run_async(main())
     finally:
         strategy_module._REGISTRY.clear()
         strategy_module._REGISTRY.update(original)
@@ -2009,4 +2009,4 @@ def test_at_80x24_the_engines_long_refusal_is_read_whole_under_the_dice(lang: La
                 await pilot.pause()
             assert not screen.query_one("#message-below").display
 
-    asyncio.run(main())
+    run_async(main())
