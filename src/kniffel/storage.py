@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -311,9 +313,6 @@ def read_json(path: str) -> tuple[object, str | None]:
     time of its own. A file that cannot be read raises :class:`~kniffel.errors.FileAccessError`
     (:func:`file_error`), one that is not UTF-8 text or not JSON one with the code
     ``file.not_utf8`` or ``file.not_json``."""
-    import json
-    import sys
-
     try:
         raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Protocol
 
 from kniffel.engine import expert_model
-from kniffel.engine.errors import ExpertError
+from kniffel.engine.errors import ExpertError, KniffelError
 from kniffel.engine.rules import RuleSet
 from kniffel.engine.states import max_count, upper_key, upper_states, x_of
 from kniffel.engine.table_format import (
@@ -170,7 +170,8 @@ def table_sources() -> tuple[TableSource, ...]:
             continue
         try:
             seen[entry.name] = entry.load()
-        except Exception:  # its packages are missing (the solver without numpy): no tables
+        except (ImportError, KniffelError):  # its packages are missing (the solver without
+            # numpy: kniffel.extras' MissingExtraError): no tables from it
             continue
     return tuple(seen.values())
 
