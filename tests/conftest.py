@@ -69,6 +69,7 @@ IMPORTS_PLAYWRIGHT = re.compile(r"^[ \t]*(?:from|import)[ \t]+playwright\b", re.
 #: The functions that start the terminal game in a real terminal: a test that calls one is
 #: marked ``tmux``.
 TERMINAL_CALLS = frozenset({"_tmux", "_play_in_a_terminal", "PtySession"})
+TERMINAL_FIXTURES = frozenset({"tmux"})
 
 #: The environment variables that name the user's own folders, and where they point instead.
 FOLDERS = {"HOME": "home", "XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data",
@@ -122,12 +123,13 @@ def missing_tiers(module: str, test: str, fixtures: Collection[str],
     """The slow tiers that a test belongs to but is not marked with, from its module's source,
     its own source and the fixtures it asks for: ``browser`` where its module imports
     Playwright or it asks for one of :data:`BROWSER_FIXTURES`, ``tmux`` where it calls one of
-    :data:`TERMINAL_CALLS`."""
+    :data:`TERMINAL_CALLS` or asks for one of :data:`TERMINAL_FIXTURES`."""
     tiers: list[str] = []
     if "browser" not in marks and (IMPORTS_PLAYWRIGHT.search(module)
                                    or not BROWSER_FIXTURES.isdisjoint(fixtures)):
         tiers.append("browser")
-    if "tmux" not in marks and _calls(test) & TERMINAL_CALLS:
+    if "tmux" not in marks and (_calls(test) & TERMINAL_CALLS
+                                or not TERMINAL_FIXTURES.isdisjoint(fixtures)):
         tiers.append("tmux")
     return tiers
 

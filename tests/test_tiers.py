@@ -74,6 +74,8 @@ def test_a_test_belongs_to_the_tier_of_what_it_drives_unless_marked_so() -> None
     assert missing_tiers("", "    _tmux(['play'])\n", (), ("tmux",)) == []
     assert missing_tiers("", "    assert _tmux_size() == (80, 24)\n", (), ()) == []
     assert missing_tiers("", "    assert '_tmux(' in text\n", (), ()) == []
+    assert missing_tiers("", "    tmux.start('kniffel play')\n", ("tmux",), ()) == ["tmux"]
+    assert missing_tiers("", "    tmux.start('kniffel play')\n", ("tmux",), ("tmux",)) == []
     assert missing_tiers(playwright, "    _play_in_a_terminal([])\n", (), ()) == [
         "browser", "tmux"]
 

@@ -926,63 +926,99 @@ def test_a_game_without_a_move_is_not_stored(tmp_path: Path) -> None:
 # --- a real terminal ----------------------------------------------------------------------------
 
 
-def _tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+class Tmux:
+    """A tmux server of one test's own (its own socket): another test's sessions ending can
+    never take it down, and a session's name is never reused while the server winds down."""
+
+    def __init__(self, name: str) -> None:
+        self.socket = name
+        self.sessions = 0
+        self.session = ""
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True)
+        if done.returncode:
+            raise AssertionError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
+        return done.stdout
+
+    def start(self, command: str, width: int = 80, height: int = 24) -> None:
+        """A new session of ``width`` × ``height`` running ``command``; keys and captures go
+        to it. The session before it stays until the server is killed."""
+        self.sessions += 1
+        self.session = f"s{self.sessions}"
+        self("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height),
+             command)
+
+    def keys(self, *pressed: str, pause: float = 0) -> None:
+        for key in pressed:
+            self("send-keys", "-t", self.session, key)
+            time.sleep(pause)
+
+    def pane_until(self, done: Callable[[str], bool], seconds: float = 60,
+                   joined: bool = False) -> str:
+        """The pane's text once ``done`` (wrapped lines joined when ``joined``: a long path
+        stays whole)."""
+        deadline = time.monotonic() + seconds
+        text = ""
+        while time.monotonic() < deadline:
+            text = self("capture-pane", "-p", *(["-J"] if joined else []), "-t", self.session)
+            if done(text):
+                return text
+            time.sleep(0.2)
+        raise AssertionError(f"the terminal never showed what was expected:\n{text}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], check=False,
+                       capture_output=True)
 
 
-def _pane_until(session: str, done: Callable[[str], bool], seconds: float = 60) -> str:
-    deadline = time.monotonic() + seconds
-    text = ""
-    while time.monotonic() < deadline:
-        text = _tmux("capture-pane", "-p", "-t", session)
-        if done(text):
-            return text
-        time.sleep(0.2)
-    raise AssertionError(f"the terminal never showed what was expected:\n{text}")
+@pytest.fixture
+def tmux(request: pytest.FixtureRequest) -> Iterator[Tmux]:
+    if shutil.which("tmux") is None:
+        pytest.skip("needs tmux (scripts/setup.sh --dev)")
+    server = Tmux(f"kniffel-test-{os.getpid()}-{abs(hash(request.node.nodeid)) % 10**8}")
+    try:
+        yield server
+    finally:
+        server.close()
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.tmux
-def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str) -> None:
+def test_a_real_terminal_of_80x24_shows_the_whole_game(tmp_path: Path, lang: str,
+                                                       tmux: Tmux) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")
     db = tmp_path / "h.sqlite3"
-    session = f"kniffel-test-{os.getpid()}-{lang}"
     # Textual draws on stderr: the pane shows the game, then what the command says at the end
     command = (f"{kniffel} play --lang {lang} --db {db} --seed 1 --start 2 --speed 0.2 "
                f"--player Anna --player 'Computer 1:greedy' --player 'Computer 2:greedy'; "
                f"echo exit=$?; sleep 60")
-    _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-          f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
-    try:
-        total = "Gesamt" if lang == "de" else "Total"
-        roll = "Wurf" if lang == "de" else "Roll"
-        d10 = "W10" if lang == "de" else "d10"
-        # a whole frame: the capture may catch Textual halfway through drawing one
-        text = _pane_until(session, lambda t: total in t and "Anna" in t and d10 in t
+    tmux.start(f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
+    total = "Gesamt" if lang == "de" else "Total"
+    roll = "Wurf" if lang == "de" else "Roll"
+    d10 = "W10" if lang == "de" else "d10"
+    # a whole frame: the capture may catch Textual halfway through drawing one
+    text = tmux.pane_until(lambda t: total in t and "Anna" in t and d10 in t
                            and "╗" in t and "Computer 2" in t)
-        lines = text.splitlines()
-        assert len(lines) <= 24
-        assert all(len(line) <= 80 for line in lines)
-        header = next(line for line in lines if "Anna" in line and roll in line)
-        assert "Computer 1" in header
-        assert "Computer 2" in header
-        top = next(line for line in lines if d10 in line)
-        assert "╔" in top
-        assert "╗" in top
-        assert "Traceback" not in text
-        # Anna's turn comes after the two computers; she throws
-        text = _pane_until(session, lambda t: ("Anna ist dran" in t or "Anna's turn" in t)
-                           and ("[r]" in t.splitlines()[-1] or "[r]" in t))
-        _tmux("send-keys", "-t", session, "r")
-        text = _pane_until(session, lambda t: "1 von 3" in t or "1 of 3" in t)
-        assert "Computer 1:" in text or "Computer 2:" in text  # their moves are logged
-        _tmux("send-keys", "-t", session, "q")
-        report = _pane_until(session, lambda t: "exit=" in t)
-        assert "exit=0" in report
-        assert ("Spiel gespeichert" if lang == "de" else "Game saved") in report
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    lines = text.splitlines()
+    assert len(lines) <= 24
+    assert all(len(line) <= 80 for line in lines)
+    header = next(line for line in lines if "Anna" in line and roll in line)
+    assert "Computer 1" in header
+    assert "Computer 2" in header
+    top = next(line for line in lines if d10 in line)
+    assert "╔" in top
+    assert "╗" in top
+    assert "Traceback" not in text
+    # Anna's turn comes after the two computers; she throws
+    tmux.pane_until(lambda t: ("Anna ist dran" in t or "Anna's turn" in t) and "[r]" in t)
+    tmux.keys("r")
+    text = tmux.pane_until(lambda t: "1 von 3" in t or "1 of 3" in t)
+    assert "Computer 1:" in text or "Computer 2:" in text  # their moves are logged
+    tmux.keys("q")
+    report = tmux.pane_until(lambda t: "exit=" in t)
+    assert "exit=0" in report
+    assert ("Spiel gespeichert" if lang == "de" else "Game saved") in report
 
 
 # --- the hint and expert opponents (issue 12) --------------------------------------------------
@@ -1302,74 +1338,59 @@ def test_rescue_files_go_to_the_first_folder_that_takes_them(tmp_path: Path,
     assert load_game(path).actions == game.actions
 
 
-def _joined_pane(session: str, done: Callable[[str], bool], seconds: float = 60) -> str:
-    """The pane's text with wrapped lines joined (a long path stays whole) once ``done``."""
-    deadline = time.monotonic() + seconds
-    text = ""
-    while time.monotonic() < deadline:
-        text = _tmux("capture-pane", "-p", "-J", "-t", session)
-        if done(text):
-            return text
-        time.sleep(0.2)
-    raise AssertionError(f"the terminal never showed what was expected:\n{text}")
-
-
 def _stored_actions(db: Path) -> list[tuple[int, int]]:
     """(id, number of actions) of every game in ``db``, read without waiting for locks."""
     with History(db, create=False) as h:
         return [(r.id, r.actions) for r in h.games()]
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
 @pytest.mark.tmux
 def test_a_real_terminal_keeps_every_move_through_a_lock_and_rescues_what_stays_locked(
-        tmp_path: Path) -> None:
+        tmp_path: Path, tmux: Tmux) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")
     db = tmp_path / "h.sqlite3"
-    session = f"kniffel-lock-{os.getpid()}"
     env = f"env TERM=xterm-256color LANG=C.UTF-8 XDG_DATA_HOME={tmp_path / 'xdg'}"
 
     def start(args: str) -> None:
-        _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-              f"{env} {kniffel} play --lang en --db {db} {args}; echo exit=$?; sleep 60")
+        tmux.start(f"{env} {kniffel} play --lang en --db {db} {args}; echo exit=$?; sleep 60")
 
     def keys(*pressed: str) -> None:
-        for key in pressed:
-            _tmux("send-keys", "-t", session, key)
-            time.sleep(0.3)
+        tmux.keys(*pressed, pause=0.3)
+
+    def pane(done: Callable[[str], bool], seconds: float = 60) -> str:
+        return tmux.pane_until(done, seconds, joined=True)  # a long path stays whole
 
     locker = sqlite3.connect(db, isolation_level=None)
     try:
         # 1. locked mid-game, then released: every move reaches the history
         start("--rules kniffel --seed 3 --player Anna")
-        _joined_pane(session, lambda t: "Anna's turn" in t and "[r] roll" in t)
+        pane(lambda t: "Anna's turn" in t and "[r] roll" in t)
         keys("r")
-        _joined_pane(session, lambda t: "throw 1 of 3" in t)
+        pane(lambda t: "throw 1 of 3" in t)
         deadline = time.monotonic() + 10
         while not db.exists() or _stored_actions(db) != [(1, 2)]:
             assert time.monotonic() < deadline
             time.sleep(0.1)
         locker.execute("BEGIN EXCLUSIVE")
         keys("1", "r")
-        _joined_pane(session, lambda t: "Not saved: 2 of 4 moves" in t and "locked" in t)
+        pane(lambda t: "Not saved: 2 of 4 moves" in t and "locked" in t)
         locker.execute("ROLLBACK")  # the retry every 3 s writes them
-        _joined_pane(session, lambda t: "Not saved" not in t, seconds=15)
+        pane(lambda t: "Not saved" not in t, seconds=15)
         keys("Enter", "q")
-        text = _joined_pane(session, lambda t: "exit=" in t)
+        text = pane(lambda t: "exit=" in t)
         assert f"Game saved – continue with: kniffel play --db {db} --resume" in text
         assert "exit=0" in text
         assert _stored_actions(db) == [(1, 5)]
-        _tmux("kill-session", "-t", session)
         # 2. locked and kept locked: quitting writes the whole game to a rescue file
         start("--resume")
-        _joined_pane(session, lambda t: "Anna's turn" in t and "[r] roll" in t)
+        pane(lambda t: "Anna's turn" in t and "[r] roll" in t)
         locker.execute("BEGIN EXCLUSIVE")
         keys("r")
-        _joined_pane(session, lambda t: "Not saved: 2 of 7 moves" in t)
+        pane(lambda t: "Not saved: 2 of 7 moves" in t)
         keys("q")
-        _joined_pane(session, lambda t: "2 moves are not saved. [q] again: quit anyway" in t)
+        pane(lambda t: "2 moves are not saved. [q] again: quit anyway" in t)
         keys("q")
-        text = _joined_pane(session, lambda t: "exit=" in t, seconds=20)
+        text = pane(lambda t: "exit=" in t, seconds=20)
         assert "NOT saved: moves 6–7 of 7 are missing from the history" in text
         assert "exit=1" in text
         rescued = Path(text.split("The whole game is in ")[1].split(" ")[0])
@@ -1383,18 +1404,15 @@ def test_a_real_terminal_keeps_every_move_through_a_lock_and_rescues_what_stays_
         assert game.actions[:5] == stored.actions
         assert (game.players, game.seed, game.rules) == (stored.players, stored.seed,
                                                         stored.rules)
-        _tmux("kill-session", "-t", session)
         # 3. the rescue file plays on as the same game of the history
         start(f"--load {rescued}")
-        _joined_pane(session, lambda t: "Anna's turn" in t and "throw 1 of 3" in t)
+        pane(lambda t: "Anna's turn" in t and "throw 1 of 3" in t)
         keys("q")
-        text = _joined_pane(session, lambda t: "exit=" in t)
+        text = pane(lambda t: "exit=" in t)
         assert "exit=0" in text
         assert _stored_actions(db) == [(1, 7)]
     finally:
         locker.close()
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False,
-                       capture_output=True)
 
 
 @pytest.mark.solve
@@ -1616,43 +1634,38 @@ def _chance_row(text: str, label: str) -> str:
     return next((line for line in text.splitlines() if line.lstrip().startswith(label)), "")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (scripts/setup.sh --dev)")
 @pytest.mark.tmux
 def test_a_real_terminal_of_80x24_shows_four_players_win_chances_after_every_entry(
-        tmp_path: Path) -> None:
+        tmp_path: Path, tmux: Tmux) -> None:
     kniffel = Path(sys.executable).with_name("kniffel")
     db = tmp_path / "h.sqlite3"
-    session = f"kniffel-chances-{os.getpid()}"
     players = " ".join(f"--player 'Computer {i}:greedy'" for i in range(1, 4))
     command = (f"{kniffel} play --lang de --db {db} --seed 4 --start 2 --speed 0.1 "
                f"--player Anna {players}; echo exit=$?; sleep 60")
-    _tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-          f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
-    try:
-        def four(t: str) -> bool:
-            return "Anna ist dran" in t and _chance_row(t, "Gewinnchance").count("%") == 4
+    tmux.start(f"env TERM=xterm-256color LANG=C.UTF-8 {command}")
 
-        text = _pane_until(session, four)
-        (tmp_path / "pane.txt").write_text(text, "utf-8")
-        lines = text.splitlines()
-        assert len(lines) <= 24
-        assert all(len(line) <= 80 for line in lines)
-        assert "Traceback" not in text
-        row = _chance_row(text, "Gewinnchance")
-        total = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Gesamt"))
-        assert lines.index(row) == total + 1  # right under the totals
-        header = next(line for line in lines if "Anna" in line and "Wurf" in line)
-        assert all(f"Computer {i}" in header for i in range(1, 4))
-        _tmux("send-keys", "-t", session, "r")
-        _pane_until(session, lambda t: "1 von 3" in t)
-        _tmux("send-keys", "-t", session, "Enter")  # Anna scores; the computers play on
-        after = _pane_until(session, lambda t: four(t) and _chance_row(t, "Gewinnchance") != row
+    def four(t: str) -> bool:
+        return "Anna ist dran" in t and _chance_row(t, "Gewinnchance").count("%") == 4
+
+    text = tmux.pane_until(four)
+    (tmp_path / "pane.txt").write_text(text, "utf-8")
+    lines = text.splitlines()
+    assert len(lines) <= 24
+    assert all(len(line) <= 80 for line in lines)
+    assert "Traceback" not in text
+    row = _chance_row(text, "Gewinnchance")
+    total = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Gesamt"))
+    assert lines.index(row) == total + 1  # right under the totals
+    header = next(line for line in lines if "Anna" in line and "Wurf" in line)
+    assert all(f"Computer {i}" in header for i in range(1, 4))
+    tmux.keys("r")
+    tmux.pane_until(lambda t: "1 von 3" in t)
+    tmux.keys("Enter")  # Anna scores; the computers play on
+    after = tmux.pane_until(lambda t: four(t) and _chance_row(t, "Gewinnchance") != row
                             and "Runde 2 von 22" in t)
-        assert "Traceback" not in after
-        _tmux("send-keys", "-t", session, "q")
-        assert "exit=0" in _pane_until(session, lambda t: "exit=" in t)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert "Traceback" not in after
+    tmux.keys("q")
+    assert "exit=0" in tmux.pane_until(lambda t: "exit=" in t)
 
 
 # --- issue 31: the first screen, the key lines, small and odd terminals -------------------------
