@@ -31,6 +31,7 @@ import pytest
 from click.testing import CliRunner
 
 from kniffel import Game, Player, PlayerKind, preset
+from kniffel import history as history_module
 from kniffel.cli import main
 from kniffel.engine.history_file import HistoryEntry, encode_history
 from kniffel.engine.messages import render
@@ -314,7 +315,10 @@ def _run(args: list[str], full: int) -> tuple[int, str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_a_command_that_cannot_write_says_why_in_one_sentence_and_loses_nothing(
-        tmp_path: Path, case: Case) -> None:
+        tmp_path: Path, case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a locked history is given up on after 0.2 s here, not LOCK_WAIT_S (the wait itself:
+    # test_history.py's test_a_lock_released_within_the_wait_is_waited_for)
+    monkeypatch.setattr(history_module, "LOCK_WAIT_S", 0.2)
     with ExitStack() as undo:
         scene = Scene(tmp_path, undo)
         before = scene.state()

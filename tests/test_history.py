@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from kniffel.errors import (
 )
 from kniffel.history import (
     APPLICATION_ID,
+    LOCK_WAIT_S,
     SCHEMA_VERSION,
     History,
     _insert,
@@ -201,6 +203,28 @@ def test_killing_the_process_loses_at_most_the_unsaved_action(tmp_path: Path) ->
             else:
                 ref.apply(greedy.choose(ref, random.Random(0)))
         assert ref.actions == game.actions
+
+
+def test_a_lock_released_within_the_wait_is_waited_for(tmp_path: Path) -> None:
+    """Another program's lock that ends within :data:`LOCK_WAIT_S` is no error: the history
+    waits for it (the commands' fault tests shorten the wait; this pins it)."""
+    assert LOCK_WAIT_S == 2.0
+    path = tmp_path / "h.sqlite3"
+    game = Game(preset("kniffel"), ["Anna"], seed=2)
+    with History(path) as db:
+        gid = db.start(game)
+    blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN EXCLUSIVE")
+    released = threading.Timer(0.3, lambda: blocker.execute("ROLLBACK"))
+    released.start()
+    try:
+        with History(path) as db:  # opened while the lock is held
+            step(game)
+            db.record(gid, game)
+            assert len(db.load(gid).actions) == 1
+    finally:
+        released.join()
+        blocker.close()
 
 
 def test_a_locked_database_is_a_clear_error_and_loses_nothing(tmp_path: Path) -> None:

@@ -35,8 +35,10 @@ from kniffel.engine.strategy import register_strategy
 from kniffel.history import History
 from kniffel.paths import play_command
 from kniffel.storage import load_game
+from kniffel.tui import threads as tui_threads
 from kniffel.tui.app import KniffelApp
 from kniffel.tui.game import GameScreen
+from kniffel.tui.game import computers as tui_computers
 from kniffel.tui.setup import SetupScreen
 from kniffel.tui.view import (
     DicePlaces,
@@ -826,10 +828,13 @@ def test_setup_q_quits_when_no_name_field_has_the_focus() -> None:
 
 
 @pytest.fixture
-def locked(tmp_path: Path) -> Iterator[tuple[History, sqlite3.Connection]]:
+def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+           ) -> Iterator[tuple[History, sqlite3.Connection]]:
     """A history (waiting at most 0.1 s for a lock) and another program's connection that holds
     its database locked (``BEGIN EXCLUSIVE``) until the test lets go (``ROLLBACK`` or close);
-    both are closed when the test ends."""
+    both are closed when the test ends. A failed write is retried every 0.2 s, not
+    :data:`~kniffel.tui.threads.RETRY_S` (the real interval: the tmux test of a lock)."""
+    monkeypatch.setattr(tui_threads, "RETRY_S", 0.2)
     path = tmp_path / "h.sqlite3"
     db = History(path, timeout=0.1)
     locker = sqlite3.connect(path, isolation_level=None)
@@ -1227,13 +1232,17 @@ def test_after_the_third_throw_the_hint_keeps_both_lines_beside_the_chip_offer(
     run_async(main())
 
 
-def test_the_roll_off_stays_readable_before_the_first_computer_moves() -> None:
+def test_the_roll_off_stays_readable_before_the_first_computer_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert tui_computers.NOTE_S == 2.0  # the note stands 2 s; 0.8 s here
+    monkeypatch.setattr(tui_computers, "NOTE_S", 0.8)
+
     async def main() -> None:
         app = KniffelApp(lang="en", rules=preset("kniffel"),
                          seats=[Seat("Bot 1", "greedy"), Seat("Bot 2", "greedy")], seed=3,
                          speed=0.2)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(1.0)
+            await pilot.pause(0.4)  # longer than the speed's 0.2 s, within the note's time
             screen = screen_of(app)
             assert screen.game.actions == ()
             assert "(rolled off: Bot 1 " in text_of(screen, "#message")
@@ -1541,7 +1550,6 @@ def test_a_player_alone_has_no_win_chance_row() -> None:
 def test_where_no_chances_can_be_computed_the_row_is_empty_and_the_game_goes_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from kniffel.engine.errors import ExpertError
-    from kniffel.tui import threads as tui_threads
 
     def no_values(rules: object) -> object:
         raise ExpertError("no values", code="expert.model_missing",
@@ -1603,7 +1611,6 @@ def test_the_first_job_that_may_build_a_table_holds_the_lock_and_later_ones_do_n
     from kniffel.engine.advice import Position
     from kniffel.engine.chances import chance_model
     from kniffel.engine.errors import ExpertError
-    from kniffel.tui import threads as tui_threads
 
     held: list[str] = []
 
@@ -1949,10 +1956,12 @@ def test_a_computer_waits_while_the_window_is_too_small_and_plays_on_once_it_gro
     run_async(main())
 
 
-def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered() -> None:
+def test_at_100x30_the_sheet_scrolls_to_the_box_a_computer_just_entered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 33: at 100×30 the computer's entry in a box at the bottom of the sheet was out of
     view; the sheet scrolls so the box just entered is seen."""
     rules = preset("extreme")
+    monkeypatch.setattr(tui_computers, "NOTE_S", 0.5)  # who begins: read in 0.5 s here
 
     class Bottom:
         """Throws once, then enters the dice in the lowest box it may."""

@@ -136,6 +136,9 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_to_1, _
 LEASE_S = 120.0
 #: How often an open game renews its lease.
 LEASE_RENEW_S = 30.0
+#: How long a history waits for another program's lock on its database before it says the
+#: history is locked (the ``timeout`` of :class:`History` where none is given).
+LOCK_WAIT_S = 2.0
 
 #: The lease table: which History (``owner``, in which process on which machine) writes which
 #: game. It is created on the first claim, beside the schema (no schema version: an older
@@ -301,13 +304,15 @@ class History:
     read-only, a missing or empty file is not created but read as an empty history (an
     in-memory database; :attr:`exists` is then False), and an older schema is migrated in a
     copy in memory. Such a history can be read, also from a read-only file, folder or mount;
-    its writes raise :class:`HistoryReadOnlyError`."""
+    its writes raise :class:`HistoryReadOnlyError`. ``timeout``: how many seconds to wait for
+    another program's lock (:data:`LOCK_WAIT_S` where None)."""
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = 2.0,
-                 clock: Callable[[], str] = _now, create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 timeout: float | None = None, clock: Callable[[], str] = _now,
+                 create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self._clock = clock
-        self._timeout = timeout
+        self._timeout = LOCK_WAIT_S if timeout is None else timeout
         #: True for ``create=False``: every write raises :class:`HistoryReadOnlyError`.
         self.read_only = not create
         self._migrating = False
@@ -349,7 +354,7 @@ class History:
         try:
             try:
                 # one connection, usable from a writer thread; every use holds self._lock
-                self._db = sqlite3.connect(target, timeout=timeout, isolation_level=None,
+                self._db = sqlite3.connect(target, timeout=self._timeout, isolation_level=None,
                                            check_same_thread=False,
                                            uri=target.startswith("file:"))
                 self._lock = threading.RLock()
