@@ -13,6 +13,7 @@ import { drawPadTools } from "./pad.js?b=__BUILD__";
 import { handoff, shareResult } from "./share.js?b=__BUILD__";
 import { drawSheet, undoButton } from "./sheet.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
+import { tableLine, tableMenuItems } from "./table.js?b=__BUILD__";
 import { num, tr } from "./words.js?b=__BUILD__";
 
 export function drawGame(view) {
@@ -35,7 +36,7 @@ export function drawGame(view) {
   head.append(h("div", { class: "head-text" },
     h("h2", { id: "game-title" }, tr(view.rules.title),
       view.over ? null : h("span", { id: "round" }, ` · ${tr("page.game.round", { round: view.round, rounds: view.rounds })}`)),
-    status, marksLegend(view)));
+    status, tableLine(), marksLegend(view)));
   head.append(drawMenu(view));
   wrap.append(head);
   const say = typeof state.computerSay === "function" ? state.computerSay() : state.computerSay;
@@ -57,6 +58,7 @@ function drawMenu(view) {
       h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
         view.over ? tr("page.share.result") : tr("page.share.running")),
       h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("page.handoff.title")),
+      tableMenuItems(close),
       h("button", { type: "button", id: "export-game", onclick: close(exportGame) }, tr("page.menu.export_game")),
       view.chances && !view.over ? h("button", { type: "button", id: "chances-toggle",
         onclick: close(() => setChancesShown(!state.showChances)) }, tr(state.showChances ? "page.chances.hide" : "page.chances.show")) : null,

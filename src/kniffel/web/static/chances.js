@@ -37,7 +37,7 @@ export function setChancesShown(on) {
 
 // The row under the totals: a cell per player with their chance, the leader's marked by a sign
 // and in bold (and said to a screen reader), not by colour alone.
-export function chancesRow(view) {
+export function chancesRow(view, order = view.columns.map((_, i) => i)) {
   const c = view.chances;
   const cur = view.current;
   const name = tr("page.chances.row");
@@ -49,7 +49,8 @@ export function chancesRow(view) {
       onclick: () => explainChances(view) },
     h("span", { class: "bshort" }, name), h("span", { class: "sr" }, ` – ${tr("page.chances.explain_label")}`),
     h("span", { class: "q", "aria-hidden": "true" }, "?"))),
-    c.players.map((p, i) => {
+    order.map((i) => {
+      const p = c.players[i];
       const lead = c.leader === i;
       const text = chanceText(p.win);
       return h("td", { class: `${i === cur ? "current" : ""}${lead ? " lead" : ""}`, "data-chance": i,

@@ -22,8 +22,18 @@ export function setCurrent(record) {
   if (state.ready) refreshIfStale(record && record.view);
 }
 
+// Where a table of phones is on (state.table, table.js), what the engine's reply says to send
+// to the other phones goes to table.js's sender, registered here (game.js cannot import table.js,
+// which imports it).
+let tableSend = null;
+export function onTableSend(fn) {
+  tableSend = fn;
+}
+
 // Send a request about the current game; store and draw what comes back. Before the engine
-// runs, a score pad's entry or undo is queued in the game's save (early.js).
+// runs, a score pad's entry or undo is queued in the game's save (early.js). At a table the
+// request goes through the table (table_act): the host applies it and sends the new state to
+// every phone; a guest's goes to the host, and its state comes back as a message (table.js).
 export async function act(request) {
   if (earlyGame() && !state.busy) return actEarly(request);
   if (!state.ready || state.busy) return null;
@@ -36,29 +46,41 @@ export async function act(request) {
   const order = play.order;
   const before = state.current && state.current.view;
   const started = performance.now();
-  const reply = await ask(request);
+  const reply = await ask(state.table ? { op: "table_act", request } : request);
   state.busy = false;
+  if (reply.ok && reply.send && tableSend) tableSend(reply.send);
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
     return reply;
   }
   if (reply.view) {
-    if (request.op === "undo" || request.op === "act") tell(before, reply.view, request.op === "undo");
-    setCurrent({ ...state.current, game: reply.game, view: reply.view, summary: reply.summary });
-    state.keep = keptAfter(reply.view, carried, chip ? kept : null, chip ? order : null);
-    // the pad's typed dice stay over a chip (its throw re-throws some of them); their fields
-    // over a correction too
-    const padChip = chip && reply.view.mode === "pad";
-    if (!padChip) state.padDice = null;
-    state.hint = null;
-    if (!padChip && (request.op !== "act" || request.action.type !== "correct")) { play.padTyped = []; play.padOpen = false; }
-    saveCurrent();
-    saveUi();
-    syncHistory();
-    redraw();
+    takeReply(reply, { before, undo: request.op === "undo", told: request.op === "undo" || request.op === "act",
+      carried, chip: chip ? { kept, order } : null, correct: request.op === "act" && request.action.type === "correct", said: reply.said ?? null });
     timing.lastActionMs = performance.now() - started;
+  } else if (reply.pending) {
+    redraw();
   }
   return reply;
+}
+
+// The game the engine answered with (``reply``: game, view, summary) becomes the one in
+// progress, stored and drawn: what it changed said above the bar (``told``; at a table the
+// engine's ``said``: who did what), the kept dice carried over a throw (``carried``) or a chip
+// (``chip``: {kept, order}), the pad's typed dice cleared unless a chip or a correction keeps them.
+export function takeReply(reply, { before, undo = false, told = false, carried = null, chip = null, correct = false, said = null }) {
+  if (told || said) tell(before, reply.view, undo, said);
+  setCurrent({ ...state.current, game: reply.game, view: reply.view, summary: reply.summary });
+  state.keep = keptAfter(reply.view, carried, chip ? chip.kept : null, chip ? chip.order : null);
+  // the pad's typed dice stay over a chip (its throw re-throws some of them); their fields
+  // over a correction too
+  const padChip = Boolean(chip) && reply.view.mode === "pad";
+  if (!padChip) state.padDice = null;
+  state.hint = null;
+  if (!padChip && !correct) { play.padTyped = []; play.padOpen = false; }
+  saveCurrent();
+  saveUi();
+  syncHistory();
+  redraw();
 }
 
 // A score pad's entry or undo before the engine runs: queued as the game's next action (or the
@@ -111,11 +133,13 @@ function whatChanged(before, after, undo) {
 
 // The line above the bar after a person's move: what it did, with undo in it; on the score pad
 // the first entry ever also tells that a filled box can be tapped to change it.
+// At a table, ``said`` (the engine's {code, params}, or its text) says who did what instead.
 const TIPS_KEY = "kniffel.v1.tips";
-function tell(before, after, undo) {
-  const told = before && after ? whatChanged(before, after, undo) : null;
+function tell(before, after, undo, said = null) {
+  let told = before && after ? whatChanged(before, after, undo) : null;
+  if (said) told = { ...(told ?? {}), say: () => (typeof said.text === "string" ? said.text : tr(said.code, said.params)) };
   state.confirm = told ? { ...told, undo, id: state.current && state.current.id, actions: after.actions, fresh: true } : null;
-  if (!told || undo || after.mode !== "pad" || told.box === undefined) return;
+  if (!told || undo || said || after.mode !== "pad" || told.box === undefined) return;
   try {
     const tips = JSON.parse(localStorage.getItem(TIPS_KEY) ?? "{}");
     if (isObj(tips) && tips.correct === true) return;

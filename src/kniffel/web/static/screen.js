@@ -11,6 +11,7 @@ import { drawHistory } from "./history.js?b=__BUILD__";
 import { drawSetup } from "./setup.js?b=__BUILD__";
 import { checkLink } from "./share.js?b=__BUILD__";
 import { arrowKeys } from "./sheet.js?b=__BUILD__";
+import { checkTableLink } from "./table.js?b=__BUILD__";
 import { play, state, timing } from "./state.js?b=__BUILD__";
 import { loadUi, setAsideSuspect } from "./storage.js?b=__BUILD__";
 import { drawUpdate, keepAwake } from "./system.js?b=__BUILD__";
@@ -96,9 +97,11 @@ export function draw(part) {
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
   keepAwake(); // the wake lock and update section
   drawUpdate();
-  if (state.ready && !play.linkChecked) checkLink();
+  if (state.ready && !play.linkChecked) { checkLink(); checkTableLink(); }
   if (state.ready && playing) warmExpert(state.current);
-  if (state.ready && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
+  // at a table the computer plays on the phone that holds the game, and the others see its moves
+  const holds = !state.table || state.table.host === state.table.me;
+  if (state.ready && holds && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
 // The sheet keeps its scroll position over a redraw; when the turn passes, the column of the

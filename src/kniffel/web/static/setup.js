@@ -7,6 +7,7 @@ import { computer, startGame } from "./game.js?b=__BUILD__";
 import { awake, facts, redraw, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
 import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
+import { showTable } from "./table.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
 
 export function drawSetup() {
@@ -90,5 +91,8 @@ export function drawSetup() {
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: waits || state.busy,
     "aria-describedby": waits ? "start-wait" : null }, tr("page.setup.start")));
   if (waits) form.append(bootWait("page.boot.start_wait", "start-wait"));
+  // another phone's table: its game comes from there (table.js)
+  form.append(h("button", { type: "button", id: "table-join-open", disabled: !state.ready,
+    onclick: () => showTable(true) }, tr("page.table.join")));
   return form;
 }

@@ -31,15 +31,19 @@ export async function shareResult() {
   }
 }
 
+// A QR code the engine drew (``q``: {size, path}, segno's modules as one SVG path), named ``label``.
+export function qrImage(q, label, id = "qr") {
+  return svgEl("svg", { viewBox: `0 0 ${q.size} ${q.size}`, id, class: "qr", role: "img",
+    "aria-label": label, "shape-rendering": "crispEdges" },
+  svgEl("rect", { width: q.size, height: q.size, fill: "#fff" }), svgEl("path", { d: q.path, fill: "#000" }));
+}
+
 // The game in a link (and its QR code) for another device; nothing leaves this one.
 export async function handoff() {
   const base = location.href.split("#")[0];
   const reply = await ask({ op: "handoff", base });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
-  const q = reply.qr;
-  const code = svgEl("svg", { viewBox: `0 0 ${q.size} ${q.size}`, id: "qr", class: "qr", role: "img",
-    "aria-label": tr("page.handoff.title"), "shape-rendering": "crispEdges" },
-  svgEl("rect", { width: q.size, height: q.size, fill: "#fff" }), svgEl("path", { d: q.path, fill: "#000" }));
+  const code = qrImage(reply.qr, tr("page.handoff.title"));
   const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("page.handoff.link") });
   // a page of this device's own address (kniffel web's default): the other phone cannot reach it
   const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");

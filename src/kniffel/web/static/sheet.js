@@ -66,16 +66,29 @@ function sumWaits() {
     h("span", { class: "sr" }, tr("page.boot.sum_wait")));
 }
 
+// The sheet's columns in the order drawn: the players' order, except that at a table the column
+// of this phone's player (state.mine) comes first.
+export function columnOrder(view) {
+  const order = view.columns.map((_, i) => i);
+  const mine = state.table ? state.mine : null;
+  return mine !== null && mine < order.length ? [mine, ...order.filter((i) => i !== mine)] : order;
+}
+
+// A column's classes: the player to move's, and this phone's player's at a table.
+const colClass = (view, i) => [i === view.current ? "current" : "", state.table && state.mine === i ? "mine" : ""].filter(Boolean).join(" ");
+
 export function drawSheet(view, live) {
   const table = h("table", { class: "sheet", id: "sheet" });
   table.style.setProperty("--players", String(view.columns.length));
   const cur = view.current;
   const pad = view.mode === "pad";
+  const order = columnOrder(view);
   table.append(h("caption", { class: "sr" }, tr(view.rules.title)));
   const head = h("tr", {}, h("th", { scope: "col", class: "corner" }, tr("page.sheet.box")));
-  view.columns.forEach((c, i) => {
+  order.forEach((i) => {
+    const c = view.columns[i];
     const won = view.over && view.winners.includes(i);
-    head.append(h("th", { scope: "col", class: `${i === cur ? "current" : ""}${won ? " won" : ""}`, "data-player": i,
+    head.append(h("th", { scope: "col", class: `${colClass(view, i)}${won ? " won" : ""}`, "data-player": i,
       "aria-label": `${tr(i === cur ? "page.sheet.player_col_current" : "page.sheet.player_col", { name: c.name, chips: c.chips_left })}${c.kind === "computer" ? `, ${tr("page.sheet.computer")}` : ""}` },
     h("span", { class: "pname" }, c.name),
     c.kind === "computer" ? h("span", { class: "pkind" }, tr("page.sheet.computer")) : null,
@@ -97,7 +110,7 @@ export function drawSheet(view, live) {
   }
   // before the engine runs (a queued entry: view.early) the sums wait for it, and say so
   const sumRow = (cls, title, cell) => h("tr", { class: `sum ${cls}` }, h("th", { scope: "row" }, title),
-    view.columns.map((c, i) => h("td", { class: i === cur ? "current" : "" }, view.early ? sumWaits() : cell(c))));
+    order.map((i) => h("td", { class: colClass(view, i) }, view.early ? sumWaits() : cell(view.columns[i]))));
   const boxRow = (b) => {
     const row = h("tr", { "data-row": b.id }, h("th", { scope: "row" },
       h("button", { type: "button", class: "box-info", "data-info": b.id,
@@ -106,9 +119,10 @@ export function drawSheet(view, live) {
         onclick: () => openInfo(view, b.id) },
       h("span", { class: "bfull" }, tr(b.name)), h("span", { class: "bshort" }, tr(b.short ?? b.name)),
       h("span", { class: "q", "aria-hidden": "true" }, "?"))));
-    view.columns.forEach((c, i) => {
+    order.forEach((i) => {
+      const c = view.columns[i];
       const cell = c.cells[b.id];
-      const td = h("td", { class: i === cur ? "current" : "", "data-player": i, "data-box": b.id });
+      const td = h("td", { class: colClass(view, i), "data-player": i, "data-box": b.id });
       if (cell) {
         const shownCell = cell.struck ? "—" : String(cell.points);
         if (pad) {
@@ -144,7 +158,7 @@ export function drawSheet(view, live) {
   body.append(sumRow("lower", tr("page.sheet.lower_sum"), (c) => String(c.lower_sum)));
   if (view.columns.some((c) => c.extra_bonus)) body.append(sumRow("extra", tr("page.sheet.extra"), (c) => String(c.extra_bonus)));
   table.append(body);
-  const chances = chancesShown(view) ? chancesRow(view) : null;
+  const chances = chancesShown(view) ? chancesRow(view, order) : null;
   table.append(h("tfoot", { class: chances ? "with-chances" : "" },
     sumRow("total", tr("page.sheet.total"), (c) => h("strong", { "data-total": c.name }, String(c.total))), chances));
   return h("div", { class: "sheet-wrap", id: "sheet-wrap" }, table);

@@ -25,6 +25,10 @@ export const timing = {
   lastReviewMs: undefined, // duration: the last review (expert.js)
   lastPadHintMs: undefined, // duration: the last tip on the pad (coach.js)
   lastPadReviewMs: undefined, // duration: the last review of a pad game (coach.js)
+  tableOfferBytes: undefined, // the bytes of the last offer code of a table (table.js)
+  tableAnswerBytes: undefined, // the bytes of the last answer code of a table (table.js)
+  tableJoinStarted: undefined, // when this phone last began to join a table (table.js)
+  tableStateAt: undefined, // when the table's game last arrived from another phone (table.js)
 };
 
 // The engine's facts the page draws by (kniffel.browser.view.page_data, in index.html): the most
@@ -73,6 +77,10 @@ export const state = {
   opened: null, // a history entry's final sheet: {entry, view, scrollY, buttonTop}
   deleted: null, // the last deletion in the history, to be undone: {entries}
   foldOpen: false, // the group of older unfinished games in the history is unfolded
+  // the table of phones this page sits at (table.js), null for none: the engine's table
+  // ({id, me, host, peers}) and the page's own: how many channels are open (phones)
+  table: null,
+  mine: null, // the sheet's column of this phone's player at a table (first and marked), null for none
 };
 
 // What the game screen keeps besides the game: the dice entered on the pad, the place of each

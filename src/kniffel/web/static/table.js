@@ -1,0 +1,399 @@
+// The table of phones (issue 34): this page's peer connections and data channels, nothing else.
+// Every phone connects to the one that holds the game (the host; a star): WebRTC data channels
+// with no server at all (no STUN, no TURN, no signalling server: `iceServers: []`). The players
+// carry the signalling: the host shows an offer code (QR, text, link), the guest reads it and
+// shows an answer code, the host reads that. The protocol, the codes, the order of actions and
+// every word are the engine's (kniffel.browser.table, through the bridge's table_* requests):
+// this module moves their bytes. An incoming message goes to table_message; what a reply says to
+// send (reply.send: [[peer, message], …]) goes out on that peer's channel; a reply with a game
+// is stored and drawn as an action's is (game.js takeReply).
+
+import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
+import { $, h } from "./dom.js?b=__BUILD__";
+import { ask } from "./engine.js?b=__BUILD__";
+import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
+import { handoff, qrImage } from "./share.js?b=__BUILD__";
+import { play, redraw, state, timing } from "./state.js?b=__BUILD__";
+import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { count, refusal, tr } from "./words.js?b=__BUILD__";
+
+// How long a read code may wait for its connection before the page says the phones cannot
+// reach each other (no candidate pair on this network), and how long ICE gathering may take
+// (host candidates only: it ends in milliseconds; past this the candidates found so far go).
+export const CONNECT_MS = 10000;
+const GATHER_MS = 5000;
+
+// This page's peer id: random per page (a reload is a new phone to the table, its game the same).
+export function newPeerId() {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+export const me = newPeerId();
+
+// The camera: scan.js's startScan(video, onCode) (issue 34's camera part) reads a code into a
+// field. Until the page has it there is no scan button (scanButton draws none): pasting a code,
+// or opening a link, is the way in.
+const startScan = null;
+
+// The links to other phones: {pc, channel, peer (null until its first message names it), open,
+// out: messages waiting for the channel to open, timer}. A guest has one (to the host).
+export const links = [];
+let offer = null; // the host's offer for the next phone: {link, code, qr, bytes} (null while made)
+let answer = null; // a guest's answer code for the host: {code, qr, bytes}
+let inbox = Promise.resolve(); // incoming messages, one after the other
+let note = null; // the panel's line: {code, handoff} (connecting, cannot connect)
+
+const host = () => Boolean(state.table) && state.table.host === state.table.me;
+const phones = () => 1 + links.filter((l) => l.open).length;
+
+// The engine's table (reply.table) with the page's count of open channels.
+function setTable(table) {
+  state.table = table ? { ...table, phones: phones() } : null;
+}
+
+// ---------------------------------------------------------------------------------- sending
+
+// Send what an engine's reply says to send: each message to its peer's channel; a guest has one
+// channel, to the host, and sends everything there. A channel not open yet keeps it till it opens.
+export function sendAll(list) {
+  for (const [to, message] of list ?? []) {
+    const link = links.find((l) => l.peer === to) ?? (host() ? null : links[0]);
+    if (!link) continue; // a peer gone: its catch-up is the engine's (hello)
+    if (link.open) link.channel.send(JSON.stringify(message));
+    else link.out.push(message);
+  }
+}
+onTableSend(sendAll);
+
+// ---------------------------------------------------------------------------------- channels
+
+function addLink(pc) {
+  const link = { pc, channel: null, peer: null, open: false, out: [], timer: null };
+  links.push(link);
+  pc.addEventListener("connectionstatechange", () => {
+    if (pc.connectionState === "failed") cannotConnect(link);
+  });
+  return link;
+}
+
+function bindChannel(link, channel) {
+  link.channel = channel;
+  channel.onopen = () => {
+    link.open = true;
+    clearTimeout(link.timer);
+    note = null;
+    for (const m of link.out.splice(0)) channel.send(JSON.stringify(m));
+    if (state.table) state.table = { ...state.table, phones: phones() };
+    if (host()) notice(tr("page.table.joined"));
+    refresh();
+  };
+  channel.onmessage = (event) => { inbox = inbox.then(() => received(link, event.data)); };
+  channel.onclose = () => { inbox = inbox.then(() => closed(link)); };
+}
+
+// One message from a peer: to the engine, and what it answers out and onto the screen.
+async function received(link, data) {
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return; // not ours
+  }
+  // a channel's peer is named by its first message: a guest's hello, the host's state
+  link.peer ??= message.peer ?? message.host ?? null;
+  const before = state.current && state.current.view;
+  const reply = await ask({ op: "table_message", from: link.peer, message });
+  if (!reply.ok) {
+    console.warn("kniffel: a table message refused", reply.error);
+    return;
+  }
+  sendAll(reply.send);
+  if (reply.table) setTable(reply.table);
+  if (reply.game && reply.view) arrive(reply, before);
+  else refresh();
+}
+
+// The table's game, as the engine holds it after a message: the game in progress (another game
+// that was in progress here is kept in the history first), what it changed said by who did it.
+function arrive(reply, before) {
+  const cur = state.current;
+  const same = cur && cur.game && sameGame(cur.game, reply.game);
+  if (!same) {
+    shelveCurrent();
+    becomeCurrent(reply, newId());
+    state.confirm = null;
+    if (reply.said) takeReply(reply, { before: null, said: reply.said });
+  } else {
+    takeReply(reply, { before, undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
+  }
+  timing.tableStateAt = performance.now();
+  refresh();
+  redraw();
+}
+
+// Whether two saves are of one game (its rules, players and seed): the table's game arriving
+// again replaces its older state; any other game is kept aside first.
+export function sameGame(a, b) {
+  const head = (g) => JSON.stringify([g.rules, g.mode, g.seed, g.start_player, g.players]);
+  return head(a) === head(b);
+}
+
+async function closed(link) {
+  const at = links.indexOf(link);
+  if (at < 0) return;
+  links.splice(at, 1);
+  clearTimeout(link.timer);
+  if (!state.table || !link.peer) { refresh(); return; }
+  const reply = await ask({ op: "table_lost", peer: link.peer });
+  if (reply.ok) {
+    sendAll(reply.send);
+    setTable(reply.table ?? state.table);
+  }
+  notice(tr("page.table.lost"), "warn");
+  refresh();
+  redraw();
+  if (host() && !offer) prepareOffer(); // this phone holds the table now
+}
+
+// The ICE gathering of ``pc`` finished (non-trickle: the code carries every candidate).
+function gathered(pc) {
+  return new Promise((done) => {
+    if (pc.iceGatheringState === "complete") { done(); return; }
+    const timer = setTimeout(done, GATHER_MS);
+    pc.addEventListener("icegatheringstatechange", () => {
+      if (pc.iceGatheringState === "complete") { clearTimeout(timer); done(); }
+    });
+  });
+}
+
+// The phones found no way to each other: said in one sentence, the hand-off offered instead.
+function cannotConnect(link) {
+  if (link.open) return;
+  clearTimeout(link.timer);
+  const at = links.indexOf(link);
+  if (at >= 0) links.splice(at, 1);
+  link.pc.close();
+  note = { code: "page.table.no_connection", handoff: true };
+  refresh();
+}
+
+// ---------------------------------------------------------------------------------- the host
+
+// Open a table for the game in progress (or show the one this page sits at).
+export async function openTable() {
+  if (!state.table) {
+    const reply = await ask({ op: "table_open", me, name: myName() });
+    if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+    setTable(reply.table);
+  }
+  showTable();
+  if (host() && !offer) await prepareOffer();
+}
+
+// The offer code for the next phone: a new connection with its channel, the code of its offer.
+async function prepareOffer() {
+  const pc = new RTCPeerConnection({ iceServers: [] });
+  const link = addLink(pc);
+  bindChannel(link, pc.createDataChannel("kniffel", { ordered: true }));
+  await pc.setLocalDescription(await pc.createOffer());
+  await gathered(pc);
+  if (!state.table) { pc.close(); return; }
+  const reply = await ask({ op: "table_code", kind: "offer", sdp: pc.localDescription.sdp, table: state.table.id });
+  if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
+  offer = { link, code: reply.code, qr: reply.qr, bytes: reply.bytes };
+  timing.tableOfferBytes = reply.bytes;
+  refresh();
+}
+
+// A guest's answer code, read on the host: its connection completes; the next offer is made.
+async function takeAnswer(text) {
+  if (!offer) return;
+  const reply = await ask({ op: "table_sdp", code: text.trim() });
+  if (!reply.ok) { say(refusal(reply.error)); return; }
+  if (reply.kind !== "answer") { say(tr("page.table.not_answer")); return; }
+  const { link } = offer;
+  offer = null;
+  await link.pc.setRemoteDescription({ type: "answer", sdp: reply.sdp });
+  link.timer = setTimeout(() => cannotConnect(link), CONNECT_MS);
+  note = { code: "page.table.connecting" };
+  refresh();
+  await prepareOffer();
+}
+
+// ---------------------------------------------------------------------------------- a guest
+
+// Join a table from its offer code: the answer for the host, this phone's hello to it.
+export async function joinTable(text) {
+  const started = performance.now();
+  const read = await ask({ op: "table_sdp", code: text.trim() });
+  if (!read.ok) { say(refusal(read.error)); return; }
+  if (read.kind !== "offer") { say(tr("page.table.not_offer")); return; }
+  await leaveTable(true);
+  const pc = new RTCPeerConnection({ iceServers: [] });
+  const link = addLink(pc);
+  pc.ondatachannel = (event) => bindChannel(link, event.channel);
+  await pc.setRemoteDescription({ type: "offer", sdp: read.sdp });
+  await pc.setLocalDescription(await pc.createAnswer());
+  await gathered(pc);
+  const coded = await ask({ op: "table_code", kind: "answer", sdp: pc.localDescription.sdp, table: read.table });
+  if (!coded.ok) { say(refusal(coded.error)); return; }
+  const joined = await ask({ op: "table_join", table: read.table, me, name: myName() });
+  if (!joined.ok) { say(refusal(joined.error)); return; }
+  setTable(joined.table);
+  sendAll(joined.send); // the hello, sent once the channel opens
+  answer = { code: coded.code, qr: coded.qr, bytes: coded.bytes };
+  timing.tableAnswerBytes = coded.bytes;
+  timing.tableJoinStarted = started;
+  refresh();
+  redraw();
+}
+
+// Leave the table: the channels closed, the engine told; the game stays stored on this phone.
+export async function leaveTable(quiet = false) {
+  for (const link of links.splice(0)) {
+    clearTimeout(link.timer);
+    link.pc.close();
+  }
+  offer = null;
+  answer = null;
+  note = null;
+  if (!state.table) return;
+  await ask({ op: "table_leave" });
+  state.table = null;
+  state.mine = null;
+  if (!quiet) {
+    notice(tr("page.table.left"));
+    if ($("panel").open && $("table-panel")) $("panel").close();
+    redraw();
+  }
+}
+
+// A page opened from a table's link (#t=CODE) shows the join panel and joins with its code.
+export async function checkTableLink() {
+  const m = /^#t=([^#]+)$/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, "", location.href.split("#")[0]);
+  showTable(true);
+  await joinTable(decodeURIComponent(m[1]));
+}
+
+// The name this phone gives the table: the player of its column, else none (the engine's words).
+function myName() {
+  const view = state.current && state.current.view;
+  return view && state.mine !== null && view.columns[state.mine] ? view.columns[state.mine].name : "";
+}
+
+// ---------------------------------------------------------------------------------- the panel
+
+// The table's panel: its status, the player's column, and the codes: on the host the offer for
+// the next phone and the field for its answer; on a guest the field for the table's code and the
+// answer to show. ``joining``: the guest's panel before any table.
+export function showTable(joining = false) {
+  const body = h("div", { id: "table-panel", "data-joining": joining ? "1" : "0" });
+  showPanel(tr("page.table.title"), body);
+  refresh();
+}
+
+function say(text) {
+  note = { text };
+  refresh();
+}
+
+// The panel drawn anew from the table (where it is open); the fields keep what is typed.
+function refresh() {
+  if (state.table) state.table = { ...state.table, phones: phones() };
+  const body = $("table-panel");
+  if (!body || !$("panel").open) { redraw(); return; }
+  const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
+  const joining = !state.table;
+  body.replaceChildren(
+    state.table ? h("p", { id: "table-status", class: "status", role: "status" }, tableStatus()) : null,
+    state.table && state.current ? minePicker(state.current.view) : null,
+    joining ? joinPart() : host() ? offerPart() : answerPart(),
+    note ? h("p", { id: "table-note", class: note.handoff ? "notice warn" : "hint", role: "status" },
+      note.text ?? tr(note.code)) : null,
+    note && note.handoff ? h("button", { type: "button", id: "table-handoff", onclick: () => { $("panel").close(); handoff(); } }, tr("page.handoff.title")) : null,
+    state.table ? h("button", { type: "button", id: "table-leave", onclick: () => leaveTable() }, tr("page.table.leave")) : null);
+  for (const [id, value] of Object.entries(typed)) if ($(id)) $(id).value = value;
+}
+
+// "Table: 3 phones, this phone holds the game."
+export function tableStatus() {
+  const t = state.table;
+  return tr("page.table.status", { phones: count("page.table.phones", t.phones ?? 1),
+    host: t.host === t.me ? tr("page.table.this_phone") : tr("page.table.other_phone") });
+}
+
+function minePicker(view) {
+  const select = h("select", { id: "table-mine", onchange: () => {
+    state.mine = select.value === "" ? null : Number(select.value);
+    redraw();
+  } }, h("option", { value: "" }, tr("page.table.mine_none")),
+  view.columns.map((c, i) => h("option", { value: i, selected: state.mine === i }, c.name)));
+  return h("label", { class: "field" }, tr("page.table.mine"), " ", select);
+}
+
+function codeBlock(prefix, made, label) {
+  const field = h("input", { type: "text", id: `${prefix}-code`, readonly: true, value: made.code, "aria-label": label, "data-bytes": made.bytes });
+  return [qrImage(made.qr, label, `${prefix}-qr`),
+    field,
+    h("button", { type: "button", id: `${prefix}-copy`, onclick: async () => {
+      try { await navigator.clipboard.writeText(made.code); notice(tr("page.table.copied")); } catch { field.select(); }
+    } }, tr("page.table.copy"))];
+}
+
+function offerPart() {
+  if (!offer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
+  const url = `${location.href.split("#")[0]}#t=${encodeURIComponent(offer.code)}`;
+  const field = h("textarea", { id: "table-answer", rows: 3, "aria-label": tr("page.table.answer") });
+  return h("div", { id: "table-offer" },
+    h("p", { class: "hint" }, tr("page.table.offer_hint")),
+    codeBlock("table-offer", offer, tr("page.table.code")),
+    h("input", { type: "text", id: "table-link", readonly: true, value: url, "aria-label": tr("page.table.link") }),
+    h("label", { for: "table-answer" }, tr("page.table.answer")), field,
+    h("div", { class: "controls" },
+      h("button", { type: "button", id: "table-connect", class: "primary", onclick: () => takeAnswer(field.value) }, tr("page.table.connect")),
+      scanButton("table-scan", (code) => { field.value = code; takeAnswer(code); })));
+}
+
+function joinPart() {
+  const field = h("textarea", { id: "table-offer-in", rows: 3, "aria-label": tr("page.table.code") });
+  return h("div", { id: "table-join" },
+    h("p", { class: "hint" }, tr("page.table.join_hint")),
+    h("label", { for: "table-offer-in" }, tr("page.table.code")), field,
+    h("div", { class: "controls" },
+      h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => joinTable(field.value) }, tr("page.table.join_go")),
+      scanButton("table-scan", (code) => { field.value = code; joinTable(code); })));
+}
+
+function answerPart() {
+  if (!answer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
+  return h("div", { id: "table-answer-out" },
+    h("p", { class: "hint" }, tr("page.table.answer_hint")),
+    codeBlock("table-answer", answer, tr("page.table.answer")));
+}
+
+// The camera's button: it reads a code (scan.js startScan) into ``then``; none without it.
+function scanButton(id, then) {
+  if (!startScan) return null;
+  return h("button", { type: "button", id, onclick: async () => {
+    const video = h("video", { id: `${id}-video`, playsinline: true, muted: true });
+    $(id).after(video);
+    const scan = await startScan(video, (code) => { scan.stop(); video.remove(); then(code); });
+  } }, tr("page.table.scan"));
+}
+
+// The game's menu: the table's item (opening it, or showing the one this page sits at) and the
+// join item; the status line under the game's head while a table is on.
+export function tableMenuItems(close) {
+  return [h("button", { type: "button", id: "table-open", disabled: !state.ready, onclick: close(openTable) },
+    state.table ? tr("page.table.menu") : tr("page.table.open")),
+  state.table ? null : h("button", { type: "button", id: "table-join-open", disabled: !state.ready,
+    onclick: close(() => showTable(true)) }, tr("page.table.join"))];
+}
+
+export function tableLine() {
+  if (!state.table) return null;
+  return h("p", { id: "table-line", class: "hint" }, h("button", { type: "button", class: "link", onclick: () => showTable() }, tableStatus()));
+}
