@@ -56,9 +56,13 @@ if TYPE_CHECKING:
 
 TESTS = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
+#: Chromium's flags for every browser test; WebRTC's local addresses unhidden (no mDNS names,
+#: which the loopback cannot resolve), so that the table's phones (tests/test_web_table.py)
+#: connect in one browser as phones on one network do.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+                 "--disable-component-update", "--disable-sync",
+                 "--disable-features=WebRtcHideLocalIpsWithMdns"]
 READY = "html[data-ready='1']"
 
 #: The fixtures that drive Chromium: a test that asks for one is marked ``browser``.

@@ -125,7 +125,7 @@ function arrive(reply, before) {
     state.confirm = null;
     if (reply.said) takeReply(reply, { before: null, said: reply.said });
   } else {
-    takeReply(reply, { before, undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
+    takeReply(reply, { before, told: true, undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
   }
   timing.tableStateAt = performance.now();
   refresh();
