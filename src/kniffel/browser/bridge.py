@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel.browser import advice_view, coach_view, share
+from kniffel.browser import advice_view, coach_view, share, table
 from kniffel.browser.view import (
     BROWSER_COMPUTERS,
     chances_view,
@@ -461,6 +461,29 @@ class Session:
         chances_view(Game(rules, [Player("A"), Player("B")], mode=Mode.PAD, seed=0))  # loads
         return {"chances": None}
 
+    def table_code(self, req: dict[str, Any]) -> Reply:
+        """The connection code of this phone's session description (``sdp``, an ``offer`` or
+        an ``answer`` with every candidate inside) for the table ``table``: the code, its QR
+        code, its bytes, and with ``base`` (the page's address) the link that carries it
+        (:mod:`kniffel.browser.table`)."""
+        kind = req.get("kind")
+        if kind not in ("offer", "answer"):
+            raise InvalidGameError(f"kind must be 'offer' or 'answer', got {kind!r}",
+                                   code="web.bad_request")
+        packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind,
+                                            _text(req.get("table"), "table")))
+        code = table.encode(packed)
+        reply: Reply = {"code": code, "qr": share.qr_code(code), "bytes": len(packed)}
+        if req.get("base") is not None:
+            reply["link"] = table.link(_text(req.get("base"), "base"), code)
+        return reply
+
+    def table_sdp(self, req: dict[str, Any]) -> Reply:
+        """The session description a connection code (or a link with one) carries, written
+        as an SDP the browser takes (:func:`kniffel.browser.table.write_sdp`)."""
+        d = table.description_of(req.get("code"))
+        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table}
+
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
         if not isinstance(request, dict) or not isinstance(request.get("op"), str):
@@ -513,6 +536,8 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "pad_hint": Session.pad_hint,
     "pad_review": Session.pad_review,
     "chances": Session.chances_now,
+    "table_code": Session.table_code,
+    "table_sdp": Session.table_sdp,
 }
 
 
@@ -593,7 +618,7 @@ def warm_up() -> None:
 
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
-                        "import", "export_history"})
+                        "import", "export_history", "table_code", "table_sdp"})
 
 
 def wanted_table(text: str) -> str | None:
