@@ -25,7 +25,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from kniffel.browser import advice_view, coach_view, share
+from kniffel.browser import advice_view, coach_view, share, table
+from kniffel.browser.table_protocol import Result, Table, TableError
 from kniffel.browser.view import (
     BROWSER_COMPUTERS,
     chances_view,
@@ -66,7 +67,7 @@ from kniffel.engine.history_file import (
     is_history,
 )
 from kniffel.engine.match import Match
-from kniffel.engine.messages import render, text
+from kniffel.engine.messages import render, render_code, text
 from kniffel.engine.pad_review import (
     after_chip,
     pad_advice,
@@ -100,6 +101,8 @@ class Session:
         #: whether the views carry the win chances (the warm-up's sessions do without: the
         #: values they need would make the engine's memory snapshot too large)
         self.chances = chances
+        #: the table this phone sits at (None: none)
+        self.table: Table | None = None
 
     @property
     def game(self) -> Game | None:
@@ -461,6 +464,114 @@ class Session:
         chances_view(Game(rules, [Player("A"), Player("B")], mode=Mode.PAD, seed=0))  # loads
         return {"chances": None}
 
+    def table_code(self, req: dict[str, Any]) -> Reply:
+        """The connection code of this phone's session description (``sdp``, an ``offer`` or
+        an ``answer`` with every candidate inside) for the table ``table``: the code, its QR
+        code, its bytes, and with ``base`` (the page's address) the link that carries it
+        (:mod:`kniffel.browser.table`)."""
+        kind = req.get("kind")
+        if kind not in ("offer", "answer"):
+            raise InvalidGameError(f"kind must be 'offer' or 'answer', got {kind!r}",
+                                   code="web.bad_request")
+        packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind,
+                                            _text(req.get("table"), "table")))
+        code = table.encode(packed)
+        reply: Reply = {"code": code, "qr": share.qr_code(code), "bytes": len(packed)}
+        if req.get("base") is not None:
+            reply["link"] = table.link(_text(req.get("base"), "base"), code)
+        return reply
+
+    def table_sdp(self, req: dict[str, Any]) -> Reply:
+        """The session description a connection code (or a link with one) carries, written
+        as an SDP the browser takes (:func:`kniffel.browser.table.write_sdp`)."""
+        d = table.description_of(req.get("code"))
+        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table}
+
+    def table_open(self, req: dict[str, Any]) -> Reply:
+        """Host a table for the game in play: this phone (``me``, a peer id the page chose;
+        ``name``, the phone's name the others read) holds the game. The table's id is
+        ``table`` when given, else ``me``."""
+        me = _text(req.get("me"), "me")
+        table_id = req.get("table") or me
+        self.table = Table.open(_TableEngine(self), _text(table_id, "table"), me,
+                                _text(req.get("name"), "name"))
+        return {"table": self.table.view()}
+
+    def table_join(self, req: dict[str, Any]) -> Reply:
+        """Sit down at the table ``table`` as a guest (``me``, ``name``): its hello to the
+        host (``host`` when the page knows its peer id, else addressed to ``"host"``: the
+        phone it joined through). A phone that rejoins the same table keeps counting its
+        moves."""
+        me = _text(req.get("me"), "me")
+        table_id = _text(req.get("table"), "table")
+        host = req.get("host")
+        old = self.table
+        seq = old.seq if old is not None and (old.id, old.me) == (table_id, me) else 0
+        self.table, result = Table.join(_TableEngine(self), table_id, me,
+                                        _text(req.get("name"), "name"),
+                                        None if host is None else _text(host, "host"), seq)
+        return self._table_reply(result, _lang(req))
+
+    def table_message(self, req: dict[str, Any]) -> Reply:
+        """A message from the phone ``from``: the messages to send on, the table, and when
+        the game changed, the game, its view and who did what (``said``), as after ``act``;
+        ``refused`` when the host refused this phone's move."""
+        result = self._table().receive(_text(req.get("from"), "from"), req.get("message"))
+        return self._table_reply(result, _lang(req))
+
+    def table_act(self, req: dict[str, Any]) -> Reply:
+        """A move (``request``: an ``act``, ``roll`` or ``undo`` request) made on this phone at
+        a table: applied on the host (the reply as ``act``'s, with the state for every guest
+        in ``send``), sent to the host from a guest (``pending``: the view comes with the
+        host's state)."""
+        request = req.get("request")
+        if not isinstance(request, dict):
+            raise TableError(f"request must be an act, roll or undo request, got "
+                             f"{request!r}", code="web.bad_request")
+        return self._table_reply(self._table().act(request), _lang(req))
+
+    def table_lost(self, req: dict[str, Any]) -> Reply:
+        """The connection to the phone ``peer`` is gone: the host tells the others, a guest
+        that lost the host takes part in the host change (the hello to the new host)."""
+        return self._table_reply(self._table().lost(_text(req.get("peer"), "peer")),
+                                 _lang(req))
+
+    def table_leave(self, req: dict[str, Any]) -> Reply:
+        """Leave the table: the bye to send (to the host, or to every guest from it)."""
+        if self.table is None:
+            return {"send": []}
+        result = self.table.leave()
+        self.table = None
+        return {"send": [[to, m] for to, m in result.send]}
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise TableError("this phone is at no table", code="table.no_table")
+        return self.table
+
+    def _table_reply(self, result: Result, lang: Lang) -> Reply:
+        """The page's reply to a step of the table: see :meth:`table_message`."""
+        reply: Reply = {"send": [[to, m] for to, m in result.send],
+                        "table": self._table().view()}
+        if result.changed:
+            reply.update(self._state())
+        if result.said is not None:
+            code, params = result.said["code"], result.said.get("params", {})
+            reply["said"] = {"code": code, "params": params,
+                             "text": render_code(str(code), params, lang)}
+        if result.by is not None:
+            reply["by"] = result.by
+        if result.pending:
+            reply["pending"] = True
+        if result.refused is not None:
+            seq, error = result.refused
+            params = error.get("params")
+            params = params if isinstance(params, dict) else {}
+            reply["refused"] = {"seq": seq, "error": {
+                "code": error.get("code"), "params": params, "message": error.get("message"),
+                "text": render_code(str(error.get("code")), params, lang)}}
+        return reply
+
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
         if not isinstance(request, dict) or not isinstance(request.get("op"), str):
@@ -513,7 +624,58 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "pad_hint": Session.pad_hint,
     "pad_review": Session.pad_review,
     "chances": Session.chances_now,
+    "table_code": Session.table_code,
+    "table_sdp": Session.table_sdp,
+    "table_open": Session.table_open,
+    "table_join": Session.table_join,
+    "table_message": Session.table_message,
+    "table_act": Session.table_act,
+    "table_lost": Session.table_lost,
+    "table_leave": Session.table_leave,
 }
+
+
+class _TableEngine:
+    """The session as a table's engine (:class:`kniffel.browser.table_protocol.Engine`): a
+    move goes through the same op as the page's own request."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def current_game(self) -> Game | None:
+        """The game the session holds."""
+        return self.session.game
+
+    def apply(self, request: dict[str, Any]) -> None:
+        """Apply a move through the session's own op (``act``, ``roll``, ``undo``)."""
+        op = _OPS.get(str(request.get("op")))
+        if op is None:
+            raise TableError(f"unknown request {request.get('op')!r}", code="web.bad_request")
+        op(self.session, request)
+
+    def adopt(self, save: object) -> None:
+        """Take the table's game: its new actions played on where the game in play is the
+        start of it, else the whole save replayed; a bad save changes nothing."""
+        game = self.session.game
+        if game is not None and isinstance(save, dict) and isinstance(save.get("actions"),
+                                                                       list):
+            mine = game.to_json()
+            theirs = save["actions"]
+            if (all(mine[k] == save.get(k) for k in _SAVE_HEADER)
+                    and theirs[:len(mine["actions"])] == mine["actions"]):
+                try:
+                    for action in theirs[len(mine["actions"]):]:
+                        game.apply(action_from_json(action))
+                except KniffelError:
+                    self.session.game = Game.from_json(mine)
+                else:
+                    self.session.game = game
+                    return
+        self.session.game = Game.from_json(save)
+
+
+#: The fields of a save that make it the game it is, its actions aside.
+_SAVE_HEADER = ("format", "version", "rules", "mode", "seed", "start_player", "players")
 
 
 #: The codes of a file that is no kniffel game or history at all (a photo, a text, other JSON).
@@ -593,7 +755,8 @@ def warm_up() -> None:
 
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
-                        "import", "export_history"})
+                        "import", "export_history", "table_code", "table_sdp", "table_open",
+                        "table_join", "table_lost", "table_leave"})
 
 
 def wanted_table(text: str) -> str | None:

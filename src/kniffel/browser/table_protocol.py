@@ -1,0 +1,443 @@
+"""One table, every phone: the protocol between the phones of a table (issue 34).
+
+A star: every guest has a data channel to the host, the host holds the game and is its only
+writer. Every message is a JSON object with ``t`` (its type), ``v`` (1) and ``table`` (the
+table's id); a message of another table or version is left alone.
+
+- ``hello {peer, name, host, term, have, rev, game_id, game?}``: a guest to the host, when it
+  joins or rejoins (``have``: its game's number of actions; ``rev``: the table's changes it has
+  seen; ``game``: its copy of the table's game, once it has one).
+- ``state {term, host, rev, n, peers, game, by?, said?}``: the host to a guest, after every
+  change (to every guest) and as the answer to a hello. ``n`` counts the host's states: a guest
+  takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
+  doubled one changes nothing.
+- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll`` or ``undo``
+  request) to the host. The host applies the moves in the order they arrive, through the same
+  engine code as a move made on the host (the bridge's own ops); a move made on a state that is
+  no longer the table's (``rev`` behind) or one the engine refuses is answered with
+  ``refused {seq, error}`` to its sender only. The same ``seq`` of a peer twice is handled once.
+- ``bye {peer}``: a phone leaves.
+
+Host change: when the host is lost, every guest picks the same new host from what the last
+state told all of them: the phone that holds the most of the table's changes (``have`` in the
+state's peers), ties by join order. The term goes up by one; a state of an older term is left
+alone. The new host takes the game of a guest that rejoins with more changes than its own as
+long as it has made no change itself in its term (so the last state of the lost host survives
+when any guest got it).
+
+Pure Python, no I/O: it runs inside Pyodide. The game itself is changed only through
+:class:`Engine` (the bridge's session).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from kniffel.engine.errors import KniffelError, dice_param
+from kniffel.engine.game import Game, Sheet
+from kniffel.engine.history_file import derived_uid
+
+#: The protocol's version (every message's ``v``).
+VERSION = 1
+#: The requests a table passes on to the engine: the moves of the page.
+MOVES = frozenset({"act", "roll", "undo"})
+#: The fields of a save that make a game the game it is (the actions aside).
+_HEADER = ("format", "rules", "mode", "seed", "start_player", "players")
+
+Message = dict[str, Any]
+
+
+class TableError(KniffelError):
+    """A message or request that the table cannot take."""
+
+    default_code = "table.bad_message"
+
+
+class Engine(Protocol):
+    """The game a table runs on: the bridge's session."""
+
+    def current_game(self) -> Game | None:
+        """The game this phone holds (None before the first)."""
+
+    def apply(self, request: dict[str, Any]) -> None:
+        """Apply a move (``act``, ``roll`` or ``undo`` request) as the page's own would be;
+        raises :class:`KniffelError` and changes nothing when the engine refuses it."""
+
+    def adopt(self, save: object) -> None:
+        """Make the game of ``save`` this phone's game (replayed and checked)."""
+
+
+@dataclass
+class Seat:
+    """A phone at the table."""
+
+    peer: str
+    name: str
+    joined: int
+    #: the table's changes the phone is known to hold (the ``rev`` of the last state the host
+    #: sent it)
+    have: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The seat as a message and the page carry it."""
+        return {"peer": self.peer, "name": self.name, "joined": self.joined, "have": self.have}
+
+
+@dataclass
+class Result:
+    """What a step of the protocol gives the page: the messages to send, and whether the game
+    changed (with the words of who did what), or this phone's move was refused."""
+
+    send: list[tuple[str, Message]] = field(default_factory=list)
+    changed: bool = False
+    said: dict[str, Any] | None = None
+    by: dict[str, Any] | None = None
+    refused: tuple[int, dict[str, Any]] | None = None
+    pending: bool = False
+
+
+def game_id(save: dict[str, Any]) -> str:
+    """The id of a save's game: the same for every save of the same game, whatever its
+    actions (its rule set, mode, seed, start player and players)."""
+    return derived_uid({k: save.get(k) for k in _HEADER})
+
+
+def said_of(before: Game, after: Game, request: dict[str, Any], device: str
+            ) -> dict[str, Any]:
+    """Who did what, as a catalog code with its params: the move ``request`` that turned
+    ``before`` (a copy) into ``after``, made on the phone ``device``."""
+    rules = after.rules.name
+    op = request.get("op")
+    if op == "undo":
+        return {"code": "table.said.undo", "params": {"device": device}}
+    mover = before.current_player
+    name = after.players[mover].name if mover is not None else ""
+    if op == "roll" and after.turn is not None and after.turn.roll is not None:
+        return {"code": "table.said.roll", "params": {"name": name, "device": device,
+                                                      "roll": dice_param(after.turn.roll)}}
+    for i, player in enumerate(after.players):
+        was: Sheet = before.sheet(i)
+        now: Sheet = after.sheet(i)
+        for box in after.rules.boxes:
+            a, z = was.entries.get(box), now.entries.get(box)
+            common = {"name": player.name, "device": device, "box": box.value, "rules": rules}
+            if a is None and z is not None:
+                if z.struck:
+                    return {"code": "table.said.strike", "params": common}
+                return {"code": "table.said.score", "params": {**common, "points": z.points}}
+            if a is not None and z is not None and (a.struck, a.points) != (z.struck, z.points):
+                return {"code": "table.said.change", "params": {
+                    **common, "now": None if z.struck else z.points,
+                    "was": None if a.struck else a.points}}
+        if now.chips_left < was.chips_left:
+            return {"code": "table.said.chip", "params": {"name": player.name, "device": device,
+                                                          "chips": now.chips_left}}
+    return {"code": "table.said.move", "params": {"name": name, "device": device}}
+
+
+class Table:
+    """This phone's side of a table: host or guest, and what it knows of the others."""
+
+    def __init__(self, engine: Engine, table_id: str, me: str, name: str, host: str) -> None:
+        self.engine = engine
+        self.id = table_id
+        self.me = me
+        self.name = name
+        #: the host's peer id ("host" for a guest before its first state: the phone it joined
+        #: through)
+        self.host = host
+        self.term = 0
+        #: the table's changes (every move applied, and every game taken over)
+        self.rev = 0
+        #: the host's states counted (a guest: the last one it took)
+        self.n = 0
+        self.peers: dict[str, Seat] = {me: Seat(me, name, 0)}
+        self._joins = 1
+        #: a guest: its moves' numbers, and the moves sent and not yet answered
+        self.seq = 0
+        self.pending: dict[int, dict[str, Any]] = {}
+        #: the host: the moves' numbers handled per peer (a doubled one is dropped)
+        self.done: dict[str, set[int]] = {}
+        #: the host: its rev when it became host (it takes a rejoining guest's newer game
+        #: only while it has changed nothing itself)
+        self.term_rev = 0
+        #: a guest: whether it holds the table's game (a state came)
+        self.synced = False
+
+    # --- the page's steps ------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, engine: Engine, table_id: str, me: str, name: str) -> Table:
+        """A table hosted by this phone for the game it holds."""
+        if engine.current_game() is None:
+            raise TableError("a table needs a game: start or load one first",
+                             code="web.no_game")
+        table = cls(engine, table_id, me, name, me)
+        table.term = 1
+        table.synced = True
+        return table
+
+    @classmethod
+    def join(cls, engine: Engine, table_id: str, me: str, name: str, host: str | None,
+             seq: int = 0) -> tuple[Table, Result]:
+        """A guest's side of the table ``table_id``, and its hello to the host (``host``, or
+        ``"host"``: the phone it is connected to)."""
+        table = cls(engine, table_id, me, name, host or "host")
+        table.seq = seq
+        return table, Result(send=[(table.host, table.hello())])
+
+    @property
+    def is_host(self) -> bool:
+        return self.host == self.me
+
+    def view(self) -> dict[str, Any]:
+        """The table as the page shows it."""
+        return {"id": self.id, "me": self.me, "host": self.host, "term": self.term,
+                "rev": self.rev, "peers": [s.to_json() for s in self._seats()],
+                "pending": sorted(self.pending)}
+
+    def act(self, request: dict[str, Any]) -> Result:
+        """A move made on this phone: applied on the host (and its state sent to every
+        guest), sent to the host from a guest."""
+        if not isinstance(request, dict) or request.get("op") not in MOVES:
+            raise TableError(f"a table passes on act, roll and undo requests, got {request!r}",
+                             code="web.bad_request")
+        if self.is_host:
+            return self._apply(request, self.me, None)
+        self.seq += 1
+        self.pending[self.seq] = request
+        return Result(send=[(self.host, self._msg("act", seq=self.seq, term=self.term,
+                                                  rev=self.rev, request=request))],
+                      pending=True)
+
+    def receive(self, frm: str, message: object) -> Result:
+        """A message from the phone ``frm``."""
+        if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+            raise TableError(f"a table message is an object with a 't', got {message!r}",
+                             code="table.bad_message")
+        if message.get("v") != VERSION or message.get("table") != self.id:
+            return Result()  # another table's, or a version this one does not speak
+        kind = message["t"]
+        try:
+            if kind == "hello":
+                return self._hello(frm, message)
+            if kind == "act":
+                return self._act(frm, message)
+            if kind == "state":
+                return self._state(frm, message)
+            if kind == "refused":
+                return self._refused(message)
+            if kind == "bye":
+                return self.lost(frm)
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, KniffelError):
+                raise
+            raise TableError(f"a {kind} message lacks a field or has a wrong one: {e!r}",
+                             code="table.bad_message") from None
+        raise TableError(f"unknown table message {kind!r}", code="table.bad_message")
+
+    def lost(self, peer: str) -> Result:
+        """The connection to ``peer`` is gone (closed, or the phone left): the host lets the
+        others know; a guest that lost the host takes part in the host change."""
+        if peer == self.me:
+            return Result()
+        if self.is_host:
+            seat = self.peers.pop(peer, None)
+            if seat is None:
+                return Result()
+            return Result(send=self._broadcast(), said={"code": "table.said.left",
+                                                        "params": {"device": seat.name}})
+        if peer != self.host:
+            self.peers.pop(peer, None)
+            return Result()
+        if not self.synced:
+            return Result()  # the join never came through: nothing to carry on
+        self.peers.pop(peer, None)
+        winner = max(self.peers.values(), key=lambda s: (s.have, -s.joined))
+        self.term += 1
+        self.host = winner.peer
+        said = {"code": "table.said.host", "params": {"device": winner.name}}
+        if winner.peer == self.me:
+            self.term_rev = self.rev
+            self.done = {}
+            return Result(said=said)
+        return Result(send=[(self.host, self.hello())], said=said)
+
+    def leave(self) -> Result:
+        """This phone leaves: a bye to the host, or from the host to every guest."""
+        bye = self._msg("bye", peer=self.me)
+        if self.is_host:
+            return Result(send=[(s.peer, bye) for s in self._seats() if s.peer != self.me])
+        return Result(send=[(self.host, bye)])
+
+    # --- messages --------------------------------------------------------------------------
+
+    def _msg(self, kind: str, **fields: Any) -> Message:
+        return {"t": kind, "v": VERSION, "table": self.id, **fields}
+
+    def hello(self) -> Message:
+        """This guest's hello to the host: who it is and how much of the table it holds."""
+        game = self.engine.current_game()
+        fields: dict[str, Any] = {"peer": self.me, "name": self.name, "host": self.host,
+                                  "term": self.term, "rev": self.rev,
+                                  "have": 0 if game is None or not self.synced
+                                  else len(game.actions), "game_id": None}
+        if game is not None and self.synced:
+            save = game.to_json()
+            fields["game_id"] = game_id(save)
+            fields["game"] = save
+        return self._msg("hello", **fields)
+
+    def _seats(self) -> list[Seat]:
+        return sorted(self.peers.values(), key=lambda s: s.joined)
+
+    def _state_msg(self, by: dict[str, Any] | None, said: dict[str, Any] | None) -> Message:
+        game = self.engine.current_game()
+        assert game is not None
+        fields: dict[str, Any] = {"term": self.term, "host": self.me, "rev": self.rev,
+                                  "n": self.n, "peers": [s.to_json() for s in self._seats()],
+                                  "game": game.to_json()}
+        if by is not None:
+            fields["by"] = by
+        if said is not None:
+            fields["said"] = said
+        return self._msg("state", **fields)
+
+    def _broadcast(self, by: dict[str, Any] | None = None,
+                   said: dict[str, Any] | None = None) -> list[tuple[str, Message]]:
+        """The state to every guest (each now known to hold this rev)."""
+        self.n += 1
+        for seat in self.peers.values():
+            seat.have = self.rev
+        message = self._state_msg(by, said)
+        return [(s.peer, message) for s in self._seats() if s.peer != self.me]
+
+    def _apply(self, request: dict[str, Any], frm: str, seq: int | None) -> Result:
+        """Apply a move on the host and tell every guest (raises when the engine refuses)."""
+        before = self.engine.current_game()
+        if before is None:
+            raise TableError("no game is loaded", code="web.no_game")
+        was = before.copy()
+        self.engine.apply(request)
+        after = self.engine.current_game()
+        assert after is not None
+        self.rev += 1
+        device = self.peers[frm].name if frm in self.peers else frm
+        said = said_of(was, after, request, device)
+        by = {"peer": frm, "seq": seq}
+        return Result(send=self._broadcast(by, said), changed=True, said=said, by=by)
+
+    def _refuse(self, to: str, seq: object, error: KniffelError) -> tuple[str, Message]:
+        return (to, self._msg("refused", seq=seq, error={"code": error.code,
+                                                         "params": error.params,
+                                                         "message": str(error)}))
+
+    def _hello(self, frm: str, m: Message) -> Result:
+        if int(m["term"]) > self.term and m.get("host") == self.me:
+            # a guest that lost the host picked this phone before it noticed the loss itself
+            self.peers.pop(self.host, None)
+            self.term = int(m["term"])
+            self.host = self.me
+            self.term_rev = self.rev
+            self.done = {}
+        if not self.is_host:
+            return Result()
+        name = str(m["name"])
+        seat = self.peers.get(frm)
+        if seat is None:
+            seat = self.peers[frm] = Seat(frm, name, self._joins)
+            self._joins += 1
+        seat.name = name
+        self.done[frm] = set()  # a phone that rejoins may count its moves afresh
+        game = self.engine.current_game()
+        result = Result(said={"code": "table.said.joined", "params": {"device": name}})
+        save = m.get("game")
+        if (isinstance(save, dict) and game is not None and int(m["rev"]) > self.rev
+                and self.rev == self.term_rev and game_id(save) == game_id(game.to_json())):
+            # the lost host's last changes, which this phone never got: taken over
+            self.engine.adopt(save)
+            self.rev = self.term_rev = int(m["rev"])
+            result.changed = True
+        result.send = self._broadcast()
+        return result
+
+    def _act(self, frm: str, m: Message) -> Result:
+        seq = m["seq"]
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise TableError(f"an act's seq is a whole number, got {seq!r}",
+                             code="table.bad_message")
+        if not self.is_host:
+            return Result(send=[self._refuse(frm, seq, TableError(
+                "this phone does not hold the table", code="table.stale"))])
+        if frm not in self.peers:
+            return Result(send=[self._refuse(frm, seq, TableError(
+                f"{frm} is not at the table", code="table.not_at_table",
+                params={"name": frm}))])
+        done = self.done.setdefault(frm, set())
+        if seq in done:
+            return Result()  # delivered twice: handled once
+        done.add(seq)
+        if m.get("rev") != self.rev:
+            self.n += 1
+            self.peers[frm].have = self.rev
+            stale = TableError("the move was made on a state the table has left behind",
+                               code="table.stale")
+            return Result(send=[self._refuse(frm, seq, stale),
+                                (frm, self._state_msg(None, None))])
+        request = m["request"]
+        if not isinstance(request, dict) or request.get("op") not in MOVES:
+            return Result(send=[self._refuse(frm, seq, TableError(
+                f"a table passes on act, roll and undo requests, got {request!r}",
+                code="web.bad_request"))])
+        try:
+            return self._apply(request, frm, seq)
+        except KniffelError as e:
+            return Result(send=[self._refuse(frm, seq, e)])
+
+    def _state(self, frm: str, m: Message) -> Result:
+        term, n = int(m["term"]), int(m["n"])
+        host = str(m["host"])
+        if term < self.term:
+            return Result()  # an older host's
+        if self.is_host and host != self.me and not (
+                term > self.term or host < self.me):
+            return Result()  # two hosts in one term: the smaller id holds the table
+        if self.synced and host == self.host and term == self.term and n <= self.n:
+            return Result()  # late or doubled
+        save = m["game"]
+        game = self.engine.current_game()
+        changed = game is None or game.to_json() != save
+        if changed:
+            self.engine.adopt(save)
+        self.term, self.n, self.rev, self.host = term, n, int(m["rev"]), host
+        self.synced = True
+        self.peers = {}
+        for s in m["peers"]:
+            seat = Seat(str(s["peer"]), str(s["name"]), int(s["joined"]), int(s["have"]))
+            self.peers[seat.peer] = seat
+        self._joins = 1 + max(s.joined for s in self.peers.values())
+        if self.me not in self.peers:
+            self.peers[self.me] = Seat(self.me, self.name, self._joins, self.rev)
+            self._joins += 1
+        by = m.get("by")
+        if isinstance(by, dict) and by.get("peer") == self.me:
+            self.pending.pop(by.get("seq"), None)  # type: ignore[arg-type]
+        said = m.get("said") if changed and isinstance(m.get("said"), dict) else None
+        return Result(changed=changed, said=said, by=by if isinstance(by, dict) else None)
+
+    def _refused(self, m: Message) -> Result:
+        seq = m["seq"]
+        if seq not in self.pending:
+            return Result()
+        del self.pending[seq]
+        error = m["error"]
+        if not isinstance(error, dict):
+            raise TableError("a refusal without its error", code="table.bad_message")
+        return Result(refused=(seq, error))
+
+
+def message_bytes(message: Message) -> int:
+    """The bytes a message takes on a data channel (JSON, UTF-8, no spaces)."""
+    return len(json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode())
