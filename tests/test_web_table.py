@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 from conftest import READY, BrowserContexts, start_game, wait_actions
+from kniffel.engine.messages import text
 
 pytestmark = pytest.mark.browser
 
@@ -71,10 +72,11 @@ def perf_ms(page: Page) -> float:
     return at
 
 
-def join(host: Page, guest: Page) -> float:
+def join(host: Page, guest: Page, mine: int | None = None) -> float:
     """The guest joins the host's table the messenger's way: the table's code pasted on the guest,
-    the guest's answer code pasted on the host; done once the guest shows the table's game.
-    Answers the join's time in ms, from the paste of the table's code to the game shown."""
+    the guest's answer code pasted on the host; done once the guest shows the table's game, and
+    its player has picked their column (``mine``). Answers the join's time in ms, from the
+    paste of the table's code to the game shown."""
     offer = host.input_value("#table-offer-code")
     if guest.locator("section.game").count():
         guest.click("#menu summary")
@@ -91,6 +93,8 @@ def join(host: Page, guest: Page) -> float:
     # the host makes the next phone's code at once
     host.wait_for_function("(c) => { const f = document.querySelector('#table-offer-code');"
                            " return f && f.value !== c; }", arg=offer)
+    if mine is not None:
+        guest.select_option("#table-mine", str(mine))
     guest.click("#panel-close")
     return took
 
@@ -126,42 +130,71 @@ def milliseconds(values: list[float]) -> str:
 
 def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
         phones: list[BrowserContext], site: str) -> None:
-    host, anna2, cem = (open_app(ctx, site) for ctx in phones)
+    host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben", "Cem"], "pad", rules="extreme")
     host.click("#menu summary")
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
     bytes_offer = int(host.get_attribute("#table-offer-code", "data-bytes") or "0")
-    joins = [join(host, anna2), join(host, cem)]
+    joins = [join(host, ben, mine=1), join(host, cem, mine=2)]
     assert "3" in (host.text_content("#table-status") or "")
     host.click("#panel-close")
-    for page in (anna2, cem):
+    for page in (ben, cem):
         wait_actions(page, 0)
         assert page.locator("#table-line").is_visible()
+    # each guest's own column first on its sheet, and marked
+    for page, mine in ((ben, "1"), (cem, "2")):
+        first = page.locator("#sheet thead th[data-player]").first
+        assert first.get_attribute("data-player") == mine
+        assert "mine" in (first.get_attribute("class") or "")
+    assert host.locator("#sheet thead th[data-player]").first.get_attribute("data-player") == "0"
     # one entry on each phone, each on every other phone within a second
-    latencies = [enter(host, [anna2, cem], 0, "ones", 3),
-                 enter(anna2, [host, cem], 1, "twos", 6),
-                 enter(cem, [host, anna2], 2, "threes", 9)]
+    latencies = [enter(host, [ben, cem], 0, "ones", 3),
+                 enter(ben, [host, cem], 1, "twos", 6),
+                 enter(cem, [host, ben], 2, "threes", 9)]
     assert all(ms < LATENCY_MS for ms in latencies), latencies
-    assert sheet(host) == sheet(anna2) == sheet(cem) == {"0/ones": "3", "1/twos": "6",
+    assert sheet(host) == sheet(ben) == sheet(cem) == {"0/ones": "3", "1/twos": "6",
                                                          "2/threes": "9"}
     # who did what: the other phones say it above the bar
     assert "Cem" in (host.text_content("#confirm") or "")
     # a guest's phone closes; the table goes on; the phone comes back and catches up
     cem.close()
-    enter(host, [anna2], 0, "fours", 12)
+    enter(host, [ben], 0, "fours", 12)
     cem = open_app(phones[2], site, clear=False)
     host.click("#menu summary")
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
-    rejoin = join(host, cem)
+    rejoin = join(host, cem, mine=2)
     wait_actions(cem, 4)
-    assert sheet(cem) == sheet(host) == sheet(anna2)
+    assert sheet(cem) == sheet(host) == sheet(ben)
     host.click("#panel-close")
-    latencies.append(enter(cem, [host, anna2], 1, "fives", 15))
+    latencies.append(enter(cem, [host, ben], 1, "fives", 15))
     assert latencies[-1] < LATENCY_MS, latencies
-    assert sheet(host) == sheet(anna2) == sheet(cem)
+    assert sheet(host) == sheet(ben) == sheet(cem)
     print(f"\ntable: offer code {bytes_offer} bytes; join {milliseconds(joins)} ms,"
           f" rejoin {rejoin:.0f} ms; entry latency {milliseconds(latencies)} ms")
-    for page in (host, anna2, cem):
+    for page in (host, ben, cem):
         page.close()
+
+
+def test_phones_that_cannot_reach_each_other_are_told_so_and_offered_the_hand_off(
+        phones: list[BrowserContext], site: str) -> None:
+    host, guest = open_app(phones[0], site), open_app(phones[1], site)
+    start_game(host, ["Anna", "Ben"], "pad")
+    host.evaluate("window.kniffelConnectMs = 1500")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    guest.click("#table-join-open")
+    guest.fill("#table-offer-in", host.input_value("#table-offer-code"))
+    guest.click("#table-join-go")
+    guest.wait_for_selector("#table-answer-code")
+    answer = guest.input_value("#table-answer-code")
+    guest.close()  # the answering phone is gone: no candidate pair answers
+    host.fill("#table-answer", answer)
+    host.click("#table-connect")
+    host.wait_for_selector("#table-handoff")
+    assert host.text_content("#table-note") == text("page.table.no_connection", "de")
+    host.click("#table-handoff")
+    host.wait_for_selector("#handoff-link")
+    host.close()

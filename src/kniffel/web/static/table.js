@@ -18,9 +18,10 @@ import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
 
 // How long a read code may wait for its connection before the page says the phones cannot
-// reach each other (no candidate pair on this network), and how long ICE gathering may take
-// (host candidates only: it ends in milliseconds; past this the candidates found so far go).
-export const CONNECT_MS = 10000;
+// reach each other (no candidate pair on this network; tests shorten it: window.kniffelConnectMs),
+// and how long ICE gathering may take (host candidates only: it ends in milliseconds; past this
+// the candidates found so far go).
+export const connectMs = () => window.kniffelConnectMs ?? 10000;
 const GATHER_MS = 5000;
 
 // This page's peer id: random per page (a reload is a new phone to the table, its game the same).
@@ -110,8 +111,13 @@ async function received(link, data) {
   }
   sendAll(reply.send);
   if (reply.table) setTable(reply.table);
+  // this phone's move refused by the host; a change without a game's (a phone left)
+  if (reply.refused) notice(refusal(reply.refused.error), "warn");
   if (reply.game && reply.view) arrive(reply, before);
-  else refresh();
+  else {
+    if (reply.said) notice(reply.said.text ?? tr(reply.said.code, reply.said.params));
+    refresh();
+  }
 }
 
 // The table's game, as the engine holds it after a message: the game in progress (another game
@@ -199,9 +205,10 @@ async function prepareOffer() {
   await pc.setLocalDescription(await pc.createOffer());
   await gathered(pc);
   if (!state.table) { pc.close(); return; }
-  const reply = await ask({ op: "table_code", kind: "offer", sdp: pc.localDescription.sdp, table: state.table.id });
+  const reply = await ask({ op: "table_code", kind: "offer", sdp: pc.localDescription.sdp, table: state.table.id,
+    base: location.href.split("#")[0] });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
-  offer = { link, code: reply.code, qr: reply.qr, bytes: reply.bytes };
+  offer = { link, code: reply.code, qr: reply.qr, bytes: reply.bytes, url: reply.link };
   timing.tableOfferBytes = reply.bytes;
   refresh();
 }
@@ -215,7 +222,7 @@ async function takeAnswer(text) {
   const { link } = offer;
   offer = null;
   await link.pc.setRemoteDescription({ type: "answer", sdp: reply.sdp });
-  link.timer = setTimeout(() => cannotConnect(link), CONNECT_MS);
+  link.timer = setTimeout(() => cannotConnect(link), connectMs());
   note = { code: "page.table.connecting" };
   refresh();
   await prepareOffer();
@@ -229,7 +236,9 @@ export async function joinTable(text) {
   const read = await ask({ op: "table_sdp", code: text.trim() });
   if (!read.ok) { say(refusal(read.error)); return; }
   if (read.kind !== "offer") { say(tr("page.table.not_offer")); return; }
-  await leaveTable(true);
+  // another table is left; the same one is joined anew (the engine keeps counting this phone's moves)
+  if (state.table && state.table.id !== read.table) await leaveTable(true);
+  else dropLinks();
   const pc = new RTCPeerConnection({ iceServers: [] });
   const link = addLink(pc);
   pc.ondatachannel = (event) => bindChannel(link, event.channel);
@@ -249,18 +258,28 @@ export async function joinTable(text) {
   redraw();
 }
 
-// Leave the table: the channels closed, the engine told; the game stays stored on this phone.
-export async function leaveTable(quiet = false) {
+// Every connection closed, quietly (left, not lost), and the codes made for them forgotten.
+function dropLinks() {
   for (const link of links.splice(0)) {
     clearTimeout(link.timer);
+    if (link.channel) link.channel.onclose = null;
     link.pc.close();
   }
   offer = null;
   answer = null;
   note = null;
-  if (!state.table) return;
-  await ask({ op: "table_leave" });
+}
+
+// Leave the table: the channels closed, the engine told; the game stays stored on this phone.
+export async function leaveTable(quiet = false) {
+  const was = state.table;
+  if (was) {
+    const reply = await ask({ op: "table_leave" });
+    if (reply.ok) sendAll(reply.send); // the bye
+  }
   state.table = null;
+  dropLinks();
+  if (!was) return;
   state.mine = null;
   if (!quiet) {
     notice(tr("page.table.left"));
@@ -321,7 +340,8 @@ function refresh() {
 // "Table: 3 phones, this phone holds the game."
 export function tableStatus() {
   const t = state.table;
-  return tr("page.table.status", { phones: count("page.table.phones", t.phones ?? 1),
+  const n = Array.isArray(t.peers) && t.peers.length ? t.peers.length : t.phones ?? 1;
+  return tr("page.table.status", { phones: count("page.table.phones", n),
     host: t.host === t.me ? tr("page.table.this_phone") : tr("page.table.other_phone") });
 }
 
@@ -345,7 +365,7 @@ function codeBlock(prefix, made, label) {
 
 function offerPart() {
   if (!offer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
-  const url = `${location.href.split("#")[0]}#t=${encodeURIComponent(offer.code)}`;
+  const url = offer.url ?? `${location.href.split("#")[0]}#t=${encodeURIComponent(offer.code)}`;
   const field = h("textarea", { id: "table-answer", rows: 3, "aria-label": tr("page.table.answer") });
   return h("div", { id: "table-offer" },
     h("p", { class: "hint" }, tr("page.table.offer_hint")),
