@@ -72,16 +72,20 @@ def perf_ms(page: Page) -> float:
     return at
 
 
-def join(host: Page, guest: Page, mine: int | None = None) -> float:
+def join(host: Page, guest: Page, mine: int | None = None, name: str | None = None) -> float:
     """The guest joins the host's table the messenger's way: the table's code pasted on the guest,
     the guest's answer code pasted on the host; done once the guest shows the table's game, and
-    its player has picked their column (``mine``). Answers the join's time in ms, from the
+    its player has picked their column (``mine``); ``name``: the phone's name at the table,
+    typed before joining. Answers the join's time in ms, from the
     paste of the table's code to the game shown."""
     offer = host.input_value("#table-offer-code")
-    if guest.locator("section.game").count():
-        guest.click("#menu summary")
-    guest.click("#table-join-open")
+    if not guest.locator("#table-offer-in").count():
+        if guest.locator("section.game").count():
+            guest.click("#menu summary")
+        guest.click("#table-join-open")
     guest.fill("#table-offer-in", offer)
+    if name is not None:
+        guest.fill("#table-name", name)
     actions = host.get_attribute("section.game", "data-actions")
     started = perf_ms(guest)
     guest.click("#table-join-go")
@@ -136,7 +140,7 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
     bytes_offer = int(host.get_attribute("#table-offer-code", "data-bytes") or "0")
-    joins = [join(host, ben, mine=1), join(host, cem, mine=2)]
+    joins = [join(host, ben, mine=1, name="Bens Handy"), join(host, cem, mine=2)]
     assert "3" in (host.text_content("#table-status") or "")
     host.click("#panel-close")
     for page in (ben, cem):
@@ -149,13 +153,14 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
         assert "mine" in (first.get_attribute("class") or "")
     assert host.locator("#sheet thead th[data-player]").first.get_attribute("data-player") == "0"
     # one entry on each phone, each on every other phone within a second
-    latencies = [enter(host, [ben, cem], 0, "ones", 3),
-                 enter(ben, [host, cem], 1, "twos", 6),
-                 enter(cem, [host, ben], 2, "threes", 9)]
+    latencies = [enter(host, [ben, cem], 0, "ones", 3), enter(ben, [host, cem], 1, "twos", 6)]
+    # who did what, on the other phones: the player and the phone that entered it
+    assert "Ben (Bens Handy)" in (host.text_content("#confirm") or "")
+    assert "Ben (Bens Handy)" in (cem.text_content("#confirm") or "")
+    latencies.append(enter(cem, [host, ben], 2, "threes", 9))
     assert all(ms < LATENCY_MS for ms in latencies), latencies
     assert sheet(host) == sheet(ben) == sheet(cem) == {"0/ones": "3", "1/twos": "6",
                                                          "2/threes": "9"}
-    # who did what: the other phones say it above the bar
     assert "Cem" in (host.text_content("#confirm") or "")
     # a guest's phone closes; the table goes on; the phone comes back and catches up
     cem.close()
@@ -171,9 +176,21 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     latencies.append(enter(cem, [host, ben], 1, "fives", 15))
     assert latencies[-1] < LATENCY_MS, latencies
     assert sheet(host) == sheet(ben) == sheet(cem)
+    # the host's phone goes: the guest with the most of the game (ties: the first to join) holds
+    # the table now and shows its code; the other joins it and the game goes on
+    host.close()
+    ben.wait_for_selector("#table-offer-code")
+    assert text("page.table.this_phone", "de") in (ben.text_content("#table-status") or "")
+    cem.wait_for_selector("#table-offer-in")
+    host_change = join(ben, cem)
+    latencies.append(enter(cem, [ben], 2, "sixes", 18))
+    assert latencies[-1] < LATENCY_MS, latencies
+    assert sheet(ben) == sheet(cem)
+    assert len(sheet(ben)) == 6
     print(f"\ntable: offer code {bytes_offer} bytes; join {milliseconds(joins)} ms,"
-          f" rejoin {rejoin:.0f} ms; entry latency {milliseconds(latencies)} ms")
-    for page in (host, ben, cem):
+          f" rejoin {rejoin:.0f} ms, to a new host {host_change:.0f} ms;"
+          f" entry latency {milliseconds(latencies)} ms")
+    for page in (ben, cem):
         page.close()
 
 

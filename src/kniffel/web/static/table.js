@@ -23,6 +23,9 @@ import { count, refusal, tr } from "./words.js?b=__BUILD__";
 // the candidates found so far go).
 export const connectMs = () => window.kniffelConnectMs ?? 10000;
 const GATHER_MS = 5000;
+// How long a connection may stay interrupted (ICE "disconnected": a phone asleep, out of the
+// Wi-Fi) before its phone counts as gone; "failed" or "closed" counts at once.
+const DISCONNECT_MS = 5000;
 
 // This page's peer id: random per page (a reload is a new phone to the table, its game the same).
 export function newPeerId() {
@@ -70,12 +73,31 @@ onTableSend(sendAll);
 // ---------------------------------------------------------------------------------- channels
 
 function addLink(pc) {
-  const link = { pc, channel: null, peer: null, open: false, out: [], timer: null };
+  const link = { pc, channel: null, peer: null, open: false, out: [], timer: null, gone: null };
   links.push(link);
   pc.addEventListener("connectionstatechange", () => {
-    if (pc.connectionState === "failed") cannotConnect(link);
+    const now = pc.connectionState;
+    if (!link.open) {
+      if (now === "failed") cannotConnect(link);
+      return;
+    }
+    clearTimeout(link.gone);
+    if (now === "failed" || now === "closed") lose(link);
+    else if (now === "disconnected") link.gone = setTimeout(() => lose(link), DISCONNECT_MS);
   });
   return link;
+}
+
+// A connection gone (its channel closed, or its phone no longer answers): once, in turn with
+// the messages.
+function lose(link) {
+  inbox = inbox.then(() => closed(link));
+}
+
+// A page closed (or put away) closes its connections, so that the other phones know at once
+// rather than when their connection checks fail.
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => { for (const link of links) link.pc.close(); });
 }
 
 function bindChannel(link, channel) {
@@ -90,7 +112,7 @@ function bindChannel(link, channel) {
     refresh();
   };
   channel.onmessage = (event) => { inbox = inbox.then(() => received(link, event.data)); };
-  channel.onclose = () => { inbox = inbox.then(() => closed(link)); };
+  channel.onclose = () => lose(link);
 }
 
 // One message from a peer: to the engine, and what it answers out and onto the screen.
@@ -150,16 +172,20 @@ async function closed(link) {
   if (at < 0) return;
   links.splice(at, 1);
   clearTimeout(link.timer);
+  clearTimeout(link.gone);
   if (!state.table || !link.peer) { refresh(); return; }
+  const wasHost = state.table.host === link.peer;
   const reply = await ask({ op: "table_lost", peer: link.peer });
   if (reply.ok) {
     sendAll(reply.send);
     setTable(reply.table ?? state.table);
   }
-  notice(tr("page.table.lost"), "warn");
-  refresh();
+  notice(reply.ok && reply.said ? reply.said.text : tr("page.table.lost"), "warn");
+  // the host gone: the phone that holds the game now shows its code, the others the field for it
+  if (wasHost) showTable();
+  else refresh();
   redraw();
-  if (host() && !offer) prepareOffer(); // this phone holds the table now
+  if (host() && !offer) await prepareOffer();
 }
 
 // The ICE gathering of ``pc`` finished (non-trickle: the code carries every candidate).
@@ -297,10 +323,25 @@ export async function checkTableLink() {
   await joinTable(decodeURIComponent(m[1]));
 }
 
-// The name this phone gives the table: the player of its column, else none (the engine's words).
+// The name this phone gives the table (who did what: "Anna (Ben's phone)"): the one its player
+// typed when joining, kept on this phone; else "Phone" and the start of its peer id.
+const NAME_KEY = "kniffel.v1.table_name";
 function myName() {
-  const view = state.current && state.current.view;
-  return view && state.mine !== null && view.columns[state.mine] ? view.columns[state.mine].name : "";
+  try {
+    const kept = localStorage.getItem(NAME_KEY);
+    if (kept && kept.trim()) return kept.trim().slice(0, 40);
+  } catch {
+    // no storage: the default name
+  }
+  return tr("page.table.phone_n", { id: me.slice(0, 4) });
+}
+
+function keepName(name) {
+  try {
+    if (name.trim()) localStorage.setItem(NAME_KEY, name.trim().slice(0, 40));
+  } catch {
+    // no storage: the name holds for this table only
+  }
 }
 
 // ---------------------------------------------------------------------------------- the panel
@@ -325,7 +366,7 @@ function refresh() {
   const body = $("table-panel");
   if (!body || !$("panel").open) { redraw(); return; }
   const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
-  const joining = !state.table;
+  const joining = !state.table || (!host() && !links.length);
   body.replaceChildren(
     state.table ? h("p", { id: "table-status", class: "status", role: "status" }, tableStatus()) : null,
     state.table && state.current ? minePicker(state.current.view) : null,
@@ -379,11 +420,14 @@ function offerPart() {
 
 function joinPart() {
   const field = h("textarea", { id: "table-offer-in", rows: 3, "aria-label": tr("page.table.code") });
+  const name = h("input", { type: "text", id: "table-name", maxlength: 40, value: myName(),
+    onchange: () => keepName(name.value) });
   return h("div", { id: "table-join" },
     h("p", { class: "hint" }, tr("page.table.join_hint")),
+    h("label", { class: "field" }, tr("page.table.name"), " ", name),
     h("label", { for: "table-offer-in" }, tr("page.table.code")), field,
     h("div", { class: "controls" },
-      h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => joinTable(field.value) }, tr("page.table.join_go")),
+      h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => { keepName(name.value); joinTable(field.value); } }, tr("page.table.join_go")),
       scanButton("table-scan", (code) => { field.value = code; joinTable(code); })));
 }
 
