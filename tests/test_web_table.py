@@ -202,9 +202,11 @@ def test_phones_that_cannot_reach_each_other_are_told_so_and_offered_the_hand_of
     host.click("#menu summary")
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
-    guest.click("#table-join-open")
-    guest.fill("#table-offer-in", host.input_value("#table-offer-code"))
-    guest.click("#table-join-go")
+    # this time the guest opens the table's link (as from a messenger)
+    link = host.input_value("#table-link")
+    assert link.startswith(site)
+    assert "#t=" in link
+    guest.goto(link)
     guest.wait_for_selector("#table-answer-code")
     answer = guest.input_value("#table-answer-code")
     guest.close()  # the answering phone is gone: no candidate pair answers
@@ -215,3 +217,32 @@ def test_phones_that_cannot_reach_each_other_are_told_so_and_offered_the_hand_of
     host.click("#table-handoff")
     host.wait_for_selector("#handoff-link")
     host.close()
+
+
+def dice(page: Page) -> list[int]:
+    """The dice the page shows, in their order."""
+    shown: list[int] = page.eval_on_selector_all(
+        ".die .sr", "els => els.map(e => Number(e.textContent))")
+    return shown
+
+
+def test_a_dice_game_at_a_table_throws_on_the_host_for_a_guest(
+        phones: list[BrowserContext], site: str) -> None:
+    host, guest = open_app(phones[0], site), open_app(phones[1], site)
+    start_game(host, ["Anna", "Ben"], "dice")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    join(host, guest)
+    host.click("#panel-close")
+    guest.click("#roll")  # the guest's throw: the host's engine throws, both show the dice
+    for page in (host, guest):
+        wait_actions(page, 2)
+    assert len(dice(guest)) == 6
+    assert dice(host) == dice(guest)
+    host.click("#roll")  # and the host's, shown on the guest
+    for page in (host, guest):
+        wait_actions(page, 4)
+    assert dice(host) == dice(guest)
+    host.close()
+    guest.close()
