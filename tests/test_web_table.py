@@ -246,3 +246,27 @@ def test_a_dice_game_at_a_table_throws_on_the_host_for_a_guest(
     assert dice(host) == dice(guest)
     host.close()
     guest.close()
+
+
+def test_two_entries_at_once_are_ordered_the_later_refused_and_told(
+        phones: list[BrowserContext], site: str) -> None:
+    host, ben, cem = (open_app(ctx, site) for ctx in phones)
+    start_game(host, ["Anna", "Ben"], "pad")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    join(host, ben)
+    join(host, cem)
+    host.click("#panel-close")
+    # both guests enter for Anna at the same moment, in different boxes
+    ben.click("td[data-player='0'][data-box='fours'] button.open")
+    cem.click("td[data-player='0'][data-box='fives'] button.open")
+    ben.evaluate(CLICK, "#picker-options button[data-strike='0'][data-points='12']")
+    cem.evaluate(CLICK, "#picker-options button[data-strike='0'][data-points='15']")
+    for page in (host, ben, cem):
+        wait_actions(page, 1)
+    cem.wait_for_selector("#notices .notice.warn")
+    assert sheet(host) == sheet(ben) == sheet(cem) == {"0/fours": "12"}
+    assert text("table.stale", "de") in (cem.text_content("#notices") or "")
+    for page in (host, ben, cem):
+        page.close()
