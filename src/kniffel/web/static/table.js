@@ -13,7 +13,7 @@ import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
 import { handoff, qrImage } from "./share.js?b=__BUILD__";
-import { play, redraw, state, timing } from "./state.js?b=__BUILD__";
+import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
 
