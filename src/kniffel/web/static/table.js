@@ -88,10 +88,16 @@ function addLink(pc) {
   return link;
 }
 
+// The next step of the table, after those before it (messages and losses in the order they
+// came); one that fails is said on the console and the next still runs.
+function inTurn(step) {
+  inbox = inbox.then(step).catch((err) => console.error("kniffel: a table step failed", err));
+}
+
 // A connection gone (its channel closed, or its phone no longer answers): once, in turn with
 // the messages.
 function lose(link) {
-  inbox = inbox.then(() => closed(link));
+  inTurn(() => closed(link));
 }
 
 // A page closed (or put away) closes its connections, so that the other phones know at once
@@ -107,11 +113,10 @@ function bindChannel(link, channel) {
     clearTimeout(link.timer);
     note = null;
     for (const m of link.out.splice(0)) channel.send(JSON.stringify(m));
-    if (state.table) state.table = { ...state.table, phones: phones() };
-    if (host()) notice(tr("page.table.joined"));
-    refresh();
+    refresh(); // the engine says who joined, once its hello is in
+    redraw();
   };
-  channel.onmessage = (event) => { inbox = inbox.then(() => received(link, event.data)); };
+  channel.onmessage = (event) => inTurn(() => received(link, event.data));
   channel.onclose = () => lose(link);
 }
 
@@ -139,6 +144,7 @@ async function received(link, data) {
   else {
     if (reply.said) notice(reply.said.text ?? tr(reply.said.code, reply.said.params));
     refresh();
+    redraw();
   }
 }
 
@@ -364,7 +370,7 @@ function say(text) {
 function refresh() {
   if (state.table) state.table = { ...state.table, phones: phones() };
   const body = $("table-panel");
-  if (!body || !$("panel").open) { redraw(); return; }
+  if (!body || !$("panel").open) return;
   const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
   const joining = !state.table || (!host() && !links.length);
   body.replaceChildren(
