@@ -35,10 +35,12 @@ export function newPeerId() {
 }
 export const me = newPeerId();
 
-// The camera: scan.js's startScan(video, onCode) (issue 34's camera part) reads a code into a
-// field. Until the page has it there is no scan button (scanButton draws none): pasting a code,
-// or opening a link, is the way in.
+// The camera: scan.js's startScan(video, onCode) (issue 34's camera part, branch table-scan)
+// reads a code for the field beside its button (scanButton). Until the page has scan.js there
+// is no scan button: pasting a code, or opening a link, is the way in. Where scan.js is merged,
+// this line becomes `import { startScan } from "./scan.js?b=__BUILD__";` with the others.
 const startScan = null;
+let scanning = null; // the camera while it reads: {stop()} (closed with the panel or its redrawing)
 
 // The links to other phones: {pc, channel, peer (null until its first message names it), open,
 // out: messages waiting for the channel to open, timer}. A guest has one (to the host).
@@ -358,6 +360,7 @@ function keepName(name) {
 export function showTable(joining = false) {
   const body = h("div", { id: "table-panel", "data-joining": joining ? "1" : "0" });
   showPanel(tr("page.table.title"), body);
+  $("panel").addEventListener("close", stopScan, { once: true });
   refresh();
 }
 
@@ -371,6 +374,7 @@ function refresh() {
   if (state.table) state.table = { ...state.table, phones: phones() };
   const body = $("table-panel");
   if (!body || !$("panel").open) return;
+  stopScan(); // its video goes with the panel's old content
   const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
   const joining = !state.table || (!host() && !links.length);
   body.replaceChildren(
@@ -444,14 +448,27 @@ function answerPart() {
     codeBlock("table-answer", answer, tr("page.table.answer")));
 }
 
-// The camera's button: it reads a code (scan.js startScan) into ``then``; none without it.
+// The camera's button: the code it reads (scan.js startScan, which closes the camera once it
+// has one) goes to ``then``; a camera that cannot be opened is said in the panel. None without
+// scan.js.
 function scanButton(id, then) {
   if (!startScan) return null;
   return h("button", { type: "button", id, onclick: async () => {
-    const video = h("video", { id: `${id}-video`, playsinline: true, muted: true });
+    if ($(`${id}-video`)) return;
+    const video = h("video", { id: `${id}-video`, class: "scan", playsinline: true, muted: true });
     $(id).after(video);
-    const scan = await startScan(video, (code) => { scan.stop(); video.remove(); then(code); });
+    try {
+      scanning = await startScan(video, (code) => { scanning = null; video.remove(); then(code); });
+    } catch (err) {
+      video.remove();
+      say(tr(err && typeof err.code === "string" ? err.code : "page.error.generic"));
+    }
   } }, tr("page.table.scan"));
+}
+
+function stopScan() {
+  if (scanning) scanning.stop();
+  scanning = null;
 }
 
 // The game's menu: the table's item (opening it, or showing the one this page sits at) and the
