@@ -151,6 +151,9 @@ class Table:
         self.term = 0
         #: the table's changes (every move applied, and every game taken over)
         self.rev = 0
+        #: the term in which the game this phone holds was last changed: of two copies of the
+        #: table's game the newer is the one of the later term, then of the higher rev
+        self.gterm = 0
         #: the host's states counted (a guest: the last one it took)
         self.n = 0
         self.peers: dict[str, Seat] = {me: Seat(me, name, 0)}
@@ -169,23 +172,39 @@ class Table:
     # --- the page's steps ------------------------------------------------------------------
 
     @classmethod
-    def open(cls, engine: Engine, table_id: str, me: str, name: str) -> Table:
-        """A table hosted by this phone for the game it holds."""
+    def open(cls, engine: Engine, table_id: str, me: str, name: str,
+             before: Table | None = None) -> Table:
+        """A table hosted by this phone for the game it holds; ``before``: this phone's side
+        of the same table until now (it carries the table on, in a new term: a guest that
+        rejoins with an older state of the table does not turn the game back)."""
         if engine.current_game() is None:
             raise TableError("a table needs a game: start or load one first",
                              code="web.no_game")
         table = cls(engine, table_id, me, name, me)
         table.term = 1
+        if before is not None and (before.id, before.me) == (table_id, me):
+            table.term = before.term + 1
+            table.rev = table.term_rev = before.rev
+            table.gterm = before.gterm
+            table.n = before.n
         table.synced = True
         return table
 
     @classmethod
     def join(cls, engine: Engine, table_id: str, me: str, name: str, host: str | None,
-             seq: int = 0) -> tuple[Table, Result]:
+             before: Table | None = None) -> tuple[Table, Result]:
         """A guest's side of the table ``table_id``, and its hello to the host (``host``, or
-        ``"host"``: the phone it is connected to)."""
+        ``"host"``: the phone it is connected to). ``before``: this phone's side of the same
+        table until now: it keeps counting its moves, and its hello brings its game along
+        (the host takes it when it is newer and the host changed nothing since it took
+        over)."""
         table = cls(engine, table_id, me, name, host or "host")
-        table.seq = seq
+        if before is not None and (before.id, before.me) == (table_id, me):
+            table.seq = before.seq
+            table.term = before.term  # a state of an older host stays older
+            table.rev = before.rev
+            table.gterm = before.gterm
+            table.synced = before.synced
         return table, Result(send=[(table.host, table.hello())])
 
     @property
@@ -281,7 +300,7 @@ class Table:
         """This guest's hello to the host: who it is and how much of the table it holds."""
         game = self.engine.current_game()
         fields: dict[str, Any] = {"peer": self.me, "name": self.name, "host": self.host,
-                                  "term": self.term, "rev": self.rev,
+                                  "term": self.term, "rev": self.rev, "gterm": self.gterm,
                                   "have": 0 if game is None or not self.synced
                                   else len(game.actions), "game_id": None}
         if game is not None and self.synced:
@@ -297,7 +316,8 @@ class Table:
         game = self.engine.current_game()
         assert game is not None
         fields: dict[str, Any] = {"term": self.term, "host": self.me, "rev": self.rev,
-                                  "n": self.n, "peers": [s.to_json() for s in self._seats()],
+                                  "gterm": self.gterm, "n": self.n,
+                                  "peers": [s.to_json() for s in self._seats()],
                                   "game": game.to_json()}
         if by is not None:
             fields["by"] = by
@@ -324,6 +344,7 @@ class Table:
         after = self.engine.current_game()
         assert after is not None
         self.rev += 1
+        self.gterm = self.term
         device = self.peers[frm].name if frm in self.peers else frm
         said = said_of(was, after, request, device)
         by = {"peer": frm, "seq": seq}
@@ -344,6 +365,9 @@ class Table:
             self.done = {}
         if not self.is_host:
             return Result()
+        # a guest that counted a later term (it took part in a host change that went
+        # another way): the table moves on to it, so that the guest takes its states
+        self.term = max(self.term, int(m["term"]))
         name = str(m["name"])
         seat = self.peers.get(frm)
         if seat is None:
@@ -354,11 +378,13 @@ class Table:
         game = self.engine.current_game()
         result = Result(said={"code": "table.said.joined", "params": {"device": name}})
         save = m.get("game")
-        if (isinstance(save, dict) and game is not None and int(m["rev"]) > self.rev
+        newer = (int(m["gterm"]), int(m["rev"])) > (self.gterm, self.rev)
+        if (isinstance(save, dict) and game is not None and newer
                 and self.rev == self.term_rev and game_id(save) == game_id(game.to_json())):
             # the lost host's last changes, which this phone never got: taken over
             self.engine.adopt(save)
             self.rev = self.term_rev = int(m["rev"])
+            self.gterm = int(m["gterm"])
             result.changed = True
         result.send = self._broadcast()
         return result
@@ -379,7 +405,7 @@ class Table:
         if seq in done:
             return Result()  # delivered twice: handled once
         done.add(seq)
-        if m.get("rev") != self.rev:
+        if m.get("rev") != self.rev or m.get("term") != self.term:
             self.n += 1
             self.peers[frm].have = self.rev
             stale = TableError("the move was made on a state the table has left behind",
@@ -412,6 +438,7 @@ class Table:
         if changed:
             self.engine.adopt(save)
         self.term, self.n, self.rev, self.host = term, n, int(m["rev"]), host
+        self.gterm = int(m["gterm"])
         self.synced = True
         self.peers = {}
         for s in m["peers"]:
