@@ -654,3 +654,29 @@ def test_leaving_says_bye_and_a_table_op_without_a_table_is_refused_in_words() -
     assert reply["error"]["text"] == CATALOG["table.no_table"][1]
     garbage = h.handle({"op": "table_message", "from": "G", "message": "hi"})
     assert garbage["error"]["code"] == "table.bad_message"
+
+
+def test_a_computer_players_move_goes_through_the_table_like_any_other() -> None:
+    h, g = Session(chances=False), Session(chances=False)
+    assert h.handle({"op": "new", "rules": "extreme", "mode": "dice", "seed": 9,
+                     "players": [{"name": "Anna"},
+                                 {"name": "Robo", "kind": "computer"}]})["ok"]
+    h.handle({"op": "table_open", "me": "H", "name": "Annas Handy"})
+    hello = g.handle({"op": "table_join", "table": "H", "me": "G", "name": "Bens Handy"})
+    welcome = h.handle({"op": "table_message", "from": "G", "message": hello["send"][0][1]})
+    g.handle({"op": "table_message", "from": "H", "message": welcome["send"][0][1]})
+    assert h.game is not None
+    while h.game.current_player == 0:
+        game = h.game
+        turn = game.turn
+        assert turn is not None
+        request = ({"op": "roll"} if turn.roll is None else
+                   {"op": "act", "action": action_to_json(next(
+                       a for a in game.legal_actions() if not isinstance(a, Throw)))})
+        for _, m in h.handle({"op": "table_act", "request": request})["send"]:
+            g.handle({"op": "table_message", "from": "H", "message": m})
+    moved = h.handle({"op": "table_act", "request": {"op": "computer_move"}, "lang": "en"})
+    assert moved["said"]["code"] == "table.said.roll"
+    assert moved["said"]["text"].startswith("Robo (Annas Handy) throws ")
+    told = g.handle({"op": "table_message", "from": "H", "message": moved["send"][0][1]})
+    assert told["game"] == h.game.to_json()

@@ -520,14 +520,14 @@ class Session:
         return self._table_reply(result, _lang(req))
 
     def table_act(self, req: dict[str, Any]) -> Reply:
-        """A move (``request``: an ``act``, ``roll`` or ``undo`` request) made on this phone at
-        a table: applied on the host (the reply as ``act``'s, with the state for every guest
-        in ``send``), sent to the host from a guest (``pending``: the view comes with the
-        host's state)."""
+        """A move (``request``: an ``act``, ``roll`` or ``undo`` request, or ``computer_move``
+        for a computer player) made on this phone at a table: applied on the host (the reply
+        as ``act``'s, with the state for every guest in ``send``), sent to the host from a
+        guest (``pending``: the view comes with the host's state)."""
         request = req.get("request")
         if not isinstance(request, dict):
-            raise TableError(f"request must be an act, roll or undo request, got "
-                             f"{request!r}", code="web.bad_request")
+            raise TableError(f"request must be an act, roll, undo or computer_move request, "
+                             f"got {request!r}", code="web.bad_request")
         return self._table_reply(self._table().act(request), _lang(req))
 
     def table_lost(self, req: dict[str, Any]) -> Reply:

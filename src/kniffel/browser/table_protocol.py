@@ -4,26 +4,29 @@ A star: every guest has a data channel to the host, the host holds the game and 
 writer. Every message is a JSON object with ``t`` (its type), ``v`` (1) and ``table`` (the
 table's id); a message of another table or version is left alone.
 
-- ``hello {peer, name, host, term, have, rev, game_id, game?}``: a guest to the host, when it
-  joins or rejoins (``have``: its game's number of actions; ``rev``: the table's changes it has
-  seen; ``game``: its copy of the table's game, once it has one).
-- ``state {term, host, rev, n, peers, game, by?, said?}``: the host to a guest, after every
+- ``hello {peer, name, host, term, have, rev, gterm, game_id, game?}``: a guest to the host,
+  when it joins or rejoins (``have``: its game's number of actions; ``rev``: the table's
+  changes it has seen; ``gterm``: the term of the last of them; ``game``: its copy of the
+  table's game, once it has one).
+- ``state {term, host, rev, gterm, n, peers, game, by?, said?}``: the host to a guest, after every
   change (to every guest) and as the answer to a hello. ``n`` counts the host's states: a guest
   takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
   doubled one changes nothing.
-- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll`` or ``undo``
-  request) to the host. The host applies the moves in the order they arrive, through the same
-  engine code as a move made on the host (the bridge's own ops); a move made on a state that is
-  no longer the table's (``rev`` behind) or one the engine refuses is answered with
-  ``refused {seq, error}`` to its sender only. The same ``seq`` of a peer twice is handled once.
+- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo`` or
+  ``computer_move`` request) to the host. The host applies the moves in the order they arrive,
+  through the same engine code as a move made on the host (the bridge's own ops); a move made
+  on a state that is no longer the table's (``term`` or ``rev`` behind) or one the engine
+  refuses is answered with ``refused {seq, error}`` to its sender only. The same ``seq`` of a
+  peer twice is handled once.
 - ``bye {peer}``: a phone leaves.
 
 Host change: when the host is lost, every guest picks the same new host from what the last
 state told all of them: the phone that holds the most of the table's changes (``have`` in the
 state's peers), ties by join order. The term goes up by one; a state of an older term is left
-alone. The new host takes the game of a guest that rejoins with more changes than its own as
-long as it has made no change itself in its term (so the last state of the lost host survives
-when any guest got it).
+alone. Of two copies of the game the newer is the one changed in the later term (``gterm``),
+then the one with more changes (``rev``): the new host takes the copy of a guest that rejoins
+with a newer one as long as it has made no change itself in its term (so the last state of
+the lost host survives when any guest got it).
 
 Pure Python, no I/O: it runs inside Pyodide. The game itself is changed only through
 :class:`Engine` (the bridge's session).
@@ -36,13 +39,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kniffel.engine.errors import KniffelError, dice_param
-from kniffel.engine.game import Game, Sheet
+from kniffel.engine.game import Game, Outcome, Sheet
 from kniffel.engine.history_file import derived_uid
 
 #: The protocol's version (every message's ``v``).
 VERSION = 1
-#: The requests a table passes on to the engine: the moves of the page.
-MOVES = frozenset({"act", "roll", "undo"})
+#: The requests a table passes on to the engine: the moves of the page (and a computer
+#: player's move, virtual dice: the phone that drives the computers asks for it).
+MOVES = frozenset({"act", "roll", "undo", "computer_move"})
 #: The fields of a save that make a game the game it is (the actions aside).
 _HEADER = ("format", "rules", "mode", "seed", "start_player", "players")
 
@@ -62,7 +66,7 @@ class Engine(Protocol):
         """The game this phone holds (None before the first)."""
 
     def apply(self, request: dict[str, Any]) -> None:
-        """Apply a move (``act``, ``roll`` or ``undo`` request) as the page's own would be;
+        """Apply a move (a request of :data:`MOVES`) as the page's own would be;
         raises :class:`KniffelError` and changes nothing when the engine refuses it."""
 
     def adopt(self, save: object) -> None:
@@ -114,7 +118,9 @@ def said_of(before: Game, after: Game, request: dict[str, Any], device: str
         return {"code": "table.said.undo", "params": {"device": device}}
     mover = before.current_player
     name = after.players[mover].name if mover is not None else ""
-    if op == "roll" and after.turn is not None and after.turn.roll is not None:
+    threw = op == "roll" or (op == "computer_move" and bool(after.actions)
+                             and isinstance(after.actions[-1], Outcome))
+    if threw and after.turn is not None and after.turn.roll is not None:
         return {"code": "table.said.roll", "params": {"name": name, "device": device,
                                                       "roll": dice_param(after.turn.roll)}}
     for i, player in enumerate(after.players):
@@ -221,8 +227,8 @@ class Table:
         """A move made on this phone: applied on the host (and its state sent to every
         guest), sent to the host from a guest."""
         if not isinstance(request, dict) or request.get("op") not in MOVES:
-            raise TableError(f"a table passes on act, roll and undo requests, got {request!r}",
-                             code="web.bad_request")
+            raise TableError(f"a table passes on act, roll, undo and computer_move requests, "
+                             f"got {request!r}", code="web.bad_request")
         if self.is_host:
             return self._apply(request, self.me, None)
         self.seq += 1
@@ -415,7 +421,7 @@ class Table:
         request = m["request"]
         if not isinstance(request, dict) or request.get("op") not in MOVES:
             return Result(send=[self._refuse(frm, seq, TableError(
-                f"a table passes on act, roll and undo requests, got {request!r}",
+                f"a table passes on act, roll, undo and computer_move requests, got {request!r}",
                 code="web.bad_request"))])
         try:
             return self._apply(request, frm, seq)
