@@ -608,8 +608,11 @@ def test_the_guest_with_the_most_changes_then_the_earliest_joined_becomes_host()
         (g if to == "G" else k).handle({"op": "table_message", "from": "H", "message": m})
     done = h.handle({"op": "table_act", "request": _entry(h)})
     g.handle({"op": "table_message", "from": "H", "message": done["send"][0][1]})
-    # the host is lost before K got the last state: G has the most, and G joined first anyway
+    # the host is lost before K got the last state: G has the most, and G joined first anyway;
+    # a move G sent to the lost host is not made (no longer pending)
+    g.handle({"op": "table_act", "request": _entry(g, "fives", "555123")})
     took = g.handle({"op": "table_lost", "peer": "H"})
+    assert took["table"]["pending"] == []
     follows = k.handle({"op": "table_lost", "peer": "H"})
     assert took["table"]["host"] == "G"
     assert follows["table"]["host"] == "G"

@@ -280,6 +280,7 @@ class Table:
         if not self.synced:
             return Result()  # the join never came through: nothing to carry on
         self.peers.pop(peer, None)
+        self.pending.clear()  # sent to the lost host: not made (the page may make them again)
         winner = max(self.peers.values(), key=lambda s: (s.have, -s.joined))
         self.term += 1
         self.host = winner.peer
