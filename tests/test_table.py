@@ -8,17 +8,22 @@ non-trickle: gathered to the end), with mDNS names and with the local-IP hiding 
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from kniffel.browser import table
 from kniffel.browser.bridge import Session
+from kniffel.engine.dice import Roll
+from kniffel.engine.game import Game, Mode, Throw, action_to_json
 from kniffel.engine.messages import CATALOG
+from kniffel.engine.rules import Box, preset
 
 SDPS: dict[str, str] = json.loads(
     (Path(__file__).parent / "data" / "table_sdp.json").read_text(encoding="utf-8"))
@@ -207,3 +212,474 @@ def test_the_bridge_gives_the_code_its_qr_code_bytes_and_link_and_reads_it_back(
     assert _candidates(back["sdp"]) == _candidates(SDPS["chromium_ip_answer"])
     bad = s.handle({"op": "table_code", "kind": "pranswer", "sdp": "", "table": "T"})
     assert bad["error"]["code"] == "web.bad_request"
+
+
+# --- the protocol -----------------------------------------------------------------------------
+
+def _save(session: Session) -> str:
+    """A phone's save as the page stores it: the game's JSON, bytes compared."""
+    game = session.game
+    assert game is not None
+    return json.dumps(game.to_json(), separators=(",", ":"), ensure_ascii=False)
+
+
+class Phones:
+    """2-8 phones at one table, each its own bridge session, and the network between them: a
+    message sent over an open channel arrives after any number of other steps (channels
+    reorder among each other; a message may come twice), one on a channel that closes is
+    lost.
+
+    The test keeps the history on the side: every change a host made (its request, and the
+    change it was made on), and which change each phone's game is (by its save)."""
+
+    def __init__(self, rnd: random.Random, count: int, mode: str) -> None:
+        self.rnd = rnd
+        self.ids = [f"p{i}" for i in range(count)]
+        self.phones = {p: Session(chances=False) for p in self.ids}
+        self.awake = set(self.ids)
+        self.links: set[frozenset[str]] = set()
+        self.flight: list[tuple[str, str, dict[str, Any]]] = []
+        self.via: dict[str, str] = {}
+        #: the changes: (the change it was made on, request, host)
+        self.events: list[tuple[int, dict[str, Any], str]] = []
+        self.event_of: dict[tuple[str, int], int] = {}
+        self.save_of: list[str] = []
+        #: the change each phone's game is (-1: the start)
+        self.at = dict.fromkeys(self.ids, -1)
+        self.confirmed: set[int] = set()
+        self.by_dead_host: set[int] = set()
+        self.entries = 0
+        self.host = self.ids[0]
+        self.start: dict[str, Any] | None = None
+        start = self.ask(self.host, {
+            "op": "new", "rules": rnd.choice(["extreme", "kniffel"]), "mode": mode,
+            "seed": rnd.randrange(2**32),
+            "players": [{"name": f"P{i}"} for i in range(min(count, 4))]})
+        self.start = start["game"]
+        #: the change that made each save (the latest one, where two made the same)
+        self.of_save = {_save(self.phones[self.host]): -1}
+        self.ask(self.host, {"op": "table_open", "me": self.host, "name": "H0", "table": "T"})
+        for p in self.ids[1:]:
+            self.join(p)
+            self.settle()
+
+    def ask(self, phone: str, request: dict[str, Any], message: dict[str, Any] | None = None,
+            *, may_refuse: bool = False) -> dict[str, Any]:
+        """``phone``'s answer to a request of its page (for a message from another phone:
+        ``message``); the history kept, what it sends sent."""
+        reply = self.phones[phone].handle(request)
+        if may_refuse and not reply["ok"]:
+            assert reply["error"]["code"].startswith(("move.", "keep.", "undo.")), reply
+            return reply
+        assert reply["ok"], (phone, request, reply)
+        by = reply.get("by")
+        if self.phones[phone].game is not None:
+            save = _save(self.phones[phone])
+            if by is not None and "game" in reply and reply["table"]["host"] == phone:
+                moved = message["request"] if message is not None else request["request"]
+                self.events.append((self.at[phone], moved, phone))
+                self.save_of.append(save)
+                self.of_save[save] = len(self.events) - 1
+                if by["seq"] is not None:
+                    self.event_of[(str(by["peer"]), int(by["seq"]))] = len(self.events) - 1
+                else:
+                    self.confirmed.add(len(self.events) - 1)
+            if self.start is not None and self.at[phone] != self.of_save.get(save):
+                # every game a phone holds is one a host made
+                assert save in self.of_save, "a game no host made"
+                self.at[phone] = self.of_save[save]
+        if by is not None and by["peer"] == phone and by["seq"] is not None:
+            self.confirmed.add(self.event_of[(phone, int(by["seq"]))])
+        for to, sent in reply.get("send", []):
+            target = self.via.get(phone, self.host) if to == "host" else to
+            if frozenset((phone, target)) in self.links:
+                self.flight.append((phone, target, sent))
+                if self.rnd.random() < 0.05:
+                    self.flight.append((phone, target, sent))  # delivered twice
+        return reply
+
+    def join(self, phone: str) -> None:
+        """``phone`` sits down (again) at the table through the host's code."""
+        self.links.add(frozenset((phone, self.host)))
+        self.via[phone] = self.host
+        self.ask(phone, {"op": "table_join", "table": "T", "me": phone, "name": phone.upper()})
+
+    def deliver(self, index: int) -> None:
+        frm, to, message = self.flight.pop(index)
+        if frozenset((frm, to)) not in self.links or to not in self.awake:
+            return
+        self.ask(to, {"op": "table_message", "from": frm, "message": message}, message)
+
+    def settle(self, which: Any = None) -> None:
+        """Deliver what is in flight (only the messages ``which`` picks, when given) until
+        nothing is."""
+        while True:
+            picks = [i for i, m in enumerate(self.flight) if which is None or which(m)]
+            if not picks:
+                return
+            self.deliver(self.rnd.choice(picks))
+
+    def at_table(self) -> list[str]:
+        return [p for p in self.ids if p == self.host or (
+            p in self.awake and frozenset((p, self.host)) in self.links)]
+
+    def move(self) -> None:
+        """A move on a random phone at the table, made from what that phone shows."""
+        phone = self.rnd.choice(self.at_table())
+        game = self.phones[phone].game
+        assert game is not None
+        request = self._request(game)
+        if request is None:
+            return
+        self.entries += 1
+        # the engine may refuse a move on the host (keep all dice): the page's error
+        self.ask(phone, {"op": "table_act", "request": request}, may_refuse=True)
+
+    def _request(self, game: Game) -> dict[str, Any] | None:
+        rnd = self.rnd
+        if game.actions and rnd.random() < 0.1:
+            return {"op": "undo"}
+        if game.is_over():
+            return None
+        rules = game.rules
+        if game.mode is Mode.PAD:
+            roll = Roll([rnd.randint(1, 6) for _ in range(5)],
+                        rnd.randint(0, 9) if rules.d10 else None)
+            return {"op": "act", "action": action_to_json(rnd.choice(game.pad_choices(roll)))}
+        turn = game.turn
+        assert turn is not None
+        if turn.roll is None or (turn.rolls_left > 0 and rnd.random() < 0.5):
+            keep = [] if turn.roll is None else [i for i in range(rules.dice_count)
+                                                 if rnd.random() < 0.4]
+            return {"op": "roll", "keep": keep}
+        acts = [a for a in game.legal_actions() if not isinstance(a, Throw)]
+        return {"op": "act", "action": action_to_json(rnd.choice(acts))}
+
+    def sleep(self, phone: str) -> None:
+        """A guest's phone sleeps: its channel closes (the host notices)."""
+        self._close(phone)
+        self.awake.discard(phone)
+        self.ask(self.host, {"op": "table_lost", "peer": phone})
+
+    def _close(self, phone: str) -> None:
+        self.links = {link for link in self.links if phone not in link}
+        self.flight = [m for m in self.flight if phone not in m[:2]]
+
+    def wake(self, phone: str) -> None:
+        """A phone wakes (or a lost host comes back) and rejoins by the host's code."""
+        self.awake.add(phone)
+        self.join(phone)
+
+    def lose_host(self) -> None:
+        """The host's phone dies: every guest at the table notices, they pick the new host,
+        and rejoin it (those that picked another, or the one that lost track, by its code)."""
+        old = self.host
+        guests = [p for p in self.at_table() if p != old]
+        self.by_dead_host |= {i for i, e in enumerate(self.events) if e[2] == old}
+        held = (0, 0)
+        for g in guests:
+            seat = self.phones[g].table
+            assert seat is not None
+            if seat.synced and seat.host == old:  # not one that rejoined and waits for it
+                held = max(held, (seat.gterm, seat.rev))
+        self._close(old)
+        self.awake.discard(old)
+        claims = {g: self.ask(g, {"op": "table_lost", "peer": old}) for g in guests}
+        picked = [c["table"]["host"] for c in claims.values()
+                  if c["table"]["host"] in guests]
+        winner = max(picked, key=picked.count) if picked else guests[0]
+        self.host = winner
+        took_over = claims[winner]["table"]["host"] == winner
+        if not took_over:
+            self.ask(winner, {"op": "table_open", "me": winner, "name": winner.upper(),
+                              "table": "T"})
+        for g in guests:
+            if g == winner:
+                continue
+            self.links.add(frozenset((g, winner)))
+            self.via[g] = winner
+            hello = [m for to, m in claims[g]["send"] if to == winner]
+            if hello and took_over:
+                self.flight.append((g, winner, hello[0]))
+            else:
+                self.join(g)
+        # the phones rejoin before anyone moves on
+        self.settle(lambda m: m[1] == winner and m[2]["t"] == "hello")
+        # the newest game any phone that carries on held, the new host holds
+        seat = self.phones[winner].table
+        assert seat is not None
+        assert (seat.gterm, seat.rev) >= held
+
+    def chain(self, event: int) -> list[int]:
+        """The changes that led to ``event``, from the start."""
+        steps = []
+        while event != -1:
+            steps.append(event)
+            event = self.events[event][0]
+        return steps[::-1]
+
+
+def _run(rnd: random.Random, count: int, mode: str, entries: int, *,
+         host_loss: bool = True) -> Phones:
+    """A table of ``count`` phones through ``entries`` moves with random deliveries,
+    duplicates, sleeping phones, rejoins and lost hosts; at the end every phone is awake and
+    at the table and every message delivered."""
+    net = Phones(rnd, count, mode)
+    while net.entries < entries:
+        roll = rnd.random()
+        guests = [p for p in net.at_table() if p != net.host]
+        if roll < 0.35:
+            net.move()
+        elif roll < 0.9 and net.flight:
+            net.deliver(rnd.randrange(len(net.flight)))
+        elif roll < 0.94 and guests:
+            net.sleep(rnd.choice(guests))
+        elif roll < 0.97 and (net.ids and set(net.ids) - net.awake):
+            net.wake(rnd.choice(sorted(set(net.ids) - net.awake)))
+        elif roll < 0.985 and guests and host_loss:
+            net.lose_host()
+    for phone in sorted(set(net.ids) - net.awake):
+        net.wake(phone)
+    net.settle()
+    return net
+
+
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.integers(0, 2**32 - 1), st.integers(2, 8), st.sampled_from(["pad", "dice"]))
+def test_every_phone_ends_with_the_same_save_a_replay_of_the_hosts_changes(
+        seed: int, count: int, mode: str) -> None:
+    net = _run(random.Random(seed), count, mode, 200)
+    saves = {p: _save(net.phones[p]) for p in net.ids}
+    assert len(set(saves.values())) == 1, saves.keys()
+    final = saves[net.host]
+    # the save is its own replay, and the replay of the changes the hosts made, one by one
+    assert json.dumps(Game.from_json(json.loads(final)).to_json(), separators=(",", ":"),
+                      ensure_ascii=False) == final
+    chain = net.chain(net.at[net.host])
+    replay = Session(chances=False)
+    assert replay.handle({"op": "load", "game": net.start})["ok"]
+    for event in chain:
+        assert replay.handle(net.events[event][1])["ok"]
+    assert _save(replay) == final
+    # every move its phone saw confirmed is in it, unless a host that died made it (and the
+    # phones that carried on did not hold it: Phones.lose_host checks that)
+    kept = {net.save_of[e] for e in chain}
+    lost = {e for e in net.confirmed - set(chain) if net.save_of[e] not in kept}
+    assert lost <= net.by_dead_host, lost
+    for seat in (net.phones[p].table for p in net.ids):
+        assert seat is not None
+        assert seat.host == net.host
+
+
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.integers(0, 2**32 - 1), st.integers(2, 8), st.sampled_from(["pad", "dice"]))
+def test_while_the_host_stays_no_confirmed_move_is_lost_or_doubled(
+        seed: int, count: int, mode: str) -> None:
+    net = _run(random.Random(seed), count, mode, 200, host_loss=False)
+    saves = {_save(net.phones[p]) for p in net.ids}
+    assert len(saves) == 1
+    chain = net.chain(net.at[net.host])
+    assert net.confirmed <= set(chain)
+    keys = [net.events[e][1] for e in chain]
+    assert len(chain) == len(set(chain)) == len(keys)
+
+
+def _pair(mode: str = "pad") -> tuple[Session, Session, dict[str, Any]]:
+    """A host (H, "Annas Handy") with a game of Anna and Ben, and a guest (G, "Bens Handy")
+    that has joined: the host's reply to its hello."""
+    h, g = Session(chances=False), Session(chances=False)
+    assert h.handle({"op": "new", "rules": "extreme", "mode": mode, "seed": 5,
+                     "players": [{"name": "Anna"}, {"name": "Ben"}]})["ok"]
+    assert h.handle({"op": "table_open", "me": "H", "name": "Annas Handy"})["ok"]
+    hello = g.handle({"op": "table_join", "table": "H", "me": "G", "name": "Bens Handy"})
+    assert hello["send"][0][0] == "host"
+    welcome = h.handle({"op": "table_message", "from": "G", "message": hello["send"][0][1]})
+    joined = g.handle({"op": "table_message", "from": "H", "message": welcome["send"][0][1]})
+    assert joined["game"] == h.game.to_json() if h.game else False
+    return h, g, welcome
+
+
+def _entry(session: Session, box: str = "threes", dice: str = "333456") -> dict[str, Any]:
+    game = session.game
+    assert game is not None
+    entry = next(a for a in game.pad_choices(game.rules.parse_roll([int(c) for c in dice]))
+                 if a.box.value == box)
+    return {"op": "act", "action": action_to_json(entry)}
+
+
+def test_every_message_carries_version_1_and_the_tables_id() -> None:
+    _, g, welcome = _pair()
+    sent = g.handle({"op": "table_act", "request": _entry(g)})
+    for message in (welcome["send"][0][1], sent["send"][0][1]):
+        assert (message["v"], message["table"]) == (1, "H")
+    assert sent["pending"] is True
+    assert sent["send"][0][0] == "H"
+
+
+def test_who_did_what_names_the_player_the_phone_and_the_box_in_the_catalogs_words() -> None:
+    h, g, _ = _pair()
+    sent = g.handle({"op": "table_act", "request": _entry(g, "three_of_a_kind", "666330")})
+    done = h.handle({"op": "table_message", "from": "G", "message": sent["send"][0][1],
+                     "lang": "de"})
+    assert done["said"]["code"] == "table.said.score"
+    assert done["said"]["text"] == "Anna (Bens Handy): 24 bei Dreierpasch"
+    told = g.handle({"op": "table_message", "from": "H", "message": done["send"][0][1],
+                     "lang": "en"})
+    box = preset("extreme").box_name(Box("three_of_a_kind"), "en")
+    assert told["said"]["text"] == f"Anna (Bens Handy): 24 in {box}"
+    assert told["table"]["pending"] == []
+    assert told["game"] == done["game"]
+
+
+def test_a_doubled_act_is_applied_once() -> None:
+    h, g, _ = _pair()
+    act = g.handle({"op": "table_act", "request": _entry(g)})["send"][0][1]
+    first = h.handle({"op": "table_message", "from": "G", "message": act})
+    again = h.handle({"op": "table_message", "from": "G", "message": act})
+    assert "game" in first
+    assert again["send"] == []
+    assert "game" not in again
+    assert h.game is not None
+    assert len(h.game.actions) == 1
+
+
+def test_a_move_on_a_state_the_table_left_is_refused_to_its_sender_only() -> None:
+    h, g, _ = _pair()
+    late = g.handle({"op": "table_act", "request": _entry(g)})["send"][0][1]
+    mine = h.handle({"op": "table_act", "request": _entry(h, "fives", "555123")})
+    assert [to for to, _ in mine["send"]] == ["G"]
+    refused = h.handle({"op": "table_message", "from": "G", "message": late})
+    assert [(to, m["t"]) for to, m in refused["send"]] == [("G", "refused"), ("G", "state")]
+    told = g.handle({"op": "table_message", "from": "H", "message": refused["send"][0][1],
+                     "lang": "en"})
+    assert told["refused"]["error"]["code"] == "table.stale"
+    assert told["refused"]["error"]["text"] == CATALOG["table.stale"][1]
+    assert h.game is not None
+    assert len(h.game.actions) == 1
+
+
+def test_a_move_the_engine_refuses_comes_back_with_the_engines_sentence() -> None:
+    h, g, _ = _pair()
+    bad = {"op": "act", "action": {"type": "enter", "box": "threes", "points": 7}}
+    act = g.handle({"op": "table_act", "request": bad})["send"][0][1]
+    refused = h.handle({"op": "table_message", "from": "G", "message": act})
+    told = g.handle({"op": "table_message", "from": "H", "message": refused["send"][0][1]})
+    error = told["refused"]["error"]
+    assert error["code"] != "table.stale"
+    assert error["code"] in CATALOG
+    assert error["text"]
+    assert h.game is not None
+    assert h.game.actions == ()
+
+
+def test_a_state_of_an_older_term_or_a_late_one_is_left_alone() -> None:
+    h, g, welcome = _pair()
+    old = welcome["send"][0][1]
+    h.handle({"op": "table_act", "request": _entry(h)})
+    newer = h.handle({"op": "table_act", "request": _entry(h, "fives", "555123")})
+    g.handle({"op": "table_message", "from": "H", "message": newer["send"][0][1]})
+    for stale in (old, {**newer["send"][0][1], "term": 0, "n": 99}):
+        reply = g.handle({"op": "table_message", "from": "H", "message": stale})
+        assert "game" not in reply
+    assert g.game is not None
+    assert len(g.game.actions) == 2
+
+
+def test_a_phone_that_slept_catches_up_with_one_hello() -> None:
+    h, g, _ = _pair()
+    h.handle({"op": "table_lost", "peer": "G"})
+    for box, dice in (("threes", "333456"), ("fives", "555123"), ("sixes", "666123")):
+        h.handle({"op": "table_act", "request": _entry(h, box, dice)})
+    hello = g.handle({"op": "table_join", "table": "H", "me": "G", "name": "Bens Handy",
+                      "host": "H"})["send"][0]
+    assert hello[0] == "H"
+    assert (hello[1]["have"], hello[1]["rev"]) == (0, 0)
+    state = h.handle({"op": "table_message", "from": "G", "message": hello[1]})["send"]
+    caught = g.handle({"op": "table_message", "from": "H", "message": state[0][1]})
+    assert caught["game"] == h.game.to_json() if h.game else False
+
+
+def test_the_guest_with_the_most_changes_then_the_earliest_joined_becomes_host() -> None:
+    h, g, _ = _pair()
+    k = Session(chances=False)
+    hello = k.handle({"op": "table_join", "table": "H", "me": "K", "name": "Kais Handy"})
+    for to, m in h.handle({"op": "table_message", "from": "K",
+                           "message": hello["send"][0][1]})["send"]:
+        (g if to == "G" else k).handle({"op": "table_message", "from": "H", "message": m})
+    done = h.handle({"op": "table_act", "request": _entry(h)})
+    g.handle({"op": "table_message", "from": "H", "message": done["send"][0][1]})
+    # the host is lost before K got the last state: G has the most, and G joined first anyway;
+    # a move G sent to the lost host is not made (no longer pending)
+    g.handle({"op": "table_act", "request": _entry(g, "fives", "555123")})
+    took = g.handle({"op": "table_lost", "peer": "H"})
+    assert took["table"]["pending"] == []
+    follows = k.handle({"op": "table_lost", "peer": "H"})
+    assert took["table"]["host"] == "G"
+    assert follows["table"]["host"] == "G"
+    assert took["table"]["term"] == follows["table"]["term"] == 2
+    assert took["said"]["code"] == "table.said.host"
+    # K's hello brings nothing newer; G's state brings K the move it missed
+    answer = g.handle({"op": "table_message", "from": "K", "message": follows["send"][0][1]})
+    caught = k.handle({"op": "table_message", "from": "G", "message": answer["send"][0][1]})
+    assert caught["game"] == g.game.to_json() if g.game else False
+    # a state of the lost host's term, late, changes nothing
+    late = k.handle({"op": "table_message", "from": "H", "message": done["send"][1][1]})
+    assert "game" not in late
+
+
+def test_a_new_host_takes_the_newer_game_a_guest_brings_while_it_changed_nothing() -> None:
+    h, g, _ = _pair()
+    k = Session(chances=False)
+    hello = k.handle({"op": "table_join", "table": "H", "me": "K", "name": "Kais Handy"})
+    for to, m in h.handle({"op": "table_message", "from": "K",
+                           "message": hello["send"][0][1]})["send"]:
+        (g if to == "G" else k).handle({"op": "table_message", "from": "H", "message": m})
+    done = h.handle({"op": "table_act", "request": _entry(h)})
+    k.handle({"op": "table_message", "from": "H", "message": done["send"][1][1]})
+    # only K got the last move; G becomes host (joined first) and takes it from K's hello
+    g.handle({"op": "table_lost", "peer": "H"})
+    follows = k.handle({"op": "table_lost", "peer": "H"})
+    taken = g.handle({"op": "table_message", "from": "K", "message": follows["send"][0][1]})
+    assert taken["game"] == k.game.to_json() if k.game else False
+    assert taken["table"]["rev"] == 1
+
+
+def test_leaving_says_bye_and_a_table_op_without_a_table_is_refused_in_words() -> None:
+    h, g, _ = _pair()
+    bye = g.handle({"op": "table_leave"})
+    assert [(to, m["t"]) for to, m in bye["send"]] == [("host", "bye")] or [
+        (to, m["t"]) for to, m in bye["send"]] == [("H", "bye")]
+    left = h.handle({"op": "table_message", "from": "G", "message": bye["send"][0][1]})
+    assert [p["peer"] for p in left["table"]["peers"]] == ["H"]
+    assert left["said"]["code"] == "table.said.left"
+    reply = g.handle({"op": "table_act", "request": {"op": "undo"}, "lang": "en"})
+    assert reply["error"]["code"] == "table.no_table"
+    assert reply["error"]["text"] == CATALOG["table.no_table"][1]
+    garbage = h.handle({"op": "table_message", "from": "G", "message": "hi"})
+    assert garbage["error"]["code"] == "table.bad_message"
+
+
+def test_a_computer_players_move_goes_through_the_table_like_any_other() -> None:
+    h, g = Session(chances=False), Session(chances=False)
+    assert h.handle({"op": "new", "rules": "extreme", "mode": "dice", "seed": 9,
+                     "players": [{"name": "Anna"},
+                                 {"name": "Robo", "kind": "computer"}]})["ok"]
+    h.handle({"op": "table_open", "me": "H", "name": "Annas Handy"})
+    hello = g.handle({"op": "table_join", "table": "H", "me": "G", "name": "Bens Handy"})
+    welcome = h.handle({"op": "table_message", "from": "G", "message": hello["send"][0][1]})
+    g.handle({"op": "table_message", "from": "H", "message": welcome["send"][0][1]})
+    assert h.game is not None
+    while h.game.current_player == 0:
+        game = h.game
+        turn = game.turn
+        assert turn is not None
+        request = ({"op": "roll"} if turn.roll is None else
+                   {"op": "act", "action": action_to_json(next(
+                       a for a in game.legal_actions() if not isinstance(a, Throw)))})
+        for _, m in h.handle({"op": "table_act", "request": request})["send"]:
+            g.handle({"op": "table_message", "from": "H", "message": m})
+    moved = h.handle({"op": "table_act", "request": {"op": "computer_move"}, "lang": "en"})
+    assert moved["said"]["code"] == "table.said.roll"
+    assert moved["said"]["text"].startswith("Robo (Annas Handy) throws ")
+    told = g.handle({"op": "table_message", "from": "H", "message": moved["send"][0][1]})
+    assert told["game"] == h.game.to_json()

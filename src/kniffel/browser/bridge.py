@@ -490,26 +490,26 @@ class Session:
     def table_open(self, req: dict[str, Any]) -> Reply:
         """Host a table for the game in play: this phone (``me``, a peer id the page chose;
         ``name``, the phone's name the others read) holds the game. The table's id is
-        ``table`` when given, else ``me``."""
+        ``table`` when given, else ``me``; opened again on a phone that sat at that table,
+        the table goes on in a new term."""
         me = _text(req.get("me"), "me")
         table_id = req.get("table") or me
         self.table = Table.open(_TableEngine(self), _text(table_id, "table"), me,
-                                _text(req.get("name"), "name"))
+                                _text(req.get("name"), "name"), self.table)
         return {"table": self.table.view()}
 
     def table_join(self, req: dict[str, Any]) -> Reply:
         """Sit down at the table ``table`` as a guest (``me``, ``name``): its hello to the
         host (``host`` when the page knows its peer id, else addressed to ``"host"``: the
         phone it joined through). A phone that rejoins the same table keeps counting its
-        moves."""
+        moves and brings its game along."""
         me = _text(req.get("me"), "me")
         table_id = _text(req.get("table"), "table")
         host = req.get("host")
-        old = self.table
-        seq = old.seq if old is not None and (old.id, old.me) == (table_id, me) else 0
         self.table, result = Table.join(_TableEngine(self), table_id, me,
                                         _text(req.get("name"), "name"),
-                                        None if host is None else _text(host, "host"), seq)
+                                        None if host is None else _text(host, "host"),
+                                        self.table)
         return self._table_reply(result, _lang(req))
 
     def table_message(self, req: dict[str, Any]) -> Reply:
@@ -520,14 +520,14 @@ class Session:
         return self._table_reply(result, _lang(req))
 
     def table_act(self, req: dict[str, Any]) -> Reply:
-        """A move (``request``: an ``act``, ``roll`` or ``undo`` request) made on this phone at
-        a table: applied on the host (the reply as ``act``'s, with the state for every guest
-        in ``send``), sent to the host from a guest (``pending``: the view comes with the
-        host's state)."""
+        """A move (``request``: an ``act``, ``roll`` or ``undo`` request, or ``computer_move``
+        for a computer player) made on this phone at a table: applied on the host (the reply
+        as ``act``'s, with the state for every guest in ``send``), sent to the host from a
+        guest (``pending``: the view comes with the host's state)."""
         request = req.get("request")
         if not isinstance(request, dict):
-            raise TableError(f"request must be an act, roll or undo request, got "
-                             f"{request!r}", code="web.bad_request")
+            raise TableError(f"request must be an act, roll, undo or computer_move request, "
+                             f"got {request!r}", code="web.bad_request")
         return self._table_reply(self._table().act(request), _lang(req))
 
     def table_lost(self, req: dict[str, Any]) -> Reply:

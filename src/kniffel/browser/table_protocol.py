@@ -4,26 +4,29 @@ A star: every guest has a data channel to the host, the host holds the game and 
 writer. Every message is a JSON object with ``t`` (its type), ``v`` (1) and ``table`` (the
 table's id); a message of another table or version is left alone.
 
-- ``hello {peer, name, host, term, have, rev, game_id, game?}``: a guest to the host, when it
-  joins or rejoins (``have``: its game's number of actions; ``rev``: the table's changes it has
-  seen; ``game``: its copy of the table's game, once it has one).
-- ``state {term, host, rev, n, peers, game, by?, said?}``: the host to a guest, after every
+- ``hello {peer, name, host, term, have, rev, gterm, game_id, game?}``: a guest to the host,
+  when it joins or rejoins (``have``: its game's number of actions; ``rev``: the table's
+  changes it has seen; ``gterm``: the term of the last of them; ``game``: its copy of the
+  table's game, once it has one).
+- ``state {term, host, rev, gterm, n, peers, game, by?, said?}``: the host to a guest, after every
   change (to every guest) and as the answer to a hello. ``n`` counts the host's states: a guest
   takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
   doubled one changes nothing.
-- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll`` or ``undo``
-  request) to the host. The host applies the moves in the order they arrive, through the same
-  engine code as a move made on the host (the bridge's own ops); a move made on a state that is
-  no longer the table's (``rev`` behind) or one the engine refuses is answered with
-  ``refused {seq, error}`` to its sender only. The same ``seq`` of a peer twice is handled once.
+- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo`` or
+  ``computer_move`` request) to the host. The host applies the moves in the order they arrive,
+  through the same engine code as a move made on the host (the bridge's own ops); a move made
+  on a state that is no longer the table's (``term`` or ``rev`` behind) or one the engine
+  refuses is answered with ``refused {seq, error}`` to its sender only. The same ``seq`` of a
+  peer twice is handled once.
 - ``bye {peer}``: a phone leaves.
 
 Host change: when the host is lost, every guest picks the same new host from what the last
 state told all of them: the phone that holds the most of the table's changes (``have`` in the
 state's peers), ties by join order. The term goes up by one; a state of an older term is left
-alone. The new host takes the game of a guest that rejoins with more changes than its own as
-long as it has made no change itself in its term (so the last state of the lost host survives
-when any guest got it).
+alone. Of two copies of the game the newer is the one changed in the later term (``gterm``),
+then the one with more changes (``rev``): the new host takes the copy of a guest that rejoins
+with a newer one as long as it has made no change itself in its term (so the last state of
+the lost host survives when any guest got it).
 
 Pure Python, no I/O: it runs inside Pyodide. The game itself is changed only through
 :class:`Engine` (the bridge's session).
@@ -36,13 +39,14 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kniffel.engine.errors import KniffelError, dice_param
-from kniffel.engine.game import Game, Sheet
+from kniffel.engine.game import Game, Outcome, Sheet
 from kniffel.engine.history_file import derived_uid
 
 #: The protocol's version (every message's ``v``).
 VERSION = 1
-#: The requests a table passes on to the engine: the moves of the page.
-MOVES = frozenset({"act", "roll", "undo"})
+#: The requests a table passes on to the engine: the moves of the page (and a computer
+#: player's move, virtual dice: the phone that drives the computers asks for it).
+MOVES = frozenset({"act", "roll", "undo", "computer_move"})
 #: The fields of a save that make a game the game it is (the actions aside).
 _HEADER = ("format", "rules", "mode", "seed", "start_player", "players")
 
@@ -62,7 +66,7 @@ class Engine(Protocol):
         """The game this phone holds (None before the first)."""
 
     def apply(self, request: dict[str, Any]) -> None:
-        """Apply a move (``act``, ``roll`` or ``undo`` request) as the page's own would be;
+        """Apply a move (a request of :data:`MOVES`) as the page's own would be;
         raises :class:`KniffelError` and changes nothing when the engine refuses it."""
 
     def adopt(self, save: object) -> None:
@@ -114,7 +118,9 @@ def said_of(before: Game, after: Game, request: dict[str, Any], device: str
         return {"code": "table.said.undo", "params": {"device": device}}
     mover = before.current_player
     name = after.players[mover].name if mover is not None else ""
-    if op == "roll" and after.turn is not None and after.turn.roll is not None:
+    threw = op == "roll" or (op == "computer_move" and bool(after.actions)
+                             and isinstance(after.actions[-1], Outcome))
+    if threw and after.turn is not None and after.turn.roll is not None:
         return {"code": "table.said.roll", "params": {"name": name, "device": device,
                                                       "roll": dice_param(after.turn.roll)}}
     for i, player in enumerate(after.players):
@@ -151,6 +157,9 @@ class Table:
         self.term = 0
         #: the table's changes (every move applied, and every game taken over)
         self.rev = 0
+        #: the term in which the game this phone holds was last changed: of two copies of the
+        #: table's game the newer is the one of the later term, then of the higher rev
+        self.gterm = 0
         #: the host's states counted (a guest: the last one it took)
         self.n = 0
         self.peers: dict[str, Seat] = {me: Seat(me, name, 0)}
@@ -169,23 +178,39 @@ class Table:
     # --- the page's steps ------------------------------------------------------------------
 
     @classmethod
-    def open(cls, engine: Engine, table_id: str, me: str, name: str) -> Table:
-        """A table hosted by this phone for the game it holds."""
+    def open(cls, engine: Engine, table_id: str, me: str, name: str,
+             before: Table | None = None) -> Table:
+        """A table hosted by this phone for the game it holds; ``before``: this phone's side
+        of the same table until now (it carries the table on, in a new term: a guest that
+        rejoins with an older state of the table does not turn the game back)."""
         if engine.current_game() is None:
             raise TableError("a table needs a game: start or load one first",
                              code="web.no_game")
         table = cls(engine, table_id, me, name, me)
         table.term = 1
+        if before is not None and (before.id, before.me) == (table_id, me):
+            table.term = before.term + 1
+            table.rev = table.term_rev = before.rev
+            table.gterm = before.gterm
+            table.n = before.n
         table.synced = True
         return table
 
     @classmethod
     def join(cls, engine: Engine, table_id: str, me: str, name: str, host: str | None,
-             seq: int = 0) -> tuple[Table, Result]:
+             before: Table | None = None) -> tuple[Table, Result]:
         """A guest's side of the table ``table_id``, and its hello to the host (``host``, or
-        ``"host"``: the phone it is connected to)."""
+        ``"host"``: the phone it is connected to). ``before``: this phone's side of the same
+        table until now: it keeps counting its moves, and its hello brings its game along
+        (the host takes it when it is newer and the host changed nothing since it took
+        over)."""
         table = cls(engine, table_id, me, name, host or "host")
-        table.seq = seq
+        if before is not None and (before.id, before.me) == (table_id, me):
+            table.seq = before.seq
+            table.term = before.term  # a state of an older host stays older
+            table.rev = before.rev
+            table.gterm = before.gterm
+            table.synced = before.synced
         return table, Result(send=[(table.host, table.hello())])
 
     @property
@@ -202,8 +227,8 @@ class Table:
         """A move made on this phone: applied on the host (and its state sent to every
         guest), sent to the host from a guest."""
         if not isinstance(request, dict) or request.get("op") not in MOVES:
-            raise TableError(f"a table passes on act, roll and undo requests, got {request!r}",
-                             code="web.bad_request")
+            raise TableError(f"a table passes on act, roll, undo and computer_move requests, "
+                             f"got {request!r}", code="web.bad_request")
         if self.is_host:
             return self._apply(request, self.me, None)
         self.seq += 1
@@ -255,6 +280,7 @@ class Table:
         if not self.synced:
             return Result()  # the join never came through: nothing to carry on
         self.peers.pop(peer, None)
+        self.pending.clear()  # sent to the lost host: not made (the page may make them again)
         winner = max(self.peers.values(), key=lambda s: (s.have, -s.joined))
         self.term += 1
         self.host = winner.peer
@@ -281,7 +307,7 @@ class Table:
         """This guest's hello to the host: who it is and how much of the table it holds."""
         game = self.engine.current_game()
         fields: dict[str, Any] = {"peer": self.me, "name": self.name, "host": self.host,
-                                  "term": self.term, "rev": self.rev,
+                                  "term": self.term, "rev": self.rev, "gterm": self.gterm,
                                   "have": 0 if game is None or not self.synced
                                   else len(game.actions), "game_id": None}
         if game is not None and self.synced:
@@ -297,7 +323,8 @@ class Table:
         game = self.engine.current_game()
         assert game is not None
         fields: dict[str, Any] = {"term": self.term, "host": self.me, "rev": self.rev,
-                                  "n": self.n, "peers": [s.to_json() for s in self._seats()],
+                                  "gterm": self.gterm, "n": self.n,
+                                  "peers": [s.to_json() for s in self._seats()],
                                   "game": game.to_json()}
         if by is not None:
             fields["by"] = by
@@ -324,6 +351,7 @@ class Table:
         after = self.engine.current_game()
         assert after is not None
         self.rev += 1
+        self.gterm = self.term
         device = self.peers[frm].name if frm in self.peers else frm
         said = said_of(was, after, request, device)
         by = {"peer": frm, "seq": seq}
@@ -344,6 +372,9 @@ class Table:
             self.done = {}
         if not self.is_host:
             return Result()
+        # a guest that counted a later term (it took part in a host change that went
+        # another way): the table moves on to it, so that the guest takes its states
+        self.term = max(self.term, int(m["term"]))
         name = str(m["name"])
         seat = self.peers.get(frm)
         if seat is None:
@@ -354,11 +385,13 @@ class Table:
         game = self.engine.current_game()
         result = Result(said={"code": "table.said.joined", "params": {"device": name}})
         save = m.get("game")
-        if (isinstance(save, dict) and game is not None and int(m["rev"]) > self.rev
+        newer = (int(m["gterm"]), int(m["rev"])) > (self.gterm, self.rev)
+        if (isinstance(save, dict) and game is not None and newer
                 and self.rev == self.term_rev and game_id(save) == game_id(game.to_json())):
             # the lost host's last changes, which this phone never got: taken over
             self.engine.adopt(save)
             self.rev = self.term_rev = int(m["rev"])
+            self.gterm = int(m["gterm"])
             result.changed = True
         result.send = self._broadcast()
         return result
@@ -379,7 +412,7 @@ class Table:
         if seq in done:
             return Result()  # delivered twice: handled once
         done.add(seq)
-        if m.get("rev") != self.rev:
+        if m.get("rev") != self.rev or m.get("term") != self.term:
             self.n += 1
             self.peers[frm].have = self.rev
             stale = TableError("the move was made on a state the table has left behind",
@@ -389,7 +422,7 @@ class Table:
         request = m["request"]
         if not isinstance(request, dict) or request.get("op") not in MOVES:
             return Result(send=[self._refuse(frm, seq, TableError(
-                f"a table passes on act, roll and undo requests, got {request!r}",
+                f"a table passes on act, roll, undo and computer_move requests, got {request!r}",
                 code="web.bad_request"))])
         try:
             return self._apply(request, frm, seq)
@@ -412,6 +445,7 @@ class Table:
         if changed:
             self.engine.adopt(save)
         self.term, self.n, self.rev, self.host = term, n, int(m["rev"]), host
+        self.gterm = int(m["gterm"])
         self.synced = True
         self.peers = {}
         for s in m["peers"]:
