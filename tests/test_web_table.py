@@ -44,6 +44,16 @@ CLICK = """(sel) => {
 }"""
 
 
+# The phone asleep and awake again: the page hidden for a moment (visibilitychange).
+SLEEP = """() => {
+  for (const hidden of [true, false]) {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }
+  delete document.hidden;
+}"""
+
+
 @pytest.fixture(scope="module")
 def phones(browser_contexts: BrowserContexts) -> Iterator[list[BrowserContext]]:
     """Three phones: each its own browser context (its own storage), engine from the snapshot."""
@@ -177,11 +187,14 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     assert latencies[-1] < LATENCY_MS, latencies
     assert sheet(host) == sheet(ben) == sheet(cem)
     # the host's phone goes: the guest with the most of the game (ties: the first to join) holds
-    # the table now and shows its code; the other joins it and the game goes on
+    # the table now and shows its code; the other joins it and the game goes on. Cem's phone
+    # slept meanwhile: it starts no host change of its own, it asks for the table's code.
+    cem.evaluate(SLEEP)
     host.close()
     ben.wait_for_selector("#table-offer-code")
     assert text("page.table.this_phone", "de") in (ben.text_content("#table-status") or "")
     cem.wait_for_selector("#table-offer-in")
+    assert text("page.table.rejoin", "de") in (cem.text_content("#notices") or "")
     host_change = join(ben, cem)
     latencies.append(enter(cem, [ben], 2, "sixes", 18))
     assert latencies[-1] < LATENCY_MS, latencies

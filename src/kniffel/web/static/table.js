@@ -103,15 +103,20 @@ function lose(link) {
 }
 
 // A page closed (or put away) closes its connections, so that the other phones know at once
-// rather than when their connection checks fail.
+// rather than when their connection checks fail. A guest that was hidden (the phone asleep)
+// when it lost the host does not start a host change: the host is likely still there, and the
+// guest sits down again by its code (kniffel.browser.table: a host change is for a host gone).
+let slept = false;
 if (typeof window !== "undefined") {
   window.addEventListener("pagehide", () => { for (const link of links) link.pc.close(); });
+  document.addEventListener("visibilitychange", () => { if (document.hidden) slept = true; });
 }
 
 function bindChannel(link, channel) {
   link.channel = channel;
   channel.onopen = () => {
     link.open = true;
+    slept = false;
     clearTimeout(link.timer);
     note = null;
     for (const m of link.out.splice(0)) channel.send(JSON.stringify(m));
@@ -183,6 +188,12 @@ async function closed(link) {
   clearTimeout(link.gone);
   if (!state.table || !link.peer) { refresh(); return; }
   const wasHost = state.table.host === link.peer;
+  if (wasHost && slept) {
+    notice(tr("page.table.rejoin"), "warn");
+    showTable(); // the field for the table's code: the same table, sat down at again
+    redraw();
+    return;
+  }
   const reply = await ask({ op: "table_lost", peer: link.peer });
   if (reply.ok) {
     sendAll(reply.send);
