@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from conftest import READY, BrowserContexts, start_game, wait_actions
 from kniffel.engine.messages import text
@@ -36,6 +37,11 @@ WATCH = """(n) => {
   });
 }"""
 
+# When the watched entry showed (WATCH); refused after 10 s, so that a lost entry fails the test
+# rather than holding it up.
+SEEN = """() => Promise.race([window.kniffelSeen, new Promise((_, fail) =>
+  setTimeout(() => fail(new Error("the entry did not show within 10 s")), 10000))])"""
+
 # Clicks the option ``sel`` of the open picker and answers the wall-clock time just before.
 CLICK = """(sel) => {
   const at = performance.timeOrigin + performance.now();
@@ -54,6 +60,10 @@ SLEEP = """() => {
 }"""
 
 
+#: What the phones' pages raised or logged as errors and warnings (said when a join fails).
+ERRORS: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def phones(browser_contexts: BrowserContexts) -> Iterator[list[BrowserContext]]:
     """Three phones: each its own browser context (its own storage), engine from the snapshot."""
@@ -68,6 +78,8 @@ def phones(browser_contexts: BrowserContexts) -> Iterator[list[BrowserContext]]:
 def open_app(ctx: BrowserContext, site: str, *, clear: bool = True) -> Page:
     """The app on the phone ``ctx``, ready; with ``clear``, nothing stored."""
     page = ctx.new_page()
+    page.on("pageerror", lambda e: ERRORS.append(f"{e}"))
+    page.on("console", lambda m: ERRORS.append(m.text) if m.type in ("error", "warning") else None)
     page.goto(site)
     if clear:
         page.evaluate("localStorage.clear()")
@@ -102,7 +114,12 @@ def join(host: Page, guest: Page, mine: int | None = None, name: str | None = No
     guest.wait_for_selector("#table-answer-code")
     host.fill("#table-answer", guest.input_value("#table-answer-code"))
     host.click("#table-connect")
-    guest.wait_for_selector(f"section.game[data-actions='{actions}']", state="attached")
+    try:
+        guest.wait_for_selector(f"section.game[data-actions='{actions}']", state="attached")
+    except PlaywrightError as e:  # what each phone's panel says: why they did not connect
+        panels = [p.evaluate("[document.querySelector('#panel').textContent,"
+                             " window.kniffelTiming.tableMessages]") for p in (host, guest)]
+        raise AssertionError(f"the guest did not get the table's game: {panels}, {ERRORS}") from e
     took = perf_ms(guest) - started
     # the host makes the next phone's code at once
     host.wait_for_function("(c) => { const f = document.querySelector('#table-offer-code');"
@@ -122,7 +139,7 @@ def enter(at: Page, others: list[Page], player: int, box: str, points: int) -> f
     at.click(f"td[data-player='{player}'][data-box='{box}'] button.open")
     tapped: float = at.evaluate(
         CLICK, f"#picker-options button[data-strike='0'][data-points='{points}']")
-    seen = [float(page.evaluate("window.kniffelSeen")) for page in others]
+    seen = [float(page.evaluate(SEEN)) for page in others]
     for page in [at, *others]:
         wait_actions(page, n)
     return max(seen) - tapped

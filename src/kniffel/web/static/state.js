@@ -29,6 +29,7 @@ export const timing = {
   tableAnswerBytes: undefined, // the bytes of the last answer code of a table (table.js)
   tableJoinStarted: undefined, // when this phone last began to join a table (table.js)
   tableStateAt: undefined, // when the table's game last arrived from another phone (table.js)
+  tableMessages: undefined, // {sent, received, opened}: the table's messages and channels of this page (table.js)
 };
 
 // The engine's facts the page draws by (kniffel.browser.view.page_data, in index.html): the most
