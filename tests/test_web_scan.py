@@ -8,13 +8,14 @@ The fake camera needs flags of its own, so this module launches a Chromium of it
 /usr/bin/chromium): ``--use-fake-device-for-media-stream`` with the file as the camera, no fake
 permission prompt, so a context granted ``camera`` has it and one without is refused, as a
 player who said no. The page is the site's own module on a bare test page of the session's
-site (no engine needed), opened through :class:`conftest.BrowserContexts`: no request may leave
-the local server.
+site under the app's Content-Security-Policy (no engine needed), opened through
+:class:`conftest.BrowserContexts`: no request may leave the local server.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,10 +40,23 @@ LAN_HOST = "kniffel-lan.test"
 #: The bare page the tests open on the site's origin: a video element for the camera.
 TEST_PAGE = "scan-test.html"
 
+
+def _page_policy() -> str:
+    """The app's Content-Security-Policy element, as index.html has it."""
+    index = Path(__file__).resolve().parents[1] / "src/kniffel/web/static/index.html"
+    found = re.search(r'<meta http-equiv="Content-Security-Policy"[^>]*>',
+                      index.read_text(encoding="utf-8"))
+    assert found is not None, "index.html has no Content-Security-Policy"
+    return found[0]
+
+
+#: The app's Content-Security-Policy: the test page has it too, so the decoder loads under it.
+PAGE_POLICY = _page_policy()
+
 #: startScan on the page's video; resolves to what came of it: the code's text and the decoder
-#: (``text``, ``decoder``), or the ScanError's catalog code (``error``); ``streams`` says of
-#: every camera stream the page opened whether all its tracks ended, and ``asked`` what was
-#: asked of getUserMedia.
+#: (``text``, ``decoder``), or the ScanError's catalog code (``error``); ``ended`` says of
+#: every camera stream the page opened whether all its tracks ended, ``attached`` whether the
+#: video still shows one, and ``asked`` what was asked of getUserMedia.
 SCAN = """async ({use, stopAtOnce}) => {
   const streams = [];
   const asked = [];
@@ -127,16 +141,17 @@ def contexts(camera_browser: Browser, site: str) -> BrowserContexts:
 
 
 def open_test_page(ctx: BrowserContext, site: str) -> Page:
-    """The bare test page (a video element) at :data:`TEST_PAGE` of ``site``'s origin, where
-    the site's modules are imported from (on :data:`LAN_HOST`, from the session's server)."""
+    """The bare test page (a video element, under the app's own Content-Security-Policy) at
+    :data:`TEST_PAGE` of ``site``'s origin, where the site's modules are imported from (on
+    :data:`LAN_HOST`, from the session's server)."""
     if LAN_HOST in site:
         # the session's server answers for the network's name (Playwright fetches it: Chromium
         # would refuse a page of a public address reaching into this machine's loopback)
         ctx.route(f"http://{LAN_HOST}:*/**", lambda route: route.fulfill(response=route.fetch(
             url=route.request.url.replace(LAN_HOST, "127.0.0.1"))))
     page = ctx.new_page()
-    page.route(site + TEST_PAGE, lambda route: route.fulfill(
-        content_type="text/html", body='<!doctype html><meta charset="utf-8"><video></video>'))
+    body = f'<!doctype html><meta charset="utf-8">{PAGE_POLICY}<video></video>'
+    page.route(site + TEST_PAGE, lambda route: route.fulfill(content_type="text/html", body=body))
     page.goto(site + TEST_PAGE)
     return page
 
@@ -145,7 +160,7 @@ def scan(contexts: BrowserContexts, site: str, *, camera: bool = True, use: str 
          stop_at_once: bool = False, init: str | None = None) -> dict[str, Any]:
     """What :data:`SCAN` gives on the test page in a new context of ``contexts`` (on ``site``,
     the camera granted where ``camera``; ``init`` a script run before the page's own)."""
-    with contexts.open(engine=False, site=site,
+    with contexts.open(engine=False, site=site, bypass_csp=False,
                        permissions=["camera"] if camera else []) as ctx:
         if init is not None:
             ctx.add_init_script(init)
