@@ -11,7 +11,8 @@ page, on the site's origin:
 * **per frame**: a camera frame drawn to the canvas scan.js reads (its longer side
   ``FRAME_SIDE``), its pixels read back and handed to jsQR, ``--frames`` times, with the
   options scan.js uses (``inversionAttempts: "attemptBoth"``) and with ``"dontInvert"``; and
-  a frame without a code (the usual frame while the phone is still aimed), all in ms;
+  a frame without a whole code (the usual frame while the phone is still aimed: the code's
+  left half stretched over the canvas), all in ms;
 * **a scan**: ``startScan`` forced to jsQR, from the call until the code's text is handed
   over (camera opening included), ``--scans`` times.
 
@@ -57,8 +58,10 @@ MEASURE = """async ({frames, scans}) => {
     for (let i = 0; i < frames; i++) {
       const start = performance.now();
       if (blank) {
-        context.fillStyle = "#888";
-        context.fillRect(0, 0, width, height);
+        // the code half in view (its right-hand finder pattern out of the frame): the search
+        // runs its whole course, on the frame and on its inverse, and finds nothing
+        const part = video.videoWidth * 0.45;
+        context.drawImage(video, 0, 0, part, video.videoHeight, 0, 0, width, height);
       } else {
         context.drawImage(video, 0, 0, width, height);
       }
