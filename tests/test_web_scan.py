@@ -255,3 +255,14 @@ def test_a_device_without_a_camera_is_the_catalog_code_that_says_so(
     result = scan(BrowserContexts(browser, site, None), site)
     assert result["error"] == "page.scan.no_camera"
     _catalog("page.scan.no_camera")
+
+
+def test_a_browser_without_get_user_media_is_the_catalog_code_that_says_so(
+    contexts: BrowserContexts, site: str,
+) -> None:
+    """A secure page of a browser that has no camera API at all (an old or locked-down one)."""
+    result = scan(contexts, site, init="Object.defineProperty(Navigator.prototype, "
+                                        "'mediaDevices', { get: () => undefined })")
+    assert result["error"] == "page.scan.unsupported"
+    assert result["ended"] == []
+    _catalog("page.scan.unsupported")
