@@ -31,10 +31,12 @@ if [ ! -f "$stamp" ] || [ "$stale" = 1 ] || ! ls src/kniffel/solver/_kernel*.so 
     touch "$stamp"
 fi
 
-# Pyodide for the browser app (`kniffel web`), from the npm package pinned in package-lock.json.
-if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# Pyodide and the QR code decoder jsQR for the browser app (`kniffel web`), from the npm packages
+# pinned in package-lock.json.
+if [ ! -f node_modules/pyodide/pyodide.mjs ] || [ ! -f node_modules/jsqr/dist/jsQR.js ] \
+        || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     if ! command -v npm >/dev/null; then
-        echo "kniffel web needs Pyodide from npm, but npm is missing (Debian: apt-get install npm)" >&2
+        echo "kniffel web needs Pyodide and jsQR from npm, but npm is missing (Debian: apt-get install npm)" >&2
         exit 1
     fi
     npm ci --no-audit --no-fund --loglevel=error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -14,20 +15,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import segno
 from click.testing import CliRunner
 
+from conftest import missing
 from kniffel.browser import advice_view
 from kniffel.cli import main
 from kniffel.engine import expert_model
 from kniffel.engine.rules import preset
+from kniffel.web import jsqr_files, server
+from kniffel.web.jsqr_files import JSQR_SCRIPT
 from kniffel.web.server import (
     ENCODINGS,
     WebSetupError,
     brotli_module,
     build_site,
     chosen_encoding,
+    find_jsqr,
     find_pyodide,
     icon_png,
+    jsqr_module,
     package_zip,
     running_server,
 )
@@ -317,3 +324,80 @@ def test_kniffel_web_prints_its_address_and_serves_until_stopped() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# --- the QR code decoder jsQR, a file of the site ------------------------------------------------
+
+
+def test_the_site_decoder_is_jsqr_wrapped_as_an_es_module_that_decodes_a_code(
+    tmp_path: Path,
+) -> None:
+    """vendor/jsqr.js is the npm package's script unchanged between a first line that gives it
+    a ``module`` and a last that exports what it put there; Node imports it as a module and it
+    reads a QR code drawn by segno (as the table draws its codes) from RGBA pixels."""
+    node = shutil.which("node")
+    if node is None:
+        missing("the decoder's module test needs Node (apt-get install nodejs)")
+    folder = find_jsqr()
+    text, version = jsqr_module(folder)
+    assert version == json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
+    script = (folder / JSQR_SCRIPT).read_text(encoding="utf-8")
+    assert script in text
+    assert text.endswith(f"{script}\nexport default module.exports;\n")
+    module = tmp_path / "jsqr.mjs"
+    module.write_text(text, encoding="utf-8")
+    code = "kniffel-table:answer:v1:" + "ABCDEFGHJKMNPQRSTVWXYZ23456789" * 3
+    rows = [list(row) for row in segno.make(code, error="l", micro=False).matrix]
+    scale, side = 4, (len(rows) + 8) * 4
+    pixels = bytearray(b"\xff" * side * side * 4)
+    for y in range(side):
+        for x in range(side):
+            i, j = y // scale - 4, x // scale - 4
+            if 0 <= i < len(rows) and 0 <= j < len(rows) and rows[i][j]:
+                pixels[(y * side + x) * 4:(y * side + x) * 4 + 3] = b"\0\0\0"
+    (tmp_path / "frame.rgba").write_bytes(bytes(pixels))
+    reader = (f"import jsQR from {json.dumps(module.as_uri())};\n"
+              "import { readFileSync } from 'node:fs';\n"
+              f"const data = new Uint8ClampedArray(readFileSync({json.dumps(str(tmp_path))} "
+              "+ '/frame.rgba'));\n"
+              f"console.log(JSON.stringify(jsQR(data, {side}, {side})?.data ?? null));\n")
+    done = subprocess.run([node, "--input-type=module", "-e", reader], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == code
+
+
+def test_the_decoder_is_found_where_kniffel_jsqr_dir_says_and_its_absence_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    copy = tmp_path / "copy"
+    (copy / JSQR_SCRIPT).parent.mkdir(parents=True)
+    (copy / JSQR_SCRIPT).write_text("/* jsQR */", encoding="utf-8")
+    monkeypatch.setenv("KNIFFEL_JSQR_DIR", str(copy))
+    assert find_jsqr() in (copy, server.JSQR_COPY)  # the package's own copy comes first
+    monkeypatch.setattr(server, "JSQR_COPY", tmp_path / "no-copy")
+    assert find_jsqr() == copy
+    monkeypatch.delenv("KNIFFEL_JSQR_DIR")
+    monkeypatch.setattr(server, "PACKAGE_DIR", tmp_path / "site-packages" / "kniffel")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(WebSetupError) as refused:
+        find_jsqr()
+    assert refused.value.code == "web.no_jsqr"
+    assert "npm ci" in str(refused.value)
+
+
+@pytest.mark.solve  # builds the whole site: Pyodide compressed, seconds
+def test_the_site_serves_the_decoder_for_offline_use_but_never_preloads_it(
+    tmp_path: Path,
+) -> None:
+    """vendor/jsqr.js is listed for the service worker (the camera works offline) and sent
+    compressed, but no page loads it before a scan needs it (no modulepreload)."""
+    info = build_site(tmp_path)
+    site_file = tmp_path / jsqr_files.SITE_FILE
+    assert site_file.read_text(encoding="utf-8") == jsqr_module(find_jsqr())[0]
+    assert info["jsqr"] == jsqr_module(find_jsqr())[1]
+    assert jsqr_files.SITE_FILE in info["files"]
+    assert "jsqr" not in (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert info["compressed"][jsqr_files.SITE_FILE]["gzip"] < 0.3 * site_file.stat().st_size
+    assert f'import("./{jsqr_files.SITE_FILE}?b={info["build"]}")' in \
+        (tmp_path / "scan.js").read_text(encoding="utf-8")

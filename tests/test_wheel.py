@@ -31,6 +31,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
+JSQR = ROOT / "node_modules" / "jsqr"
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300,
@@ -42,17 +43,19 @@ def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300,
 
 
 def _clean_environment() -> dict[str, str]:
-    """This test's environment without the checkout's hints: no KNIFFEL_PYODIDE_DIR, no
-    PYTHONPATH, no active venv."""
+    """This test's environment without the checkout's hints: no KNIFFEL_PYODIDE_DIR or
+    KNIFFEL_JSQR_DIR, no PYTHONPATH, no active venv."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("KNIFFEL_PYODIDE_DIR", "PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+           if k not in ("KNIFFEL_PYODIDE_DIR", "KNIFFEL_JSQR_DIR", "PYTHONPATH", "VIRTUAL_ENV",
+                        "PYTHONHOME")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
 def build_wheel(tmp_path: Path, env: dict[str, str]) -> Path:
     """The wheel of a clean copy of the tracked files (``git ls-files``: nothing built or
-    ignored comes along), Pyodide from the checkout's npm package (``KNIFFEL_PYODIDE_DIR``)."""
+    ignored comes along), Pyodide and jsQR from the checkout's npm packages
+    (``KNIFFEL_PYODIDE_DIR``, ``KNIFFEL_JSQR_DIR``)."""
     source = tmp_path / "source"
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                              check=True).stdout.decode().split("\0")
@@ -62,7 +65,8 @@ def build_wheel(tmp_path: Path, env: dict[str, str]) -> Path:
             shutil.copy2(ROOT / name, source / name)
     dist = tmp_path / "dist"
     _run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist),
-          str(source)], cwd=tmp_path, env={**env, "KNIFFEL_PYODIDE_DIR": str(PYODIDE)})
+          str(source)], cwd=tmp_path,
+         env={**env, "KNIFFEL_PYODIDE_DIR": str(PYODIDE), "KNIFFEL_JSQR_DIR": str(JSQR)})
     (wheel,) = dist.glob("kniffel-*.whl")
     return wheel
 
@@ -96,6 +100,7 @@ def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
     assert {f"kniffel/web/pyodide/{n}" for n in
             ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
              "pyodide-lock.json", "package.json")} <= names
+    assert {f"kniffel/web/jsqr/{n}" for n in ("dist/jsQR.js", "LICENSE", "package.json")} <= names
     assert "kniffel/engine/words/de.json" in names
     assert "kniffel/web/static/index.html" in names
 
@@ -104,13 +109,15 @@ def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
     bin_dir = install(wheel, tmp_path / "venv", env)
     installed = time.monotonic()
     where = _run([str(bin_dir / "python"), "-c",
-                  "import kniffel; from kniffel.web.server import find_pyodide; "
-                  "print(kniffel.__file__); print(find_pyodide())"], cwd=away, env=env)
-    module, pyodide = where.stdout.split()
+                  "import kniffel; from kniffel.web.server import find_jsqr, find_pyodide; "
+                  "print(kniffel.__file__); print(find_pyodide()); print(find_jsqr())"],
+                 cwd=away, env=env)
+    module, pyodide, jsqr = where.stdout.split()
     assert Path(module).is_relative_to(tmp_path / "venv")
     assert Path(pyodide).is_relative_to(tmp_path / "venv")
     assert Path(pyodide).name == "pyodide"
     assert Path(pyodide).parent.name == "web"
+    assert Path(jsqr) == Path(pyodide).parent / "jsqr"  # the wheel's own copy of the decoder
 
     version = _run([str(bin_dir / "kniffel"), "--version"], cwd=away, env=env)
     assert version.stdout.startswith("kniffel ")
@@ -125,6 +132,8 @@ def test_the_wheel_installed_alone_scores_a_roll_and_exports_a_site_that_plays(
     exported = time.monotonic()
     assert (site / "pyodide" / "pyodide.asm.wasm").read_bytes() == \
         (PYODIDE / "pyodide.asm.wasm").read_bytes()
+    assert (JSQR / "dist" / "jsQR.js").read_text(encoding="utf-8") in \
+        (site / "vendor" / "jsqr.js").read_text(encoding="utf-8")
     with static_server(site) as url:
         assert play_to_first_score(browser, url) == []
     print(f"wheel {wheel.stat().st_size / 1e6:.1f} MB: built in {built - started:.1f} s, "

@@ -2,9 +2,10 @@
 
 The site holds the page (``static/``), Pyodide (the package's own copy in ``pyodide/``, which an
 installed wheel carries; in a checkout the npm package ``pyodide``, installed by ``npm ci`` into
-``node_modules``), and this package as ``kniffel.zip``, so every request stays on
-the same origin. :func:`build_site` writes it (``kniffel web --export DIR``); :func:`serve` serves
-a freshly built copy.
+``node_modules``), the QR code decoder jsQR (``vendor/jsqr.js``, from the npm package ``jsqr``
+the same way), and this package as ``kniffel.zip``, so every request stays on the same origin.
+:func:`build_site` writes it (``kniffel web --export DIR``); :func:`serve` serves a freshly
+built copy.
 """
 
 from __future__ import annotations
@@ -40,12 +41,16 @@ from kniffel.browser.view import meta, pad_starts, page_data
 from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
+from kniffel.web import jsqr_files
+from kniffel.web.jsqr_files import JSQR_SCRIPT
 from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: The package's own copy of Pyodide (setup.py puts it into a wheel; a checkout has none).
 PYODIDE_COPY = Path(__file__).resolve().parent / COPY_FOLDER
+#: The package's own copy of jsQR (setup.py puts it into a wheel; a checkout has none).
+JSQR_COPY = Path(__file__).resolve().parent / jsqr_files.COPY_FOLDER
 #: The package's folders that run in the browser, whole: the pure engine (rules, game, match
 #: core, computer players, the expert's model and its data) and the page's side of the bridge.
 #: Everything else (solver, history, command line, terminal game, this server) is the desktop's.
@@ -73,22 +78,59 @@ class WebSetupError(KniffelError):
     default_code = "web.setup"
 
 
+def _npm_folder(copy: Path, variable: str, package: str, marker: str) -> Path | None:
+    """The first folder of the npm package ``package`` that holds ``marker``: ``copy`` (the
+    package's own, an installed wheel's), else ``$variable``, else ``node_modules/<package>``
+    in the current directory or above the package's source (a checkout); None where none does."""
+    env = os.environ.get(variable)
+    candidates = [copy, *([Path(env)] if env else [])]
+    for base in (Path.cwd(), *PACKAGE_DIR.parents):
+        candidates.append(base / "node_modules" / package)
+    return next((c for c in candidates if (c / marker).is_file()), None)
+
+
 def find_pyodide() -> Path:
     """The folder of Pyodide's files: the package's own copy (:data:`PYODIDE_COPY`, an
     installed wheel's), else ``$KNIFFEL_PYODIDE_DIR``, else the npm package's
     ``node_modules/pyodide`` in the current directory or above the package's source (a
     checkout)."""
-    env = os.environ.get("KNIFFEL_PYODIDE_DIR")
-    candidates = [PYODIDE_COPY, *([Path(env)] if env else [])]
-    for base in (Path.cwd(), *PACKAGE_DIR.parents):
-        candidates.append(base / "node_modules" / "pyodide")
-    for c in candidates:
-        if (c / "pyodide.mjs").is_file():
-            return c
-    raise WebSetupError("Pyodide is missing: reinstall kniffel (its wheel carries it), or run "
-                        "`npm ci` in the project directory (or set KNIFFEL_PYODIDE_DIR to the "
-                        "npm package's directory)",
-                        code="web.no_pyodide")
+    found = _npm_folder(PYODIDE_COPY, "KNIFFEL_PYODIDE_DIR", "pyodide", "pyodide.mjs")
+    if found is None:
+        raise WebSetupError("Pyodide is missing: reinstall kniffel (its wheel carries it), or "
+                            "run `npm ci` in the project directory (or set KNIFFEL_PYODIDE_DIR "
+                            "to the npm package's directory)",
+                            code="web.no_pyodide")
+    return found
+
+
+def find_jsqr() -> Path:
+    """The folder of the QR code decoder jsQR (the npm package ``jsqr``, its
+    :data:`~kniffel.web.jsqr_files.JSQR_SCRIPT` inside): the package's own copy
+    (:data:`JSQR_COPY`, an installed wheel's), else ``$KNIFFEL_JSQR_DIR``, else
+    ``node_modules/jsqr`` in the current directory or above the package's source."""
+    found = _npm_folder(JSQR_COPY, "KNIFFEL_JSQR_DIR", "jsqr", JSQR_SCRIPT)
+    if found is None:
+        raise WebSetupError("jsQR is missing: reinstall kniffel (its wheel carries it), or run "
+                            "`npm ci` in the project directory (or set KNIFFEL_JSQR_DIR to the "
+                            "npm package's directory)",
+                            code="web.no_jsqr")
+    return found
+
+
+def jsqr_module(folder: Path) -> tuple[str, str]:
+    """jsQR's decoder (``folder``: :func:`find_jsqr`) as an ES module of the site and its
+    version: the package's UMD script, unchanged, between a line that gives it the ``module``
+    it fills (so it sets ``module.exports`` instead of a global) and one that exports that as
+    the module's default (the decoding function, ``jsQR(rgba, width, height, options)``)."""
+    info = json.loads((folder / "package.json").read_text(encoding="utf-8")) \
+        if (folder / "package.json").is_file() else {}
+    version = str(info.get("version", "unknown"))
+    script = (folder / JSQR_SCRIPT).read_text(encoding="utf-8")
+    text = (f"// jsQR {version} (npm package jsqr, Apache-2.0, https://github.com/cozmo/jsQR), "
+            "wrapped as an ES module by kniffel's site build.\n"
+            "const module = { exports: {} };\nconst exports = module.exports;\n"
+            f"{script}\nexport default module.exports;\n")
+    return text, version
 
 
 @cache
@@ -273,9 +315,10 @@ def page_text(text: str, suffix: str, page: dict[str, Any]) -> str:
 def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, *,
                force: bool = False) -> dict[str, Any]:
     """Write the static site to ``target`` and return its build facts: build id, Pyodide
-    version, the files, and the sizes of their compressed copies (``compressed``: beside each
-    file worth it, ``X.br`` and ``X.gz``, see :func:`write_compressed`; static hosts and this
-    server send them to browsers that accept them). ``target`` is created if missing; an
+    and jsQR versions (the QR code decoder, :data:`~kniffel.web.jsqr_files.SITE_FILE`), the
+    files, and the sizes of their compressed copies (``compressed``: beside each file worth it,
+    ``X.br`` and ``X.gz``, see :func:`write_compressed`; static hosts and this server send them
+    to browsers that accept them). ``target`` is created if missing; an
     existing folder must be empty or hold an earlier site (:func:`is_site`; its files are
     replaced, others kept), unless ``force``: nothing the user did not ask for is
     overwritten."""
@@ -294,6 +337,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
                             code="web.pyodide_incomplete", params={"where": str(pyodide)})
     version = json.loads((pyodide / "package.json").read_text(encoding="utf-8"))["version"] \
         if (pyodide / "package.json").is_file() else "unknown"
+    decoder, jsqr_version = jsqr_module(find_jsqr())
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)
     for name in PYODIDE_FILES:
@@ -301,9 +345,12 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             (out / "pyodide" / name).write_bytes(stored_stdlib((pyodide / name).read_bytes()))
         else:
             shutil.copyfile(pyodide / name, out / "pyodide" / name)
+    (out / jsqr_files.SITE_FILE).parent.mkdir(exist_ok=True)
+    (out / jsqr_files.SITE_FILE).write_text(decoder, encoding="utf-8")
     zipped = package_zip()
     (out / "kniffel.zip").write_bytes(zipped)
     digest = hashlib.sha256(zipped)
+    digest.update(decoder.encode())
     tables = []
     (out / TABLES_FOLDER).mkdir(exist_ok=True)
     for inside, table in sorted(expert_tables().items()):
@@ -327,7 +374,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     page = page_data()
     files = ["./", "meta.json", "pad-start.json", "kniffel.zip",
              *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in PYODIDE_FILES),
-             *tables]
+             jsqr_files.SITE_FILE, *tables]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
     for p in statics:
@@ -343,7 +390,8 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
         else:
             shutil.copyfile(p, out / rel)
     compressed = write_compressed(out, [name for name in files if name != "./"])
-    return {"build": build, "pyodide": version, "files": files, "compressed": compressed}
+    return {"build": build, "pyodide": version, "jsqr": jsqr_version, "files": files,
+            "compressed": compressed}
 
 
 #: The page's own modules that are no module of the page (the engine's worker, the service
