@@ -13,6 +13,7 @@ import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
 import { handoff, qrImage } from "./share.js?b=__BUILD__";
+import { scanCode } from "./tablescan.js?b=__BUILD__";
 import { play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
@@ -34,11 +35,6 @@ export function newPeerId() {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 export const me = newPeerId();
-
-// The camera: scan.js's startScan(video, onCode) (issue 34's camera part) reads a code into a
-// field. Until the page has it there is no scan button (scanButton draws none): pasting a code,
-// or opening a link, is the way in.
-const startScan = null;
 
 // The links to other phones: {pc, channel, peer (null until its first message names it), open,
 // out: messages waiting for the channel to open, timer}. A guest has one (to the host).
@@ -438,13 +434,12 @@ function answerPart() {
     codeBlock("table-answer", answer, tr("page.table.answer")));
 }
 
-// The camera's button: it reads a code (scan.js startScan) into ``then``; none without it.
+// The camera's button: the code it reads (tablescan.js, the box above the fields; none read:
+// cancelled, closed, refused) goes to ``then`` as a pasted one does.
 function scanButton(id, then) {
-  if (!startScan) return null;
   return h("button", { type: "button", id, onclick: async () => {
-    const video = h("video", { id: `${id}-video`, playsinline: true, muted: true });
-    $(id).after(video);
-    const scan = await startScan(video, (code) => { scan.stop(); video.remove(); then(code); });
+    const code = await scanCode(timing);
+    if (code !== null) then(code);
   } }, tr("page.table.scan"));
 }
 
