@@ -216,6 +216,10 @@ def test_a_camera_refused_says_so_and_leaves_the_paste_field(
     assert page.text_content("#table-scan-box-note") == text("page.scan.refused", "de")
     assert page.locator("#table-scan-box video").count() == 0
     assert page.locator("#table-offer-in").is_visible()
+    page.click("#table-scan")  # tapped again: asked again, said once
+    page.wait_for_function("window.kniffelStreams.length === 0"
+                           " && document.querySelectorAll('#table-scan-box').length === 1"
+                           " && document.querySelector('#table-scan-box-note.warn') !== null")
     page.click("#table-scan-box-cancel")
     assert page.locator("#table-scan-box").count() == 0
     page.close()

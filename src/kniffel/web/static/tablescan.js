@@ -21,6 +21,7 @@ export const BOX_ID = "table-scan-box";
 // ``timing`` (optional) gets ``scanStarted`` and ``scanRead`` (performance.now(), ms).
 export function scanCode(timing = null) {
   if (current) current.end(null); // a scan asked again starts afresh
+  $(BOX_ID)?.remove(); // and a refusal said before goes
   const panel = $("panel");
   const body = $("panel-body");
   const video = h("video", { id: `${BOX_ID}-video`, playsinline: true, muted: true, autoplay: true });
@@ -71,6 +72,3 @@ export function scanCode(timing = null) {
     });
   });
 }
-
-// Whether a scan is in progress (its camera open or opening).
-export const scanning = () => current !== null;
