@@ -13,6 +13,7 @@ import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
 import { handoff, qrImage } from "./share.js?b=__BUILD__";
+import { scanCode } from "./tablescan.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
@@ -34,13 +35,6 @@ export function newPeerId() {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 export const me = newPeerId();
-
-// The camera: scan.js's startScan(video, onCode) (issue 34's camera part, branch table-scan)
-// reads a code for the field beside its button (scanButton). Until the page has scan.js there
-// is no scan button: pasting a code, or opening a link, is the way in. Where scan.js is merged,
-// this line becomes `import { startScan } from "./scan.js?b=__BUILD__";` with the others.
-const startScan = null;
-let scanning = null; // the camera while it reads: {stop()} (closed with the panel or its redrawing)
 
 // The links to other phones: {pc, channel, peer (null until its first message names it), open,
 // out: messages waiting for the channel to open, timer}. A guest has one (to the host).
@@ -399,7 +393,6 @@ function keepName(name) {
 export function showTable(joining = false) {
   const body = h("div", { id: "table-panel", "data-joining": joining ? "1" : "0" });
   showPanel(tr("page.table.title"), body);
-  $("panel").addEventListener("close", stopScan, { once: true });
   refresh();
 }
 
@@ -413,7 +406,6 @@ function refresh() {
   if (state.table) state.table = { ...state.table, phones: phones() };
   const body = $("table-panel");
   if (!body || !$("panel").open) return;
-  stopScan(); // its video goes with the panel's old content
   const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
   const joining = !state.table || (!host() && !links.length);
   body.replaceChildren(
@@ -487,27 +479,13 @@ function answerPart() {
     codeBlock("table-answer", answer, tr("page.table.answer")));
 }
 
-// The camera's button: the code it reads (scan.js startScan, which closes the camera once it
-// has one) goes to ``then``; a camera that cannot be opened is said in the panel. None without
-// scan.js.
+// The camera's button: the code it reads (tablescan.js, the box above the fields; none read:
+// cancelled, closed, refused) goes to ``then`` as a pasted one does.
 function scanButton(id, then) {
-  if (!startScan) return null;
   return h("button", { type: "button", id, onclick: async () => {
-    if ($(`${id}-video`)) return;
-    const video = h("video", { id: `${id}-video`, class: "scan", playsinline: true, muted: true });
-    $(id).after(video);
-    try {
-      scanning = await startScan(video, (code) => { scanning = null; video.remove(); then(code); });
-    } catch (err) {
-      video.remove();
-      say(tr(err && typeof err.code === "string" ? err.code : "page.error.generic"));
-    }
+    const code = await scanCode(timing);
+    if (code !== null) then(code);
   } }, tr("page.table.scan"));
-}
-
-function stopScan() {
-  if (scanning) scanning.stop();
-  scanning = null;
 }
 
 // The game's menu: the table's item (opening it, or showing the one this page sits at) and the
