@@ -644,6 +644,31 @@ def test_a_new_host_takes_the_newer_game_a_guest_brings_while_it_changed_nothing
     assert taken["table"]["rev"] == 1
 
 
+def test_a_phone_that_never_sat_down_at_the_new_host_is_not_picked_at_the_next_host_change(
+) -> None:
+    # H hosts; G, K and L sit down in that order. H is lost: G holds the table, L sits down
+    # again at G, K never does (its phone died with H's). When G is lost too, L holds the
+    # table: K, who joined before L, is no longer at it (a host picked that is gone would
+    # leave every phone waiting for a code nobody shows)
+    h, g, _ = _pair()
+    phones = {"H": h, "G": g}
+    for peer in ("K", "L"):
+        phones[peer] = Session(chances=False)
+        hello = phones[peer].handle({"op": "table_join", "table": "H", "me": peer,
+                                     "name": peer})
+        for to, m in h.handle({"op": "table_message", "from": peer,
+                               "message": hello["send"][0][1]})["send"]:
+            phones[to].handle({"op": "table_message", "from": "H", "message": m})
+    assert g.handle({"op": "table_lost", "peer": "H"})["table"]["host"] == "G"
+    follows = phones["L"].handle({"op": "table_lost", "peer": "H"})
+    answer = g.handle({"op": "table_message", "from": "L", "message": follows["send"][0][1]})
+    assert [p["peer"] for p in answer["table"]["peers"]] == ["G", "L"]
+    phones["L"].handle({"op": "table_message", "from": "G", "message": answer["send"][0][1]})
+    took = phones["L"].handle({"op": "table_lost", "peer": "G"})
+    assert took["table"]["host"] == "L"
+    assert took["said"]["params"]["device"] == "L"
+
+
 def test_leaving_says_bye_and_a_table_op_without_a_table_is_refused_in_words() -> None:
     h, g, _ = _pair()
     bye = g.handle({"op": "table_leave"})

@@ -26,7 +26,9 @@ state's peers), ties by join order. The term goes up by one; a state of an older
 alone. Of two copies of the game the newer is the one changed in the later term (``gterm``),
 then the one with more changes (``rev``): the new host takes the copy of a guest that rejoins
 with a newer one as long as it has made no change itself in its term (so the last state of
-the lost host survives when any guest got it).
+the lost host survives when any guest got it). The new host counts at its table only the
+phones that sit down again (say hello): one of the last state that never does is not picked
+at the next host change.
 
 Pure Python, no I/O: it runs inside Pyodide. The game itself is changed only through
 :class:`Engine` (the bridge's session).
@@ -286,10 +288,19 @@ class Table:
         self.host = winner.peer
         said = {"code": "table.said.host", "params": {"device": winner.name}}
         if winner.peer == self.me:
-            self.term_rev = self.rev
-            self.done = {}
+            self._take_over()
             return Result(said=said)
         return Result(send=[(self.host, self.hello())], said=said)
+
+    def _take_over(self) -> None:
+        """This phone holds the table now (in its new term): the changes it makes from here
+        on counted from its rev, the moves' numbers afresh, and at the table only itself
+        until the others sit down again by its code (their hellos). A phone of the last
+        state that never does is not at the table: kept, it would be counted as holding every
+        change and, joined early, picked as the next host, gone."""
+        self.term_rev = self.rev
+        self.done = {}
+        self.peers = {self.me: self.peers.get(self.me) or Seat(self.me, self.name, 0)}
 
     def leave(self) -> Result:
         """This phone leaves: a bye to the host, or from the host to every guest."""
@@ -365,11 +376,9 @@ class Table:
     def _hello(self, frm: str, m: Message) -> Result:
         if int(m["term"]) > self.term and m.get("host") == self.me:
             # a guest that lost the host picked this phone before it noticed the loss itself
-            self.peers.pop(self.host, None)
             self.term = int(m["term"])
             self.host = self.me
-            self.term_rev = self.rev
-            self.done = {}
+            self._take_over()
         if not self.is_host:
             return Result()
         # a guest that counted a later term (it took part in a host change that went
