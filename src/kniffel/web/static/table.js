@@ -70,7 +70,7 @@ onTableSend(sendAll);
 
 // How many messages this page sent and received, and channels it opened (for the tests' reports).
 const counted = (what) => {
-  timing.tableMessages ??= { sent: 0, received: 0, opened: 0 };
+  timing.tableMessages ??= { sent: 0, received: 0, opened: 0, resent: 0 };
   timing.tableMessages[what]++;
 };
 
@@ -135,6 +135,7 @@ function bindChannel(link, channel) {
       link.retry = setInterval(() => {
         if (link.heard || !link.open || ++tries > 5) { clearInterval(link.retry); return; }
         for (const m of first) put(channel, m);
+        counted("resent");
       }, 1500);
     }
     refresh(); // the engine says who joined, once its hello is in
