@@ -333,6 +333,28 @@ def test_a_phone_that_died_with_the_host_is_not_picked_when_the_next_host_dies(
         page.close()
 
 
+def test_a_picker_open_on_a_phone_closes_when_another_phones_entry_changes_the_game(
+        phones: Watched, site: str) -> None:
+    # Ben's phone shows the choices for Anna's fours when Anna's own phone enters her fives:
+    # the choices were for the game before (an entry there now would go to Ben's column, the
+    # player to move now), so they close, and the sheet shows the new state
+    ERRORS.clear()
+    anna, ben = open_app(phones.contexts[0], site), open_app(phones.contexts[1], site)
+    start_game(anna, ["Anna", "Ben"], "pad", rules="kniffel")
+    open_table(anna)
+    join(anna, ben)
+    close_panel(anna)
+    ben.click("td[data-player='0'][data-box='fours'] button.open")
+    assert ben.evaluate("document.querySelector('#picker').open")
+    anna.click("td[data-player='0'][data-box='fives'] button.open")
+    anna.click("#picker-options button[data-strike='0'][data-points='15']")
+    ben.wait_for_function(SHOWN, arg=1, timeout=10_000)
+    assert not ben.evaluate("document.querySelector('#picker').open")
+    assert sheet(anna) == sheet(ben) == {"0/fives": "15"}
+    for page in (anna, ben):
+        page.close()
+
+
 class Table:
     """The long run's table: the phones' pages (None while one is closed), who holds the
     table, the order the guests sat down in, what was entered and measured.

@@ -179,8 +179,12 @@ async function received(link, data) {
 }
 
 // The table's game, as the engine holds it after a message: the game in progress (another game
-// that was in progress here is kept in the history first), what it changed said by who did it.
+// that was in progress here is kept in the history first), what it changed said by who did it;
+// a box's choices open on this phone closed.
 function arrive(reply, before) {
+  // the choices open for a box were the game before's moves: tapped now, one would be made on
+  // the new state, for the player to move there (another column); they close
+  if ($("picker").open) $("picker").close();
   const cur = state.current;
   const same = cur && cur.game && sameGame(cur.game, reply.game);
   if (!same) {
