@@ -558,6 +558,30 @@ def test_a_move_on_a_state_the_table_left_is_refused_to_its_sender_only() -> Non
     assert len(h.game.actions) == 1
 
 
+def test_a_move_made_on_a_state_the_phone_has_left_since_is_refused_on_the_phone() -> None:
+    # Ben's phone shows the table's change 0 when Anna's move (change 1) comes in; a move
+    # tapped on what it showed is refused there, not sent (the host would make it for the
+    # player to move now); made on change 1 it goes to the host
+    h, g, _ = _pair()
+    done = h.handle({"op": "table_act", "request": _entry(h), "rev": 0})
+    assert done["ok"]
+    assert done["table"]["rev"] == 1
+    g.handle({"op": "table_message", "from": "H", "message": done["send"][0][1]})
+    before = _save(g)
+    stale = g.handle({"op": "table_act", "request": _entry(g, "fours", "444123"), "rev": 0})
+    assert stale["error"]["code"] == "table.stale"
+    assert _save(g) == before
+    assert g.table is not None
+    assert g.table.pending == {}
+    sent = g.handle({"op": "table_act", "request": _entry(g, "fours", "444123"), "rev": 1})
+    assert [m["t"] for _, m in sent["send"]] == ["act"]
+    # on the host the same: its own move on a state a guest's move has left
+    late = h.handle({"op": "table_act", "request": _entry(h, "fives", "555123"), "rev": 0})
+    assert late["error"]["code"] == "table.stale"
+    bad = h.handle({"op": "table_act", "request": _entry(h, "fives", "555123"), "rev": "1"})
+    assert bad["error"]["code"] == "web.bad_request"
+
+
 def test_a_move_the_engine_refuses_comes_back_with_the_engines_sentence() -> None:
     h, g, _ = _pair()
     bad = {"op": "act", "action": {"type": "enter", "box": "threes", "points": 7}}

@@ -523,12 +523,17 @@ class Session:
         """A move (``request``: an ``act``, ``roll`` or ``undo`` request, or ``computer_move``
         for a computer player) made on this phone at a table: applied on the host (the reply
         as ``act``'s, with the state for every guest in ``send``), sent to the host from a
-        guest (``pending``: the view comes with the host's state)."""
+        guest (``pending``: the view comes with the host's state). ``rev``: the table's change
+        the page showed (``table.rev``) when the move was made; refused (``table.stale``) where
+        the table has moved on since."""
         request = req.get("request")
         if not isinstance(request, dict):
             raise TableError(f"request must be an act, roll, undo or computer_move request, "
                              f"got {request!r}", code="web.bad_request")
-        return self._table_reply(self._table().act(request), _lang(req))
+        rev = req.get("rev")
+        if rev is not None and (isinstance(rev, bool) or not isinstance(rev, int)):
+            raise TableError(f"rev must be a whole number, got {rev!r}", code="web.bad_request")
+        return self._table_reply(self._table().act(request, rev), _lang(req))
 
     def table_lost(self, req: dict[str, Any]) -> Reply:
         """The connection to the phone ``peer`` is gone: the host tells the others, a guest

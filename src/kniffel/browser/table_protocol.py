@@ -225,12 +225,17 @@ class Table:
                 "rev": self.rev, "peers": [s.to_json() for s in self._seats()],
                 "pending": sorted(self.pending)}
 
-    def act(self, request: dict[str, Any]) -> Result:
+    def act(self, request: dict[str, Any], rev: int | None = None) -> Result:
         """A move made on this phone: applied on the host (and its state sent to every
-        guest), sent to the host from a guest."""
+        guest), sent to the host from a guest. ``rev``: the table's change the page showed
+        when the move was made; a move made on a state this phone has left since (another
+        phone's move came in meanwhile) is refused, as the host refuses a guest's."""
         if not isinstance(request, dict) or request.get("op") not in MOVES:
             raise TableError(f"a table passes on act, roll, undo and computer_move requests, "
                              f"got {request!r}", code="web.bad_request")
+        if rev is not None and rev != self.rev:
+            raise TableError("the move was made on a state the table has left behind",
+                             code="table.stale")
         if self.is_host:
             return self._apply(request, self.me, None)
         self.seq += 1

@@ -46,9 +46,12 @@ export async function act(request) {
   const order = play.order;
   const before = state.current && state.current.view;
   const started = performance.now();
-  const reply = await ask(state.table ? { op: "table_act", request } : request);
+  // at a table, with the table's change this page shows: a move made on it after another
+  // phone's came in (not drawn yet) is refused, never made for the player to move now
+  const reply = await ask(state.table ? { op: "table_act", request, rev: state.table.rev } : request);
   state.busy = false;
   if (reply.ok && reply.send && tableSend) tableSend(reply.send);
+  if (reply.ok && reply.table && state.table) state.table = { ...state.table, ...reply.table };
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
     return reply;
