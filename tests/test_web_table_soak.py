@@ -1,5 +1,7 @@
-"""A table of phones (issue 34) under wear: the host's phone dying, and 200 random entries
-from four phones whose pages close and come back, in one Chromium on the loopback.
+"""A table of phones (issue 34) under wear, in one Chromium on the loopback: the host's phone
+dying (once, and twice with a phone that never comes back), a box's choices left open while
+another phone's move comes in, and 200 random entries from four phones whose pages close and
+come back.
 
 Every phone is its own browser context; they sit down the messenger's way (the table's code
 pasted on the guest, its answer code on the host, :func:`test_web_table.join`). An entry is
@@ -15,6 +17,7 @@ an entry to the other phones (median, 95th percentile, most).
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 import time
@@ -191,7 +194,7 @@ def entered(made: dict[str, Any]) -> dict[str, Any]:
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile of ``values`` (nearest rank)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 def open_table(host: Page) -> None:
