@@ -16,13 +16,18 @@ The device matrix (below) walks a shorter tour at every device and setting a tab
 (phones upright and sideways, tablets, a desktop, 200 % zoom, large default fonts, forced
 colours with reduced motion), with checks of its own: every control within reach, the header's
 buttons, every row of the sheet named, enough box rows in view, names unbroken, the keyboard.
+
+The table of phones (issue 34) walks its screens at seven settings of the matrix on one table of
+three browser contexts: the join panel, a refused camera, an answer, the host's panel, the
+camera open, the guest's panel and the game at the table; besides the matrix's checks, the QR
+code's size, the camera's box in view, the codes within their fields, no word broken.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -46,6 +51,7 @@ from test_web_phone import (
     all_strikes_with_throws_left,
     classic_at_the_last_move,
 )
+from test_web_table import join
 
 if TYPE_CHECKING:
     from conftest import BrowserContexts
@@ -707,3 +713,329 @@ def test_every_device_and_setting_at_the_table_shows_every_control_and_enough_ro
         assert t.found == [], "\n".join(t.found)
     finally:
         device.close()
+
+
+# --- the table of phones on the matrix -------------------------------------------------------
+#
+# The table's screens (issue 34) at the settings of the matrix a table brings most: phones
+# upright and sideways, both tablets (the one in the middle of the table a view of everyone),
+# 200 % zoom, the largest text, light and dark, German and English. One table serves every
+# setting (a join costs seconds): three phones of one size, resized to each setting's window,
+# their default font set and forced colours emulated per page (a setting's pixels per CSS px
+# draw the same layout: they are left at 1 here). The host holds a game of four mid-way, a guest
+# sits at it; a third phone, never joined, shows the join panel, a refused camera and the answer
+# it makes from the host's code (then leaves). The camera is a canvas's stream (or refused).
+
+TABLE_SETTINGS = ("320x568", "667x375-sideways", "844x390-sideways", "768x1024-tablet",
+                  "1180x820-tablet", "zoom200-195x422", "font32-390x844")
+TABLE_MATRIX = [p for p in MATRIX if p.id in TABLE_SETTINGS]
+assert len(TABLE_MATRIX) == len(TABLE_SETTINGS)
+
+# The camera of the table's phones: a canvas's stream (a card on a table, moving a little) while
+# ``window.kniffelCamera`` is "open", else refused as a person refuses it.
+CAMERA = """(() => {
+  const devices = navigator.mediaDevices;
+  if (!devices) return;
+  devices.getUserMedia = async () => {
+    if (window.kniffelCamera !== 'open') {
+      throw new DOMException('Permission denied', 'NotAllowedError');
+    }
+    const canvas = Object.assign(document.createElement('canvas'), { width: 640, height: 480 });
+    const c = canvas.getContext('2d');
+    let t = 0;
+    const paint = () => {
+      c.fillStyle = '#5a5a50';
+      c.fillRect(0, 0, 640, 480);
+      c.fillStyle = '#e8e2d0';
+      c.fillRect(180 + (t++ % 8), 100, 280, 280);
+    };
+    paint();
+    setInterval(paint, 100);
+    return canvas.captureStream(10);
+  };
+})()"""
+
+
+# The table's own checks, besides the matrix's: a QR code at least 200 CSS px wide where the
+# dialog is that wide, and whole in the dialog's height with its caption (a camera at arm's
+# length reads it in one look); the camera's box in view once it opens (its button lies at the
+# panel's foot, the box at its head) and whole; nothing of the table's panel wider than the
+# panel (a pasted code wraps in its field and is shown whole; the code shown scrolls in its one
+# line); no word of the panel, the camera's box or the table's line broken (only after a
+# hyphen).
+TABLE_CHECK = r"""() => {
+  const bad = [];
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
+  };
+  const dialog = document.querySelector('dialog[open]');
+  const panel = document.getElementById('table-panel');
+  if (dialog && panel) {
+    const s = getComputedStyle(dialog);
+    const inner = dialog.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    const high = dialog.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+    for (const qr of panel.querySelectorAll('svg.qr')) {
+      const q = qr.getBoundingClientRect();
+      const whole = (qr.closest('figure') || qr).getBoundingClientRect();
+      if (q.width < Math.min(200, inner) - 1) {
+        bad.push(`the QR code is ${Math.round(q.width)} px wide in ${Math.round(inner)} px`);
+      }
+      if (whole.height > high + 1) {
+        bad.push(`the QR code with its caption is ${Math.round(whole.height)} px high,`
+                 + ` the dialog shows ${Math.round(high)} px`);
+      }
+    }
+    const box = document.getElementById('table-scan-box');
+    if (box) {
+      const b = box.getBoundingClientRect(), d = dialog.getBoundingClientRect();
+      if (b.top < d.top - 1 || b.top > d.bottom - 40) bad.push("the camera's box is out of view");
+      if (b.height > high + 1) {
+        bad.push(`the camera's box is ${Math.round(b.height)} px high,`
+                 + ` the dialog shows ${Math.round(high)} px`);
+      }
+    }
+    const p = panel.getBoundingClientRect();
+    for (const e of [...panel.querySelectorAll('*')].filter(shown)) {
+      const r = e.getBoundingClientRect();
+      if (r.left < p.left - 1 || r.right > p.right + 1) {
+        bad.push(`${e.tagName.toLowerCase()}#${e.id} runs out of the panel`);
+      }
+      if (e.tagName === 'TEXTAREA' && e.scrollWidth > e.clientWidth + 1) {
+        bad.push(`the code in #${e.id} runs out of its field`);
+      }
+      if (e.tagName === 'TEXTAREA' && e.scrollHeight > e.clientHeight + 1) {
+        bad.push(`the code in #${e.id} is cut: ${e.scrollHeight} px in ${e.clientHeight}`);
+      }
+    }
+  }
+  const parts = [dialog && panel ? dialog : null, document.getElementById('table-line')];
+  for (const part of parts.filter(Boolean)) {
+    const walk = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+    for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+      if (!text.parentElement || !shown(text.parentElement)) continue;
+      const re = /[^\s-]+-?/g;
+      for (let m = re.exec(text.data); m; m = re.exec(text.data)) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+        if (tops.size > 1) bad.push(`"${m[0]}" is broken inside (${text.data.slice(0, 40)})`);
+      }
+    }
+  }
+  return bad;
+}"""
+
+
+class TablePhones:
+    """Three phones of one table (``host``, ``guest``) and one that never joins (``newcomer``),
+    each a page of its own browser context with a CDP session for its default font; ``offer``:
+    the host's code for the next phone; ``errors``: what the pages raised."""
+
+    def __init__(self, contexts: BrowserContexts):
+        self.contexts = contexts
+        self.opened = [contexts.new(is_mobile=True, has_touch=True,
+                                    viewport={"width": 390, "height": 844}) for _ in range(3)]
+        self.errors: list[str] = []
+        self.pages: list[Page] = []
+        self.sessions: list[Any] = []
+        for ctx in self.opened:
+            ctx.add_init_script(CAMERA)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Page.enable")
+            page.goto(contexts.site)
+            page.evaluate("localStorage.clear()")
+            page.reload()
+            page.wait_for_selector(READY, state="attached", timeout=120_000)
+            self.pages.append(page)
+            self.sessions.append(cdp)
+        self.host, self.guest, self.newcomer = self.pages
+        self.offer = ""
+
+    def set(self, setting: Setting) -> None:
+        """Every phone at ``setting``: its window, default font and forced colours; no dialog
+        open and no notice shown."""
+        for page, cdp in zip(self.pages, self.sessions, strict=True):
+            if page.evaluate("document.getElementById('panel').open"):
+                page.click("#panel-close")
+            page.set_viewport_size(setting.size)
+            cdp.send("Page.setFontSizes",
+                     {"fontSizes": {"standard": setting.font, "fixed": setting.font}})
+            page.emulate_media(forced_colors="active" if setting.forced else "none",
+                               reduced_motion="reduce" if setting.forced else "no-preference")
+            while page.locator(".notice button").count():
+                page.locator(".notice button").first.click()
+
+    def close(self) -> None:
+        for ctx in self.opened:
+            self.contexts.close(ctx)
+
+
+@pytest.fixture(scope="module")
+def table(browser_contexts: BrowserContexts) -> Iterator[TablePhones]:
+    """A table of two phones at a game of four (Großmutter, Maximilian, Alexandra, Ben) mid-way:
+    the host's player in column 0, the guest's in 1; and a third phone on the setup screen."""
+    phones = TablePhones(browser_contexts)
+    try:
+        host = phones.host
+        names = ["Großmutter", "Maximilian", "Alexandra", "Ben"]
+        start_game(host, names)
+        load(host, pad_save(names, 37))
+        host.click("#menu summary")
+        host.click("#table-open")
+        host.wait_for_selector("#table-offer-code")
+        join(host, phones.guest, mine=1, name="Bens Handy")
+        host.select_option("#table-mine", "0")
+        phones.offer = host.input_value("#table-offer-code")
+        host.click("#panel-close")
+        yield phones
+    finally:
+        phones.close()
+    assert phones.errors == []
+
+
+class TableTour(MatrixTour):
+    """The matrix's tour of one phone of the table at one setting: the screens saved as
+    ``table-<setting>-<scheme>-<lang>-<screen>.png`` (the matrix's own left alone), the findings
+    into ``found`` (shared by the phones of a setting); it starts in the language the phone
+    shows."""
+
+    def __init__(self, page: Page, setting: Setting, found: list[str]):
+        self.page = page
+        self.setting = setting
+        self.width = setting.size["width"]
+        self.tag = f"table-{setting.name}"
+        self.lang = page.evaluate("document.documentElement.lang")
+        self.found = found
+        self.screens = []
+
+    def look(self, screen: str) -> None:
+        super().look(screen)
+        self.found += [f"{self.tag}-{self.lang}-{screen}: {bad}"
+                       for bad in self.page.evaluate(TABLE_CHECK)]
+
+    def state(self, screen: str, opener: Step, reopen: Step | None = None,
+              close: Step | None = None) -> None:
+        """Check the state ``opener`` brings up in the setting's languages (a dialog's
+        ``close``d and opened again by ``reopen``, else by ``opener``, around each switch)."""
+        if self.lang != self.setting.langs[0]:
+            self.page.click("#lang")
+            self.lang = self.setting.langs[0]
+        opener()
+        self.check(screen, close, reopen or opener)
+
+    def rows(self, screen: str) -> None:
+        """The sheet shows the setting's box rows beside the table's line."""
+        self.page.evaluate("document.getElementById('sheet-wrap').scrollTo(0, 0)")
+        rows = self.page.evaluate(ROWS_SHOWN)
+        self.page.evaluate("window.scrollTo(0, 0)")
+        self.expect(f"{screen}: {rows} box rows in view, fewer than {self.setting.rows}",
+                    rows >= self.setting.rows)
+
+
+def closer(page: Page) -> Step:
+    """Close the open panel (and wait until it is closed)."""
+    def close() -> None:
+        page.click("#panel-close")
+        page.wait_for_selector("dialog[open]", state="detached")
+    return close
+
+
+def table_line(page: Page) -> Step:
+    """The game with the table's line under its head (no dialog open)."""
+    def shown() -> None:
+        page.wait_for_selector("#table-line")
+    return shown
+
+
+def show_qr(page: Page) -> None:
+    """The panel scrolled to its QR code, as a phone held up to another's camera shows it."""
+    page.evaluate("document.querySelector('#table-panel .qr-code')"
+                  ".scrollIntoView({ block: 'center' })")
+
+
+@pytest.mark.parametrize("setting", TABLE_MATRIX)
+def test_the_tables_panels_camera_and_game_fit_every_phone_and_tablet(
+    table: TablePhones, setting: Setting,
+) -> None:
+    assert setting.mobile
+    table.set(setting)
+    found: list[str] = []
+    host, guest, newcomer = table.host, table.guest, table.newcomer
+    # the phone that joins: the field for the table's code, a camera refused, its answer code
+    t = TableTour(newcomer, setting, found)
+
+    answer: list[str] = []
+
+    def join_panel() -> None:
+        newcomer.click("#table-join-open")
+        newcomer.wait_for_selector("#table-offer-in")
+        newcomer.fill("#table-offer-in", table.offer)  # the table's code pasted
+
+    def refused() -> None:
+        join_panel()
+        newcomer.click("#table-scan")
+        newcomer.wait_for_selector("#table-scan-box-note.warn")
+
+    def answered() -> None:
+        join_panel()
+        newcomer.click("#table-join-go")
+        newcomer.wait_for_selector("#table-answer-code")
+        answer[:] = [newcomer.input_value("#table-answer-code")]
+        show_qr(newcomer)
+
+    def answer_again() -> None:
+        newcomer.click("#table-join-open")
+        newcomer.wait_for_selector("#table-answer-code")
+        show_qr(newcomer)
+
+    t.state("join", join_panel, close=closer(newcomer))
+    closer(newcomer)()
+    t.state("join-camera-refused", refused, close=closer(newcomer))
+    closer(newcomer)()
+    t.state("answer", answered, answer_again, closer(newcomer))
+    newcomer.click("#table-leave")
+    newcomer.wait_for_selector("dialog[open]", state="detached")
+    t.dismiss_notices()
+    # the host: its panel with the next phone's code, the camera open on it, the game
+    t = TableTour(host, setting, found)
+
+    def host_panel() -> None:
+        host.click("#menu summary")
+        host.click("#table-open")
+        host.wait_for_selector("#table-offer-code")
+        host.fill("#table-answer", answer[0])  # a guest's answer pasted
+        show_qr(host)
+
+    def host_camera() -> None:
+        host_panel()
+        host.evaluate("window.kniffelCamera = 'open'")
+        host.click("#table-scan")
+        host.wait_for_function("document.querySelector('#table-scan-box video')?.readyState >= 2")
+
+    t.state("host-offer", host_panel, close=closer(host))
+    qr = host.evaluate("document.getElementById('table-offer-qr').getBoundingClientRect().width")
+    closer(host)()
+    t.state("host-camera", host_camera, close=closer(host))
+    closer(host)()
+    t.state("host-game", table_line(host))
+    t.rows("host-game")
+    # the guest: its panel (its column picked, its answer still shown), the game
+    t = TableTour(guest, setting, found)
+
+    def guest_panel() -> None:
+        guest.click("#menu summary")
+        guest.click("#table-open")
+        guest.wait_for_selector("#table-answer-code")
+        show_qr(guest)
+
+    t.state("guest-panel", guest_panel, close=closer(guest))
+    closer(guest)()
+    t.state("guest-game", table_line(guest))
+    t.rows("guest-game")
+    print(f"\ntable at {setting.name}: the QR code {qr:.0f} px wide")
+    assert table.errors == []
+    assert found == [], "\n".join(found)

@@ -293,10 +293,12 @@ async function takeAnswer(text) {
   if (reply.kind !== "answer") { say(tr("page.table.not_answer")); return; }
   const { link } = offer;
   offer = null;
-  await link.pc.setRemoteDescription({ type: "answer", sdp: reply.sdp });
+  // "connecting" and its time limit before the answer is set: on the loopback the channel may
+  // open (and clear both) before setRemoteDescription's promise comes back
   link.timer = setTimeout(() => cannotConnect(link), connectMs());
   note = { code: "page.table.connecting" };
   refresh();
+  await link.pc.setRemoteDescription({ type: "answer", sdp: reply.sdp });
   await prepareOffer();
 }
 
@@ -413,14 +415,16 @@ function refresh() {
   if (!body || !$("panel").open) return;
   const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
   const joining = !state.table || (!host() && !links.length);
-  body.replaceChildren(
+  // (what is not there is left out: replaceChildren would write a null as the text "null")
+  body.replaceChildren(...[
     state.table ? h("p", { id: "table-status", class: "status", role: "status" }, tableStatus()) : null,
     state.table && state.current ? minePicker(state.current.view) : null,
     joining ? joinPart() : host() ? offerPart() : answerPart(),
     note ? h("p", { id: "table-note", class: note.handoff ? "notice warn" : "hint", role: "status" },
       note.text ?? tr(note.code)) : null,
     note && note.handoff ? h("button", { type: "button", id: "table-handoff", onclick: () => { $("panel").close(); handoff(); } }, tr("page.handoff.title")) : null,
-    state.table ? h("button", { type: "button", id: "table-leave", onclick: () => leaveTable() }, tr("page.table.leave")) : null);
+    state.table ? h("button", { type: "button", id: "table-leave", onclick: () => leaveTable() }, tr("page.table.leave")) : null,
+  ].filter((part) => part !== null));
   for (const [id, value] of Object.entries(typed)) if ($(id)) $(id).value = value;
 }
 
@@ -441,9 +445,13 @@ function minePicker(view) {
   return h("label", { class: "field" }, tr("page.table.mine"), " ", select);
 }
 
+// A code to show: its QR code with what it is written under it (the two whole in the window's
+// height: the other phone's camera reads it in one look), the code as text (one line that
+// scrolls) and its copy button.
 function codeBlock(prefix, made, label) {
   const field = h("input", { type: "text", id: `${prefix}-code`, readonly: true, value: made.code, "aria-label": label, "data-bytes": made.bytes });
-  return [qrImage(made.qr, label, `${prefix}-qr`),
+  return [h("figure", { class: "qr-code" }, qrImage(made.qr, label, `${prefix}-qr`),
+    h("figcaption", { "aria-hidden": "true" }, label)),
     field,
     h("button", { type: "button", id: `${prefix}-copy`, onclick: async () => {
       try { await navigator.clipboard.writeText(made.code); notice(tr("page.table.copied")); } catch { field.select(); }
@@ -481,7 +489,7 @@ function answerPart() {
   if (!answer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
   return h("div", { id: "table-answer-out" },
     h("p", { class: "hint" }, tr("page.table.answer_hint")),
-    codeBlock("table-answer", answer, tr("page.table.answer")));
+    codeBlock("table-answer", answer, tr("page.table.my_answer")));
 }
 
 // The camera's button: the code it reads (tablescan.js, the box above the fields; none read:

@@ -29,6 +29,8 @@ export function scanCode(timing = null) {
   const cancel = h("button", { type: "button", id: `${BOX_ID}-cancel` }, tr("page.dialog.cancel"));
   const box = h("div", { id: BOX_ID, class: "scan" }, video, line, cancel);
   body.prepend(box);
+  // the button lies at the panel's foot, the box at its head: the box is scrolled into view
+  box.scrollIntoView({ block: "nearest" });
   if (timing) timing.scanStarted = performance.now();
   return new Promise((resolve) => {
     let scan = null;
