@@ -114,6 +114,19 @@ def test_a_code_ignores_case_spaces_and_dashes_and_comes_in_a_link() -> None:
     assert table.description_of(url) == d
 
 
+
+def test_a_code_passed_on_with_words_around_it_is_read() -> None:
+    code = table.code_of(SDPS["chromium_mdns_offer"], "offer", "T")
+    d = table.description_of(code)
+    assert table.description_of(f"Hier ist der Tisch: {code} – bis gleich!") == d
+    assert table.description_of(f"Table code:\n{code.lower()}\n") == d
+    # the words alone, or a damaged code among them, are still refused
+    damaged = code[:-1] + ("0" if code[-1] != "0" else "1")
+    for text in ("Hier ist der Tisch: kommt gleich", f"Code: {damaged}, viel Spaß"):
+        with pytest.raises(table.TableCodeError) as caught:
+            table.description_of(text)
+        assert caught.value.code == "table.bad_code"
+
 addresses = st.one_of(
     st.ip_addresses(v=4).map(str), st.ip_addresses(v=6).map(str),
     st.uuids().map(lambda u: f"{u}.local"),

@@ -1023,14 +1023,13 @@ def test_the_tables_panels_camera_and_game_fit_every_phone_and_tablet(
     closer(host)()
     t.state("host-game", table_line(host))
     t.rows("host-game")
-    # the guest: its panel (its column picked, its answer still shown), the game
+    # the guest: its panel (its column picked, connected: its used answer no longer shown), the game
     t = TableTour(guest, setting, found)
 
     def guest_panel() -> None:
         guest.click("#menu summary")
         guest.click("#table-open")
-        guest.wait_for_selector("#table-answer-code")
-        show_qr(guest)
+        guest.wait_for_selector("#table-seated")
 
     t.state("guest-panel", guest_panel, close=closer(guest))
     closer(guest)()

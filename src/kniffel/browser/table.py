@@ -445,9 +445,14 @@ def code_of(sdp: str, kind: Kind, table: str) -> str:
     return encode(pack(parse_sdp(sdp, kind, table)))
 
 
+# The shortest code a description can have (an answer with one IPv4 candidate is about 110
+# characters): a shorter run of letters in a text is a word, not a code.
+MIN_CODE = 60
+
+
 def description_of(code: object) -> Description:
-    """The description a code (or a link that carries one, ``…#t=CODE``) carries; raises
-    :class:`TableCodeError` for anything else."""
+    """The description a code (or a link that carries one, ``…#t=CODE``, or a message with
+    the code among its words) carries; raises :class:`TableCodeError` for anything else."""
     if not isinstance(code, str):
         raise _bad("a table code is text")
     text = code.strip()
@@ -456,7 +461,16 @@ def description_of(code: object) -> Description:
         if not fragment.startswith(LINK_KEY):
             raise _bad("the link carries no table code")
         text = fragment[len(LINK_KEY):]
-    return unpack(decode(text))
+    try:
+        return unpack(decode(text))
+    except TableCodeError:
+        # a code passed on with words around it ("Hier ist der Tisch: 3K…"): its longest run of
+        # letters and digits, where that is long enough to be one
+        runs = re.findall(r"[0-9A-Za-z]+", text)
+        longest = max(runs, key=len, default="")
+        if len(longest) < MIN_CODE or longest == re.sub(r"[\s\-]", "", text):
+            raise
+        return unpack(decode(longest))
 
 
 def link(base: str, code: str) -> str:

@@ -54,6 +54,9 @@ export async function act(request) {
   if (reply.ok && reply.table && state.table) state.table = { ...state.table, ...reply.table };
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
+    // drawn again without busy: a table's state that came in meanwhile was drawn while it was
+    // (its sheet not live), and nothing else draws it once the refusal is said
+    redraw();
     return reply;
   }
   if (reply.view) {

@@ -46,7 +46,7 @@ export async function handoff() {
   const code = qrImage(reply.qr, tr("page.handoff.title"));
   const link = h("input", { type: "text", id: "handoff-link", readonly: true, value: reply.url, "aria-label": tr("page.handoff.link") });
   // a page of this device's own address (kniffel web's default): the other phone cannot reach it
-  const local = ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
+  const local = localAddress();
   // over plain http (the LAN address, or what the local warning recommends) the other phone
   // gets the game but not the offline copy, the saved start or the wake lock: said, not hidden
   const plain = local || !secureContext();
@@ -59,6 +59,12 @@ export async function handoff() {
 }
 
 // A page opened from such a link offers to load its game; it never replaces one unasked.
+// Whether this page's address is this device's own (kniffel web's default): no other phone
+// can open a link to it.
+export function localAddress() {
+  return ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
+}
+
 export async function checkLink() {
   play.linkChecked = true;
   const m = /^#g=([A-Za-z0-9._-]+)$/.exec(location.hash);

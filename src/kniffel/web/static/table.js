@@ -12,7 +12,7 @@ import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
-import { handoff, qrImage } from "./share.js?b=__BUILD__";
+import { handoff, localAddress, qrImage } from "./share.js?b=__BUILD__";
 import { scanCode } from "./tablescan.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
@@ -50,6 +50,33 @@ const phones = () => 1 + links.filter((l) => l.open).length;
 // The engine's table (reply.table) with the page's count of open channels.
 function setTable(table) {
   state.table = table ? { ...table, phones: phones() } : null;
+  keepSeat();
+}
+
+// The table this page sits at with its game, kept over a reload (SEAT_KEY): a page opened again
+// has no channel, and is told so (checkSeat) rather than taking entries the table never sees.
+const SEAT_KEY = "kniffel.v1.table";
+
+function keepSeat() {
+  try {
+    if (state.table && state.current) {
+      localStorage.setItem(SEAT_KEY, JSON.stringify({ version: 1, game: state.current.id, table: state.table.id }));
+    } else localStorage.removeItem(SEAT_KEY);
+  } catch {
+    // not kept: a reload simply does not say that the page sat at a table
+  }
+}
+
+// A page opened again on the game it played at a table (the page closed or reloaded, the phone
+// restarted): it sits there no more; said, with the field for the table's code.
+function checkSeat() {
+  let seat = null;
+  try { seat = JSON.parse(localStorage.getItem(SEAT_KEY)); } catch { seat = null; }
+  const cur = state.current;
+  if (state.table || !seat || typeof seat !== "object" || seat.version !== 1) return;
+  if (!cur || seat.game !== cur.id || cur.view.over) { keepSeat(); return; }
+  notice(tr("page.table.seat_lost"), "warn");
+  showTable(true);
 }
 
 // ---------------------------------------------------------------------------------- sending
@@ -288,6 +315,7 @@ async function prepareOffer() {
 // A guest's answer code, read on the host: its connection completes; the next offer is made.
 async function takeAnswer(text) {
   if (!offer) return;
+  if (!text.trim()) { say(tr("page.table.empty")); return; }
   const reply = await ask({ op: "table_sdp", code: text.trim() });
   if (!reply.ok) { say(refusal(reply.error)); return; }
   if (reply.kind !== "answer") { say(tr("page.table.not_answer")); return; }
@@ -307,6 +335,7 @@ async function takeAnswer(text) {
 // Join a table from its offer code: the answer for the host, this phone's hello to it.
 export async function joinTable(text) {
   const started = performance.now();
+  if (!text.trim()) { say(tr("page.table.empty")); return; }
   const read = await ask({ op: "table_sdp", code: text.trim() });
   if (!read.ok) { say(refusal(read.error)); return; }
   if (read.kind !== "offer") { say(tr("page.table.not_offer")); return; }
@@ -352,6 +381,7 @@ export async function leaveTable(quiet = false) {
     if (reply.ok) sendAll(reply.send); // the bye
   }
   state.table = null;
+  keepSeat();
   dropLinks();
   if (!was) return;
   state.mine = null;
@@ -365,7 +395,7 @@ export async function leaveTable(quiet = false) {
 // A page opened from a table's link (#t=CODE) shows the join panel and joins with its code.
 export async function checkTableLink() {
   const m = /^#t=([^#]+)$/.exec(location.hash);
-  if (!m) return;
+  if (!m) { checkSeat(); return; }
   history.replaceState(null, "", location.href.split("#")[0]);
   showTable(true);
   await joinTable(decodeURIComponent(m[1]));
@@ -426,6 +456,8 @@ function refresh() {
     state.table ? h("button", { type: "button", id: "table-leave", onclick: () => leaveTable() }, tr("page.table.leave")) : null,
   ].filter((part) => part !== null));
   for (const [id, value] of Object.entries(typed)) if ($(id)) $(id).value = value;
+  // a refusal or a failure is read where it is (below the fields: on a sideways phone out of view)
+  if (note && (note.text || note.handoff)) $("table-note")?.scrollIntoView({ block: "nearest" });
 }
 
 // "Table: 3 phones, this phone holds the game."
@@ -454,7 +486,7 @@ function codeBlock(prefix, made, label) {
     h("figcaption", { "aria-hidden": "true" }, label)),
     field,
     h("button", { type: "button", id: `${prefix}-copy`, onclick: async () => {
-      try { await navigator.clipboard.writeText(made.code); notice(tr("page.table.copied")); } catch { field.select(); }
+      try { await navigator.clipboard.writeText(made.code); say(tr("page.table.copied")); } catch { field.select(); }
     } }, tr("page.table.copy"))];
 }
 
@@ -466,6 +498,7 @@ function offerPart() {
     h("p", { class: "hint" }, tr("page.table.offer_hint")),
     codeBlock("table-offer", offer, tr("page.table.code")),
     h("input", { type: "text", id: "table-link", readonly: true, value: url, "aria-label": tr("page.table.link") }),
+    localAddress() ? h("p", { class: "hint", id: "table-link-local" }, tr("page.table.link_local", { host: location.hostname })) : null,
     h("label", { for: "table-answer" }, tr("page.table.answer")), field,
     h("div", { class: "controls" },
       h("button", { type: "button", id: "table-connect", class: "primary", onclick: () => takeAnswer(field.value) }, tr("page.table.connect")),
@@ -486,6 +519,7 @@ function joinPart() {
 }
 
 function answerPart() {
+  if (links.some((l) => l.open)) return h("p", { class: "status", id: "table-seated" }, tr("page.table.seated"));
   if (!answer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
   return h("div", { id: "table-answer-out" },
     h("p", { class: "hint" }, tr("page.table.answer_hint")),
