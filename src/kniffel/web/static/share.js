@@ -58,13 +58,13 @@ export async function handoff() {
     } }, tr("page.handoff.copy")));
 }
 
-// A page opened from such a link offers to load its game; it never replaces one unasked.
 // Whether this page's address is this device's own (kniffel web's default): no other phone
 // can open a link to it.
 export function localAddress() {
   return ["localhost", "127.0.0.1", "[::1]", "::1"].includes(location.hostname) || location.hostname.endsWith(".localhost");
 }
 
+// A page opened from such a link offers to load its game; it never replaces one unasked.
 export async function checkLink() {
   play.linkChecked = true;
   const m = /^#g=([A-Za-z0-9._-]+)$/.exec(location.hash);
