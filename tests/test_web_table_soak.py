@@ -228,6 +228,17 @@ def table_failures() -> list[str]:
     return [e for e in ERRORS if "table step failed" in e or "Error" in e]
 
 
+def enter_random(at: Page, others: list[Page], made: list[dict[str, Any]],
+                 rnd: random.Random) -> None:
+    """A random entry on ``at`` (ENTER, no correction), appended to ``made``, waited for on
+    ``at`` and on every one of ``others``."""
+    got = at.evaluate(ENTER, [len(made), rnd.random(), rnd.random(), False])
+    assert got is not None, "no box to enter"
+    made.append(entered(got))
+    for page in [at, *others]:
+        page.wait_for_function(SHOWN, arg=len(made), timeout=10_000)
+
+
 def test_a_guest_carries_the_table_on_when_the_hosts_phone_dies_and_nothing_confirmed_is_lost(
         phones: Watched, site: str) -> None:
     ERRORS.clear()
@@ -242,11 +253,7 @@ def test_a_guest_carries_the_table_on_when_the_hosts_phone_dies_and_nothing_conf
     made: list[dict[str, Any]] = []
 
     def entry(at: Page, others: list[Page]) -> None:
-        got = at.evaluate(ENTER, [len(made), rnd.random(), rnd.random(), False])
-        assert got is not None, "no box to enter"
-        made.append(entered(got))
-        for page in [at, *others]:
-            page.wait_for_function(SHOWN, arg=len(made), timeout=10_000)
+        enter_random(at, others, made, rnd)
 
     for at in (anna, ben, cem, ben, anna, cem):
         entry(at, [p for p in (anna, ben, cem) if p is not at])
@@ -299,11 +306,7 @@ def test_a_phone_that_died_with_the_host_is_not_picked_when_the_next_host_dies(
     made: list[dict[str, Any]] = []
 
     def entry(at: Page, others: list[Page]) -> None:
-        got = at.evaluate(ENTER, [len(made), rnd.random(), rnd.random(), False])
-        assert got is not None, "no box to enter"
-        made.append(entered(got))
-        for page in [at, *others]:
-            page.wait_for_function(SHOWN, arg=len(made), timeout=10_000)
+        enter_random(at, others, made, rnd)
 
     entry(dora, [anna, ben, cem])
     # Anna's phone dies, and Dora's with it before it sat down at the new table: Ben holds
