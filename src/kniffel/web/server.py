@@ -42,7 +42,6 @@ from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
 from kniffel.web import jsqr_files
-from kniffel.web.jsqr_files import JSQR_SCRIPT
 from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -108,7 +107,7 @@ def find_jsqr() -> Path:
     :data:`~kniffel.web.jsqr_files.JSQR_SCRIPT` inside): the package's own copy
     (:data:`JSQR_COPY`, an installed wheel's), else ``$KNIFFEL_JSQR_DIR``, else
     ``node_modules/jsqr`` in the current directory or above the package's source."""
-    found = _npm_folder(JSQR_COPY, "KNIFFEL_JSQR_DIR", "jsqr", JSQR_SCRIPT)
+    found = _npm_folder(JSQR_COPY, "KNIFFEL_JSQR_DIR", "jsqr", jsqr_files.JSQR_SCRIPT)
     if found is None:
         raise WebSetupError("jsQR is missing: reinstall kniffel (its wheel carries it), or run "
                             "`npm ci` in the project directory (or set KNIFFEL_JSQR_DIR to the "
@@ -117,15 +116,22 @@ def find_jsqr() -> Path:
     return found
 
 
+def npm_version(folder: Path) -> str:
+    """The version the npm package in ``folder`` names in its ``package.json``; "unknown"
+    where it has none (a copy of the files alone)."""
+    manifest = folder / "package.json"
+    if not manifest.is_file():
+        return "unknown"
+    return str(json.loads(manifest.read_text(encoding="utf-8")).get("version", "unknown"))
+
+
 def jsqr_module(folder: Path) -> tuple[str, str]:
     """jsQR's decoder (``folder``: :func:`find_jsqr`) as an ES module of the site and its
     version: the package's UMD script, unchanged, between a line that gives it the ``module``
     it fills (so it sets ``module.exports`` instead of a global) and one that exports that as
     the module's default (the decoding function, ``jsQR(rgba, width, height, options)``)."""
-    info = json.loads((folder / "package.json").read_text(encoding="utf-8")) \
-        if (folder / "package.json").is_file() else {}
-    version = str(info.get("version", "unknown"))
-    script = (folder / JSQR_SCRIPT).read_text(encoding="utf-8")
+    version = npm_version(folder)
+    script = (folder / jsqr_files.JSQR_SCRIPT).read_text(encoding="utf-8")
     text = (f"// jsQR {version} (npm package jsqr, Apache-2.0, https://github.com/cozmo/jsQR), "
             "wrapped as an ES module by kniffel's site build.\n"
             "const module = { exports: {} };\nconst exports = module.exports;\n"
@@ -335,8 +341,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
         raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
                             f"{', '.join(missing)}): run `npm ci`",
                             code="web.pyodide_incomplete", params={"where": str(pyodide)})
-    version = json.loads((pyodide / "package.json").read_text(encoding="utf-8"))["version"] \
-        if (pyodide / "package.json").is_file() else "unknown"
+    version = npm_version(pyodide)
     decoder, jsqr_version = jsqr_module(find_jsqr())
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)

@@ -312,13 +312,22 @@ async function prepareOffer() {
   refresh();
 }
 
+// The session description a pasted or scanned code carries (the engine's table_sdp reply), where
+// it is one of ``kind`` ("offer": the table's code, "answer": a guest's); else null, the panel
+// saying why (an empty field, a code that is none, the other kind of code).
+async function readCode(text, kind) {
+  if (!text.trim()) { say(tr("page.table.empty")); return null; }
+  const read = await ask({ op: "table_sdp", code: text.trim() });
+  if (!read.ok) { say(refusal(read.error)); return null; }
+  if (read.kind !== kind) { say(tr(kind === "offer" ? "page.table.not_offer" : "page.table.not_answer")); return null; }
+  return read;
+}
+
 // A guest's answer code, read on the host: its connection completes; the next offer is made.
 async function takeAnswer(text) {
   if (!offer) return;
-  if (!text.trim()) { say(tr("page.table.empty")); return; }
-  const reply = await ask({ op: "table_sdp", code: text.trim() });
-  if (!reply.ok) { say(refusal(reply.error)); return; }
-  if (reply.kind !== "answer") { say(tr("page.table.not_answer")); return; }
+  const reply = await readCode(text, "answer");
+  if (!reply) return;
   const { link } = offer;
   offer = null;
   // "connecting" and its time limit before the answer is set: on the loopback the channel may
@@ -335,10 +344,8 @@ async function takeAnswer(text) {
 // Join a table from its offer code: the answer for the host, this phone's hello to it.
 export async function joinTable(text) {
   const started = performance.now();
-  if (!text.trim()) { say(tr("page.table.empty")); return; }
-  const read = await ask({ op: "table_sdp", code: text.trim() });
-  if (!read.ok) { say(refusal(read.error)); return; }
-  if (read.kind !== "offer") { say(tr("page.table.not_offer")); return; }
+  const read = await readCode(text, "offer");
+  if (!read) return;
   // another table is left; the same one is joined anew (the engine keeps counting this phone's moves)
   if (state.table && state.table.id !== read.table) await leaveTable(true);
   else dropLinks();
