@@ -745,3 +745,96 @@ def test_a_computer_players_move_goes_through_the_table_like_any_other() -> None
     assert moved["said"]["text"].startswith("Robo (Annas Handy) throws ")
     told = g.handle({"op": "table_message", "from": "H", "message": moved["send"][0][1]})
     assert told["game"] == h.game.to_json()
+
+
+def _deliver(to: Session, frm: str, reply: dict[str, Any], lang: str = "de"
+             ) -> dict[str, Any]:
+    """``reply``'s one message delivered to ``to`` (from the phone ``frm``): its reply."""
+    [(_, message)] = reply["send"]
+    return to.handle({"op": "table_message", "from": frm, "message": message, "lang": lang})
+
+
+def test_undo_at_the_table_names_the_entry_it_took_back() -> None:
+    h, g, _ = _pair()
+    entered = _deliver(h, "G", g.handle({"op": "table_act",
+                                         "request": _entry(g, "three_of_a_kind", "666330")}))
+    _deliver(g, "H", entered)
+    undone = _deliver(h, "G", g.handle({"op": "table_act", "request": {"op": "undo"}}))
+    assert undone["said"]["code"] == "table.said.undo_score"
+    assert undone["said"]["text"] == "Bens Handy nimmt zurück: Anna 24 bei Dreierpasch"
+    told = _deliver(g, "H", undone, "en")
+    box = preset("extreme").box_name(Box("three_of_a_kind"), "en")
+    assert told["said"]["text"] == f"Bens Handy takes back: Anna 24 in {box}"
+    assert told["game"]["actions"] == []
+
+
+def test_undo_of_a_throw_at_the_table_names_the_throw_and_its_player() -> None:
+    h, g, _ = _pair("dice")
+    thrown = h.handle({"op": "table_act", "request": {"op": "roll"}, "lang": "en"})
+    assert h.game is not None
+    assert h.game.turn is not None
+    assert h.game.turn.roll is not None
+    dice = thrown["said"]["text"].removeprefix("Anna (Annas Handy) throws ")
+    _deliver(g, "H", thrown)
+    undone = h.handle({"op": "table_act", "request": {"op": "undo"}, "lang": "en"})
+    assert undone["said"]["code"] == "table.said.undo_roll"
+    assert undone["said"]["text"] == f"Annas Handy takes back Anna's throw {dice}"
+
+
+def test_every_phone_is_told_who_joined_left_and_came_back_but_not_of_itself() -> None:
+    h, g, _ = _pair()
+    k = Session(chances=False)
+    hello = k.handle({"op": "table_join", "table": "H", "me": "K", "name": "Karls Handy"})
+    welcome = h.handle({"op": "table_message", "from": "K", "message": hello["send"][0][1]})
+    assert welcome["said"]["text"] == "Karls Handy sitzt jetzt mit am Tisch"
+    to = dict(welcome["send"])
+    told_g = g.handle({"op": "table_message", "from": "H", "message": to["G"]})
+    told_k = k.handle({"op": "table_message", "from": "H", "message": to["K"]})
+    assert told_g["said"]["text"] == "Karls Handy sitzt jetzt mit am Tisch"
+    assert "said" not in told_k  # it reads that it sits at the table on its own panel
+    again = h.handle({"op": "table_message", "from": "K", "message": hello["send"][0][1]})
+    assert "said" not in again  # the first hello resent: nothing new
+    lost = h.handle({"op": "table_lost", "peer": "K", "lang": "en"})
+    assert lost["said"]["text"] == "Karls Handy has left the table"
+    assert _deliver(g, "H", lost, "en")["said"]["text"] == "Karls Handy has left the table"
+    rejoin = k.handle({"op": "table_join", "table": "H", "me": "K", "name": "Karls Handy"})
+    back = h.handle({"op": "table_message", "from": "K", "message": rejoin["send"][0][1]})
+    assert back["said"]["text"] == "Karls Handy ist wieder am Tisch"
+    assert g.handle({"op": "table_message", "from": "H",
+                     "message": dict(back["send"])["G"]})["said"]["code"] == "table.said.back"
+
+
+def test_a_new_game_at_the_table_reaches_every_phone_with_its_move() -> None:
+    h, g, _ = _pair()
+    _deliver(g, "H", h.handle({"op": "table_act", "request": _entry(h)}))
+    rematch = {"op": "new", "rules": "extreme", "mode": "pad",
+               "players": [{"name": "Anna"}, {"name": "Ben"}]}
+    sent = g.handle({"op": "table_act", "request": rematch})
+    assert sent["pending"] is True
+    started = _deliver(h, "G", sent)
+    assert started["said"]["text"] == "Bens Handy beginnt eine neue Partie"
+    assert h.game is not None
+    assert not h.game.actions
+    told = _deliver(g, "H", started)
+    assert told["said"]["code"] == "table.said.new"
+    assert told["game"] == h.game.to_json()
+    assert g.game is not None
+    assert g.game.seed == h.game.seed
+    entry = _deliver(h, "G", g.handle({"op": "table_act", "request": _entry(g)}))
+    assert entry["said"]["code"] == "table.said.score"
+
+
+def test_a_phone_renamed_at_the_table_is_named_so_on_every_phone() -> None:
+    h, g, _ = _pair()
+    renamed = g.handle({"op": "table_name", "name": "  Ben  "})
+    assert renamed["send"][0][1]["t"] == "name"
+    seated = _deliver(h, "G", renamed)
+    assert [p["name"] for p in seated["table"]["peers"]] == ["Annas Handy", "Ben"]
+    entered = _deliver(h, "G", g.handle({"op": "table_act", "request": _entry(g)}))
+    assert entered["said"]["params"]["device"] == "Ben"
+    host_renamed = h.handle({"op": "table_name", "name": "Anna"})
+    told = g.handle({"op": "table_message", "from": "H",
+                     "message": dict(host_renamed["send"])["G"]})
+    assert [p["name"] for p in told["table"]["peers"]] == ["Anna", "Ben"]
+    empty = g.handle({"op": "table_name", "name": " ", "lang": "en"})
+    assert empty["error"]["code"] == "web.bad_request"

@@ -46,10 +46,17 @@ WATCH = """(n) => {
 SEEN = """() => Promise.race([window.kniffelSeen, new Promise((_, fail) =>
   setTimeout(() => fail(new Error("the entry did not show within 10 s")), 10000))])"""
 
-# Clicks the option ``sel`` of the open picker and answers the wall-clock time just before.
+# Clicks the option ``sel`` of the open picker and answers the wall-clock time just before; an
+# entry in another player's column than the phone's own is asked once more: its "enter for"
+# button clicked too (the player's second tap), the time taken just before that one.
 CLICK = """(sel) => {
-  const at = performance.timeOrigin + performance.now();
+  let at = performance.timeOrigin + performance.now();
   document.querySelector(sel).click();
+  const go = document.querySelector("#picker[open] #table-other-go");
+  if (go) {
+    at = performance.timeOrigin + performance.now();
+    go.click();
+  }
   return at;
 }"""
 
@@ -318,4 +325,63 @@ def test_two_entries_at_once_are_ordered_the_later_refused_and_told(
     assert text("table.stale", "de") in (later.text_content("#notices") or "")
     assert text("table.stale", "de") not in (first.text_content("#notices") or "")
     for page in (host, ben, cem):
+        page.close()
+
+
+def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_every_phone(
+        phones: list[BrowserContext], site: str) -> None:
+    host, ben, cem = (open_app(ctx, site) for ctx in phones)
+    start_game(host, ["Anna", "Ben"], "pad")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    # the host names its phone in its panel, as a guest does before it joins
+    host.fill("#table-name", "Annas Handy")
+    host.dispatch_event("#table-name", "change")
+    join(host, ben, mine=1, name="Bens Handy")
+    join(host, cem, name="Cems Handy")  # it enters for everyone: it has no column of its own
+    host.click("#panel-close")
+    # Ben's phone taps Anna's box: asked once more, naming Anna and the phone's own player;
+    # cancelled, nothing is entered
+    ben.click("td[data-player='0'][data-box='ones'] button.open")
+    ben.click("#picker-options button[data-points='3']")
+    ben.wait_for_selector("#picker[open] #table-other-go")
+    assert ben.text_content("#picker-title") == text("page.table.other_column", "de", name="Anna")
+    assert ben.text_content("#picker-rule") == text("page.table.other_column_hint", "de",
+                                                    mine="Ben")
+    ben.click("#picker-cancel")
+    ben.wait_for_timeout(300)
+    assert host.get_attribute("section.game", "data-actions") == "0"
+    # confirmed, it is made, and said on every phone with the phone that made it
+    enter(ben, [host, cem], 0, "ones", 3)
+    assert "Anna (Bens Handy)" in (host.text_content("#confirm") or "")
+    # a phone without a column of its own is not asked
+    cem.click("td[data-player='1'][data-box='twos'] button.open")
+    cem.click("#picker-options button[data-points='4']")
+    assert not cem.locator("#picker[open]").count()
+    for page in (host, ben, cem):
+        wait_actions(page, 2)
+    # undo names what it took back, on every phone
+    ben.click("#undo")
+    for page in (host, ben, cem):
+        wait_actions(page, 1)
+    said = text("table.said.undo_score", "de", device="Bens Handy", name="Ben", points=4,
+                box="Zweier")
+    for page in (host, cem):
+        page.wait_for_function("(t) => document.querySelector('#confirm')?.textContent"
+                               ".includes(t)", arg=said)
+    # a new game started on a guest is the whole table's, on every phone at once
+    start_game(cem, ["Anna", "Ben", "Cem"], "pad")
+    for page in (host, ben):
+        page.wait_for_selector("#sheet thead th[data-player='2']", state="attached")
+        wait_actions(page, 0)
+        assert text("table.said.new", "de", device="Cems Handy") in (
+            page.text_content("#confirm") or "")
+    enter(host, [ben, cem], 0, "sixes", 18)
+    assert sheet(host) == sheet(ben) == sheet(cem) == {"0/sixes": "18"}
+    # a guest that leaves is said on the other guests too, not only on the host
+    cem.close()
+    ben.wait_for_function("(t) => document.querySelector('#notices').textContent.includes(t)",
+                          arg=text("table.said.left", "de", device="Cems Handy"))
+    for page in (host, ben):
         page.close()

@@ -108,6 +108,12 @@ ENTER = """async ([n, r1, r2, correct]) => {
     points: Number(o.dataset.points), strike: o.dataset.strike === "1" };
   made.at = performance.timeOrigin + performance.now();
   o.click();
+  // an entry in another player's column than the phone's own is asked once more: confirmed
+  const go = document.querySelector("#picker[open] #table-other-go");
+  if (go) {
+    made.at = performance.timeOrigin + performance.now();
+    go.click();
+  }
   return made;
 }"""
 

@@ -520,16 +520,17 @@ class Session:
         return self._table_reply(result, _lang(req))
 
     def table_act(self, req: dict[str, Any]) -> Reply:
-        """A move (``request``: an ``act``, ``roll`` or ``undo`` request, or ``computer_move``
-        for a computer player) made on this phone at a table: applied on the host (the reply
+        """A move (``request``: an ``act``, ``roll`` or ``undo`` request, ``computer_move``
+        for a computer player, or ``new``: a new game for the whole table, a rematch or the
+        setup's start) made on this phone at a table: applied on the host (the reply
         as ``act``'s, with the state for every guest in ``send``), sent to the host from a
         guest (``pending``: the view comes with the host's state). ``rev``: the table's change
         the page showed (``table.rev``) when the move was made; refused (``table.stale``) where
         the table has moved on since."""
         request = req.get("request")
         if not isinstance(request, dict):
-            raise TableError(f"request must be an act, roll, undo or computer_move request, "
-                             f"got {request!r}", code="web.bad_request")
+            raise TableError(f"request must be an act, roll, undo, computer_move or new "
+                             f"request, got {request!r}", code="web.bad_request")
         rev = req.get("rev")
         if rev is not None and (isinstance(rev, bool) or not isinstance(rev, int)):
             raise TableError(f"rev must be a whole number, got {rev!r}", code="web.bad_request")
@@ -539,6 +540,12 @@ class Session:
         """The connection to the phone ``peer`` is gone: the host tells the others, a guest
         that lost the host takes part in the host change (the hello to the new host)."""
         return self._table_reply(self._table().lost(_text(req.get("peer"), "peer")),
+                                 _lang(req))
+
+    def table_name(self, req: dict[str, Any]) -> Reply:
+        """This phone's new name at the table (``name``, the words the others read in who did
+        what): on the host sent to every guest with the state, from a guest to the host."""
+        return self._table_reply(self._table().rename(_text(req.get("name"), "name")),
                                  _lang(req))
 
     def table_leave(self, req: dict[str, Any]) -> Reply:
@@ -636,6 +643,7 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "table_message": Session.table_message,
     "table_act": Session.table_act,
     "table_lost": Session.table_lost,
+    "table_name": Session.table_name,
     "table_leave": Session.table_leave,
 }
 

@@ -12,13 +12,19 @@ table's id); a message of another table or version is left alone.
   change (to every guest) and as the answer to a hello. ``n`` counts the host's states: a guest
   takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
   doubled one changes nothing.
-- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo`` or
-  ``computer_move`` request) to the host. The host applies the moves in the order they arrive,
-  through the same engine code as a move made on the host (the bridge's own ops); a move made
-  on a state that is no longer the table's (``term`` or ``rev`` behind) or one the engine
-  refuses is answered with ``refused {seq, error}`` to its sender only. The same ``seq`` of a
-  peer twice is handled once.
+- ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo``,
+  ``computer_move`` or ``new`` request: a new game is the whole table's) to the host. The host
+  applies the moves in the order they arrive, through the same engine code as a move made on
+  the host (the bridge's own ops); a move made on a state that is no longer the table's
+  (``term`` or ``rev`` behind) or one the engine refuses is answered with
+  ``refused {seq, error}`` to its sender only. The same ``seq`` of a peer twice is handled
+  once.
+- ``name {peer, name}``: a guest's new name for itself (the host sends the state on).
 - ``bye {peer}``: a phone leaves.
+
+A state that follows a phone joining, coming back or leaving carries the host's ``said`` for it
+(``by.peer``: the phone it is about, which is not told of itself), so every phone reads who
+came and went, as the host does.
 
 Host change: when the host is lost, every guest picks the same new host from what the last
 state told all of them: the phone that holds the most of the table's changes (``have`` in the
@@ -47,8 +53,11 @@ from kniffel.engine.history_file import derived_uid
 #: The protocol's version (every message's ``v``).
 VERSION = 1
 #: The requests a table passes on to the engine: the moves of the page (and a computer
-#: player's move, virtual dice: the phone that drives the computers asks for it).
-MOVES = frozenset({"act", "roll", "undo", "computer_move"})
+#: player's move, virtual dice: the phone that drives the computers asks for it), and a new
+#: game (a rematch or the setup's start: the whole table plays it).
+MOVES = frozenset({"act", "roll", "undo", "computer_move", "new"})
+#: The words of a phone coming and going: sent on to every phone but the one they are about.
+SEAT_WORDS = frozenset({"table.said.joined", "table.said.back", "table.said.left"})
 #: The fields of a save that make a game the game it is (the actions aside).
 _HEADER = ("format", "rules", "mode", "seed", "start_player", "players")
 
@@ -113,11 +122,18 @@ def game_id(save: dict[str, Any]) -> str:
 def said_of(before: Game, after: Game, request: dict[str, Any], device: str
             ) -> dict[str, Any]:
     """Who did what, as a catalog code with its params: the move ``request`` that turned
-    ``before`` (a copy) into ``after``, made on the phone ``device``."""
-    rules = after.rules.name
+    ``before`` (a copy) into ``after``, made on the phone ``device``. An undo names what it
+    took back (the entry, the change, the chip or the throw)."""
     op = request.get("op")
+    if op == "new":
+        return {"code": "table.said.new", "params": {"device": device}}
     if op == "undo":
-        return {"code": "table.said.undo", "params": {"device": device}}
+        took = _difference(after, before)
+        if took is None:
+            return {"code": "table.said.undo", "params": {"device": device}}
+        code, params = took
+        return {"code": code.replace("table.said.", "table.said.undo_"),
+                "params": {**params, "device": device}}
     mover = before.current_player
     name = after.players[mover].name if mover is not None else ""
     threw = op == "roll" or (op == "computer_move" and bool(after.actions)
@@ -125,24 +141,41 @@ def said_of(before: Game, after: Game, request: dict[str, Any], device: str
     if threw and after.turn is not None and after.turn.roll is not None:
         return {"code": "table.said.roll", "params": {"name": name, "device": device,
                                                       "roll": dice_param(after.turn.roll)}}
-    for i, player in enumerate(after.players):
-        was: Sheet = before.sheet(i)
-        now: Sheet = after.sheet(i)
-        for box in after.rules.boxes:
+    found = _difference(before, after)
+    if found is None:
+        return {"code": "table.said.move", "params": {"name": name, "device": device}}
+    code, params = found
+    return {"code": code, "params": {**params, "device": device}}
+
+
+def _difference(was_game: Game, now_game: Game) -> tuple[str, dict[str, Any]] | None:
+    """What a move changed from ``was_game`` to ``now_game`` (for an undo: from the game
+    after it back to the one before, read the other way round): a box filled, struck or
+    changed, a chip handed in, the dice thrown; as a ``table.said.*`` code and its params
+    (the device aside). None for anything else."""
+    rules = now_game.rules.name
+    for i, player in enumerate(now_game.players):
+        was: Sheet = was_game.sheet(i)
+        now: Sheet = now_game.sheet(i)
+        for box in now_game.rules.boxes:
             a, z = was.entries.get(box), now.entries.get(box)
-            common = {"name": player.name, "device": device, "box": box.value, "rules": rules}
+            common = {"name": player.name, "box": box.value, "rules": rules}
             if a is None and z is not None:
                 if z.struck:
-                    return {"code": "table.said.strike", "params": common}
-                return {"code": "table.said.score", "params": {**common, "points": z.points}}
+                    return "table.said.strike", common
+                return "table.said.score", {**common, "points": z.points}
             if a is not None and z is not None and (a.struck, a.points) != (z.struck, z.points):
-                return {"code": "table.said.change", "params": {
-                    **common, "now": None if z.struck else z.points,
-                    "was": None if a.struck else a.points}}
+                return "table.said.change", {**common, "now": None if z.struck else z.points,
+                                             "was": None if a.struck else a.points}
         if now.chips_left < was.chips_left:
-            return {"code": "table.said.chip", "params": {"name": player.name, "device": device,
-                                                          "chips": now.chips_left}}
-    return {"code": "table.said.move", "params": {"name": name, "device": device}}
+            return "table.said.chip", {"name": player.name, "chips": now.chips_left}
+    mover = was_game.current_player
+    if (mover is not None and mover == now_game.current_player and now_game.turn is not None
+            and now_game.turn.roll is not None
+            and len(was_game.actions) < len(now_game.actions)):
+        return "table.said.roll", {"name": now_game.players[mover].name,
+                                   "roll": dice_param(now_game.turn.roll)}
+    return None
 
 
 class Table:
@@ -176,6 +209,9 @@ class Table:
         self.term_rev = 0
         #: a guest: whether it holds the table's game (a state came)
         self.synced = False
+        #: the phones that have sat at this table (peer ids and names): one that says hello
+        #: again is back, not new
+        self.seen: set[str] = {me, name}
 
     # --- the page's steps ------------------------------------------------------------------
 
@@ -231,8 +267,8 @@ class Table:
         when the move was made; a move made on a state this phone has left since (another
         phone's move came in meanwhile) is refused, as the host refuses a guest's."""
         if not isinstance(request, dict) or request.get("op") not in MOVES:
-            raise TableError(f"a table passes on act, roll, undo and computer_move requests, "
-                             f"got {request!r}", code="web.bad_request")
+            raise TableError(f"a table passes on act, roll, undo, computer_move and new "
+                             f"requests, got {request!r}", code="web.bad_request")
         if rev is not None and rev != self.rev:
             raise TableError("the move was made on a state the table has left behind",
                              code="table.stale")
@@ -263,6 +299,8 @@ class Table:
                 return self._refused(message)
             if kind == "bye":
                 return self.lost(frm)
+            if kind == "name":
+                return self._name(frm, m=message)
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, KniffelError):
                 raise
@@ -279,8 +317,9 @@ class Table:
             seat = self.peers.pop(peer, None)
             if seat is None:
                 return Result()
-            return Result(send=self._broadcast(), said={"code": "table.said.left",
-                                                        "params": {"device": seat.name}})
+            said = {"code": "table.said.left", "params": {"device": seat.name}}
+            by = {"peer": peer, "seq": None}
+            return Result(send=self._broadcast(by, said), said=said)
         if peer != self.host:
             self.peers.pop(peer, None)
             return Result()
@@ -305,7 +344,22 @@ class Table:
         change and, joined early, picked as the next host, gone."""
         self.term_rev = self.rev
         self.done = {}
+        for seat in self.peers.values():
+            self.seen |= {seat.peer, seat.name}
         self.peers = {self.me: self.peers.get(self.me) or Seat(self.me, self.name, 0)}
+
+    def rename(self, name: str) -> Result:
+        """This phone's new name at the table: the host's seat renamed and the state sent to
+        every guest; a guest's sent to the host (which sends the state on)."""
+        if not isinstance(name, str) or not name.strip():
+            raise TableError("a phone's name at the table is a text that is not empty",
+                             code="web.bad_request")
+        self.name = name.strip()[:40]
+        self.seen.add(self.name)
+        self.peers.setdefault(self.me, Seat(self.me, self.name, 0)).name = self.name
+        if self.is_host:
+            return Result(send=self._broadcast())
+        return Result(send=[(self.host, self._msg("name", peer=self.me, name=self.name))])
 
     def leave(self) -> Result:
         """This phone leaves: a bye to the host, or from the host to every guest."""
@@ -391,13 +445,19 @@ class Table:
         self.term = max(self.term, int(m["term"]))
         name = str(m["name"])
         seat = self.peers.get(frm)
+        # a phone at the table already says hello again (its first one resent, or it slept
+        # with its connection kept): nothing to tell; one that had left is back
+        word = None if seat is not None else (
+            "table.said.back" if frm in self.seen or name in self.seen else "table.said.joined")
         if seat is None:
             seat = self.peers[frm] = Seat(frm, name, self._joins)
             self._joins += 1
         seat.name = name
+        self.seen |= {frm, name}
         self.done[frm] = set()  # a phone that rejoins may count its moves afresh
         game = self.engine.current_game()
-        result = Result(said={"code": "table.said.joined", "params": {"device": name}})
+        said = None if word is None else {"code": word, "params": {"device": name}}
+        result = Result(said=said)
         save = m.get("game")
         newer = (int(m["gterm"]), int(m["rev"])) > (self.gterm, self.rev)
         if (isinstance(save, dict) and game is not None and newer
@@ -407,8 +467,18 @@ class Table:
             self.rev = self.term_rev = int(m["rev"])
             self.gterm = int(m["gterm"])
             result.changed = True
-        result.send = self._broadcast()
+        result.send = self._broadcast({"peer": frm, "seq": None}, said)
         return result
+
+    def _name(self, frm: str, m: Message) -> Result:
+        """A guest's new name: its seat renamed, the state sent on to every guest."""
+        seat = self.peers.get(frm)
+        name = str(m["name"]).strip()[:40]
+        if not self.is_host or seat is None or not name:
+            return Result()
+        seat.name = name
+        self.seen.add(name)
+        return Result(send=self._broadcast())
 
     def _act(self, frm: str, m: Message) -> Result:
         seq = m["seq"]
@@ -436,7 +506,8 @@ class Table:
         request = m["request"]
         if not isinstance(request, dict) or request.get("op") not in MOVES:
             return Result(send=[self._refuse(frm, seq, TableError(
-                f"a table passes on act, roll, undo and computer_move requests, got {request!r}",
+                f"a table passes on act, roll, undo, computer_move and new requests, "
+                f"got {request!r}",
                 code="web.bad_request"))])
         try:
             return self._apply(request, frm, seq)
@@ -472,7 +543,11 @@ class Table:
         by = m.get("by")
         if isinstance(by, dict) and by.get("peer") == self.me:
             self.pending.pop(by.get("seq"), None)  # type: ignore[arg-type]
-        said = m.get("said") if changed and isinstance(m.get("said"), dict) else None
+        said = m.get("said") if isinstance(m.get("said"), dict) else None
+        about_me = isinstance(by, dict) and by.get("peer") == self.me
+        if said is not None and ((said.get("code") in SEAT_WORDS and about_me)
+                                 or (said.get("code") not in SEAT_WORDS and not changed)):
+            said = None  # a phone is not told of itself; a move's words come with its change
         return Result(changed=changed, said=said, by=by if isinstance(by, dict) else None)
 
     def _refused(self, m: Message) -> Result:

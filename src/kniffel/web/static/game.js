@@ -1,8 +1,8 @@
 // The game in progress: sending actions to the engine, saying what they did, new games.
 
 import { refreshIfStale } from "./chances.js?b=__BUILD__";
-import { notice } from "./dialogs.js?b=__BUILD__";
-import { h } from "./dom.js?b=__BUILD__";
+import { notice, showPicker } from "./dialogs.js?b=__BUILD__";
+import { $, h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { keptAfter, noteKeep } from "./keep.js?b=__BUILD__";
@@ -34,9 +34,10 @@ export function onTableSend(fn) {
 // runs, a score pad's entry or undo is queued in the game's save (early.js). At a table the
 // request goes through the table (table_act): the host applies it and sends the new state to
 // every phone; a guest's goes to the host, and its state comes back as a message (table.js).
-export async function act(request) {
+export async function act(request, { confirmed = false } = {}) {
   if (earlyGame() && !state.busy) return actEarly(request);
   if (!state.ready || state.busy) return null;
+  if (!confirmed && otherColumn(request) !== null) return confirmOther(request);
   state.busy = true;
   if (request.op !== "computer_move") state.computerSay = null;
   if (request.op === "roll" || request.op === "computer_move") noteKeep(state.current && state.current.view);
@@ -67,6 +68,29 @@ export async function act(request) {
     redraw();
   }
   return reply;
+}
+
+// At a table where this phone's player has a column (state.mine), the column of another player
+// that an entry, a chip or a correction ``request`` goes to; else null (a throw, an undo, no
+// column chosen: one phone entering for everyone, as on the paper pad passed around).
+function otherColumn(request) {
+  const view = state.current && state.current.view;
+  if (!state.table || state.mine === null || state.mine === undefined || !view || request.op !== "act") return null;
+  const player = request.action.type === "correct" ? request.action.player : view.current;
+  return player === null || player === undefined || player === state.mine ? null : player;
+}
+
+// An entry in another player's column, asked once more before it is made: who it is for, whose
+// column this phone has; made with "Für Ben eintragen", else nothing.
+function confirmOther(request) {
+  const view = state.current.view;
+  const name = view.columns[otherColumn(request)].name;
+  showPicker(tr("page.table.other_column", { name }), tr("page.table.other_column_hint", { mine: view.columns[state.mine].name }),
+    [h("button", { type: "button", id: "table-other-go", class: "primary", onclick: () => {
+      $("picker").close();
+      act(request, { confirmed: true });
+    } }, tr("page.table.other_column_go", { name }))]);
+  return null;
 }
 
 // The game the engine answered with (``reply``: game, view, summary) becomes the one in
@@ -172,18 +196,28 @@ export function computerTurn(view) {
     && view.players[view.current].kind === "computer");
 }
 
+// A new game (the setup's start, a rematch). At a table it is the whole table's: the host starts
+// it and sends it to every phone (a guest's comes back with the host's state, table.js).
 async function begin(request) {
   if (!state.ready || state.busy) return;
   state.busy = true;
-  const reply = await ask(request);
+  const reply = await ask(state.table ? { op: "table_act", request, rev: state.table.rev } : request);
   state.busy = false;
+  if (reply.ok && reply.table && state.table) state.table = { ...state.table, ...reply.table };
   if (!reply.ok) {
     notice(refusal(reply.error), "warn");
     redraw();
     return;
   }
+  if (reply.pending) { // a guest's: sent to the host, its state comes back
+    if (tableSend) tableSend(reply.send);
+    redraw();
+    return;
+  }
   shelveCurrent();
   becomeCurrent(reply, newId());
+  if (reply.said) tell(null, reply.view, false, reply.said);
+  if (reply.send && tableSend) tableSend(reply.send); // (after: the seat kept is the new game's)
   redraw();
 }
 

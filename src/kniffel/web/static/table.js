@@ -91,7 +91,8 @@ export function sendAll(list) {
     else link.out.push(message);
   }
 }
-onTableSend(sendAll);
+// (game.js sends what its moves and new games say to send; a new game at the table is the seat's)
+onTableSend((list) => { sendAll(list); keepSeat(); });
 
 // ---------------------------------------------------------------------------------- channels
 
@@ -223,6 +224,7 @@ function arrive(reply, before) {
     takeReply(reply, { before, told: true, undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
   }
   timing.tableStateAt = performance.now();
+  keepSeat(); // a new game at the table: the seat is this one's
   refresh();
   redraw();
 }
@@ -253,7 +255,8 @@ async function closed(link) {
     sendAll(reply.send);
     setTable(reply.table ?? state.table);
   }
-  notice(reply.ok && reply.said ? reply.said.text : tr("page.table.lost"), "warn");
+  // a guest gone is news (the table plays on); the host gone is a warning (the table moves)
+  notice(reply.ok && reply.said ? reply.said.text : tr("page.table.lost"), wasHost ? "warn" : "info");
   // the host gone: the phone that holds the game now shows its code, the others the field for it
   if (wasHost) showTable();
   else refresh();
@@ -450,12 +453,13 @@ function refresh() {
   if (state.table) state.table = { ...state.table, phones: phones() };
   const body = $("table-panel");
   if (!body || !$("panel").open) return;
-  const typed = Object.fromEntries([...body.querySelectorAll("textarea")].map((t) => [t.id, t.value]));
+  const typed = Object.fromEntries([...body.querySelectorAll("textarea, #table-name")].map((t) => [t.id, t.value]));
   const joining = !state.table || (!host() && !links.length);
   // (what is not there is left out: replaceChildren would write a null as the text "null")
   body.replaceChildren(...[
     state.table ? h("p", { id: "table-status", class: "status", role: "status" }, tableStatus()) : null,
     state.table && state.current ? minePicker(state.current.view) : null,
+    state.table ? nameField(rename) : null,
     joining ? joinPart() : host() ? offerPart() : answerPart(),
     note ? h("p", { id: "table-note", class: note.handoff ? "notice warn" : "hint", role: "status" },
       note.text ?? tr(note.code)) : null,
@@ -512,16 +516,33 @@ function offerPart() {
       scanButton("table-scan", (code) => { field.value = code; takeAnswer(code); })));
 }
 
+// The field for this phone's name at the table (who did what: "Anna (Bens Handy)"): kept on this
+// phone; at a table, ``then`` tells the table.
+function nameField(then = null) {
+  const name = h("input", { type: "text", id: "table-name", maxlength: 40, value: myName(),
+    onchange: () => { keepName(name.value); if (then && name.value.trim()) then(name.value); } });
+  return h("label", { class: "field" }, tr("page.table.name"), " ", name);
+}
+
+// This phone's new name, told to the table (the host sends it on to every phone).
+async function rename(name) {
+  const reply = await ask({ op: "table_name", name });
+  if (!reply.ok) { say(refusal(reply.error)); return; }
+  sendAll(reply.send);
+  setTable(reply.table);
+}
+
 function joinPart() {
   const field = h("textarea", { id: "table-offer-in", rows: 3, "aria-label": tr("page.table.code") });
-  const name = h("input", { type: "text", id: "table-name", maxlength: 40, value: myName(),
-    onchange: () => keepName(name.value) });
   return h("div", { id: "table-join" },
     h("p", { class: "hint" }, tr("page.table.join_hint")),
-    h("label", { class: "field" }, tr("page.table.name"), " ", name),
+    state.table ? null : nameField(),
     h("label", { for: "table-offer-in" }, tr("page.table.code")), field,
     h("div", { class: "controls" },
-      h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => { keepName(name.value); joinTable(field.value); } }, tr("page.table.join_go")),
+      h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => {
+        if ($("table-name")) keepName($("table-name").value);
+        joinTable(field.value);
+      } }, tr("page.table.join_go")),
       scanButton("table-scan", (code) => { field.value = code; joinTable(code); })));
 }
 
