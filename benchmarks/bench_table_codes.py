@@ -1,6 +1,7 @@
 """The sizes of a table's connection codes (issue 34): bytes, characters and QR version of an
-offer with 1-4 host candidates (mDNS names, IPv4, IPv6), in the code's base 36 and, to compare,
-in other texts a QR code can hold.
+offer with 1-4 host candidates (mDNS names, IPv4, IPv6) and its offer number, in the code's base
+36 and, to compare, in other texts a QR code can hold, and in base 36 without the offer number
+(the codes of a page before the numbers).
 
 Run: ``.venv/bin/python benchmarks/bench_table_codes.py`` (prints a Markdown table).
 """
@@ -23,6 +24,8 @@ SDP = json.loads((Path(__file__).parents[1] / "tests" / "data" / "table_sdp.json
     encoding="utf-8"))["chromium_mdns_offer"]
 _BASE45 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 _BASE43 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*+-./:"
+#: The offer number the codes carry (any byte takes the same room).
+OFFER = 255
 
 
 def _mdns(i: int) -> str:
@@ -68,10 +71,10 @@ def _version(text: str) -> int:
 
 def main() -> None:
     """Print the table."""
-    base = table.parse_sdp(SDP, "offer", "K7Q2XM")
+    base = table.parse_sdp(SDP, "offer", "K7Q2XM", OFFER)
     print("| candidates | bytes | base 36 (chosen): chars / QR | base 43 | base 45 | base 32 "
-          "| base64url (byte mode) |")
-    print("|---|---|---|---|---|---|---|")
+          "| base64url (byte mode) | base 36 without the number |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, addresses in SETS.items():
         d = dataclasses.replace(base, candidates=tuple(
             table.Candidate(a, 50000 + i) for i, a in enumerate(addresses)))
@@ -81,7 +84,8 @@ def main() -> None:
         assert table.description_of(code) == d
         texts = [code, _bigint(raw + crc, _BASE43), _base45(raw + crc),
                  base64.b32encode(raw + crc).decode().rstrip("="),
-                 base64.urlsafe_b64encode(raw + crc).decode().rstrip("=")]
+                 base64.urlsafe_b64encode(raw + crc).decode().rstrip("="),
+                 table.encode(table.pack(dataclasses.replace(d, offer=None)))]
         cells = [f"{len(t)} / v{_version(t)}" for t in texts]
         print(f"| {name} | {len(raw)} | " + " | ".join(cells) + " |")
 

@@ -7,6 +7,7 @@ non-trickle: gathered to the end), with mDNS names and with the local-IP hiding 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -95,9 +96,10 @@ def test_a_rebuilt_sdp_keeps_every_field_the_browser_needs(name: str, sdp: str,
 
 def test_a_code_is_base36_and_small_enough_for_a_qr_code_read_at_arms_length() -> None:
     for name, sdp, kind in FIXTURES:
-        code = table.code_of(sdp, kind, "K7Q2XM")
+        code = table.code_of(sdp, kind, "K7Q2XM", table.MAX_OFFER)
         assert set(code) <= set(table.ALPHABET), name
-        # two mDNS candidates (Chromium's usual offer): 163 characters, QR version 6
+        # two mDNS candidates (Chromium's usual offer) and the offer's number: 164 characters,
+        # QR version 6
         assert len(code) <= 170, name
         version = segno.make(code, error="l", micro=False).version
         assert isinstance(version, int), name
@@ -158,7 +160,8 @@ def descriptions(draw: st.DrawFn) -> table.Description:
         setup=draw(st.sampled_from(table._SETUPS)),
         candidates=tuple(draw(st.lists(candidates(), min_size=1, max_size=15, unique=True))),
         mid=draw(st.sampled_from(["0", "1", "data"])),
-        sctp_port=draw(st.sampled_from([5000, 5001, 65535])), max_message_size=mms)
+        sctp_port=draw(st.sampled_from([5000, 5001, 65535])), max_message_size=mms,
+        offer=draw(st.one_of(st.none(), st.integers(0, table.MAX_OFFER))))
 
 
 @settings(max_examples=300)
@@ -167,7 +170,7 @@ def test_every_description_round_trips_through_its_code_and_its_sdp(
         d: table.Description) -> None:
     code = table.encode(table.pack(d))
     assert table.description_of(code) == d
-    assert table.parse_sdp(table.write_sdp(d), d.kind, d.table) == d
+    assert table.parse_sdp(table.write_sdp(d), d.kind, d.table, d.offer) == d
 
 
 @settings(max_examples=300)
@@ -182,12 +185,67 @@ def test_any_other_text_is_refused_with_the_bad_code_sentence(text: str) -> None
 
 def test_every_one_character_typo_of_a_code_is_refused() -> None:
     for name, sdp, kind in FIXTURES:
-        code = table.code_of(sdp, kind, "K7Q2XM")
-        for i, ch in enumerate(code):
-            for other in table.ALPHABET.replace(ch, ""):
-                with pytest.raises(table.TableCodeError) as caught:
-                    table.description_of(code[:i] + other + code[i + 1:])
-                assert caught.value.code == "table.bad_code", name
+        for offer in (None, 0, 173):
+            code = table.code_of(sdp, kind, "K7Q2XM", offer)
+            for i, ch in enumerate(code):
+                for other in table.ALPHABET.replace(ch, ""):
+                    with pytest.raises(table.TableCodeError) as caught:
+                        table.description_of(code[:i] + other + code[i + 1:])
+                    assert caught.value.code == "table.bad_code", (name, offer)
+
+
+@pytest.mark.parametrize(("name", "sdp", "kind"), FIXTURES, ids=[f[0] for f in FIXTURES])
+def test_a_code_carries_its_offers_number_in_one_byte_flagged_by_option_bit_3(
+        name: str, sdp: str, kind: table.Kind) -> None:
+    without = table.pack(table.parse_sdp(sdp, kind, "K7Q2XM"))
+    assert table.unpack(without).offer is None
+    for offer in (0, 1, 200, table.MAX_OFFER):
+        d = table.parse_sdp(sdp, kind, "K7Q2XM", offer)
+        packed = table.pack(d)
+        # one byte more, and the same description as without the number besides it
+        assert len(packed) == len(without) + 1
+        back = table.description_of(table.encode(packed))
+        assert back == d
+        assert back.offer == offer
+        assert dataclasses.replace(back, offer=None) == table.unpack(without)
+        # the counts byte (after the fingerprint, the ICE texts and the table id) flags it
+        counts_at = packed.index(b"K7Q2XM") + len("K7Q2XM")
+        assert without[counts_at] & 8 == 0
+        assert packed[counts_at] == without[counts_at] | 8
+    # an answer written from an offer's code carries that offer's number
+    assert table.description_of(table.code_of(sdp, kind, "T", 42)).offer == 42
+
+
+def test_a_code_without_an_offer_number_still_reads_as_a_page_before_the_numbers_wrote_it(
+        ) -> None:
+    # the Chromium offer's code as written before the numbers (the option bit 3 free)
+    d = table.parse_sdp(SDPS["chromium_mdns_offer"], "offer", "T")
+    old = table.code_of(SDPS["chromium_mdns_offer"], "offer", "T")
+    assert table.decode(old) == table.pack(d)
+    assert table.description_of(old) == d
+    assert d.offer is None
+    reply = Session().handle({"op": "table_sdp", "code": old})
+    assert reply["ok"]
+    assert reply["offer"] is None
+
+
+def test_an_offer_number_that_is_not_one_byte_is_refused() -> None:
+    sdp = SDPS["chromium_mdns_offer"]
+    bad: list[Any] = [-1, table.MAX_OFFER + 1, 1000, True, 1.5, "3"]
+    for offer in bad:
+        with pytest.raises(table.TableCodeError) as caught:
+            table.parse_sdp(sdp, "offer", "T", offer)
+        assert caught.value.code == "table.bad_sdp", offer
+        d = dataclasses.replace(table.parse_sdp(sdp, "offer", "T"), offer=offer)
+        with pytest.raises(table.TableCodeError):
+            table.pack(d)
+        for lang, sentence in (("de", CATALOG["web.bad_request"][0]),
+                               ("en", CATALOG["web.bad_request"][1])):
+            reply = Session().handle({"op": "table_code", "kind": "offer", "sdp": sdp,
+                                      "table": "T", "offer": offer, "lang": lang})
+            assert not reply["ok"], offer
+            assert reply["error"]["code"] == "web.bad_request", offer
+            assert reply["error"]["text"] == sentence, offer
 
 
 def test_a_cut_off_code_is_refused_in_german_and_english() -> None:
@@ -223,8 +281,18 @@ def test_the_bridge_gives_the_code_its_qr_code_bytes_and_link_and_reads_it_back(
     assert back["ok"]
     assert (back["kind"], back["table"]) == ("answer", "AB12")
     assert _candidates(back["sdp"]) == _candidates(SDPS["chromium_ip_answer"])
+    assert back["offer"] is None
     bad = s.handle({"op": "table_code", "kind": "pranswer", "sdp": "", "table": "T"})
     assert bad["error"]["code"] == "web.bad_request"
+    # the offer's number: an offer's own, an answer's the one of the offer it answers
+    for kind, sdp in (("offer", SDPS["chromium_mdns_offer"]),
+                      ("answer", SDPS["chromium_mdns_answer"])):
+        for offer in (0, 7, table.MAX_OFFER):
+            coded = s.handle({"op": "table_code", "kind": kind, "sdp": sdp, "table": "AB12",
+                              "offer": offer})
+            assert coded["ok"], (kind, offer)
+            read = s.handle({"op": "table_sdp", "code": coded["code"]})
+            assert (read["kind"], read["offer"]) == (kind, offer)
 
 
 # --- the protocol -----------------------------------------------------------------------------

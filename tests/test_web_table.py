@@ -267,6 +267,47 @@ def test_phones_that_cannot_reach_each_other_are_told_so_and_offered_the_hand_of
     host.close()
 
 
+def test_an_answer_to_a_used_code_is_told_at_once_and_the_current_code_still_seats_that_phone(
+        phones: list[BrowserContext], site: str) -> None:
+    host, ben, cem = (open_app(ctx, site) for ctx in phones)
+    start_game(host, ["Anna", "Ben", "Cem"], "pad")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    used = host.input_value("#table-link")  # the code posted to a group chat
+    join(host, ben)  # the host's panel shows the next phone's code now
+    current = host.input_value("#table-offer-code")
+    assert current not in used
+    # Cem opens the posted link: the code Ben used; its answer comes to the host
+    cem.goto(used)
+    cem.wait_for_selector("#table-answer-code")
+    host.fill("#table-answer", cem.input_value("#table-answer-code"))
+    started = perf_ms(host)
+    host.click("#table-connect")
+    sentence = text("page.table.used_code", "de")
+    host.wait_for_function("(s) => document.querySelector('#table-note')?.textContent === s",
+                           arg=sentence, timeout=2000)
+    assert perf_ms(host) - started < 2000
+    # nothing was tried on the connection: the host still shows the same code, not connecting
+    assert host.input_value("#table-offer-code") == current
+    assert not host.locator("#table-handoff").count()
+    # Cem reads the code the host shows now (its link) and sits down
+    actions = host.get_attribute("section.game", "data-actions")
+    first_answer = cem.input_value("#table-answer-code")
+    cem.goto(host.input_value("#table-link"))
+    cem.wait_for_function("(c) => { const f = document.querySelector('#table-answer-code');"
+                          " return f && f.value !== c; }", arg=first_answer)
+    host.fill("#table-answer", cem.input_value("#table-answer-code"))
+    host.click("#table-connect")
+    cem.wait_for_selector(f"section.game[data-actions='{actions}']", state="attached")
+    cem.wait_for_selector("#table-seated")
+    host.wait_for_function("(c) => { const f = document.querySelector('#table-offer-code');"
+                           " return f && f.value !== c; }", arg=current)
+    assert "3" in (host.text_content("#table-status") or "")
+    for page in (host, ben, cem):
+        page.close()
+
+
 def dice(page: Page) -> list[int]:
     """The dice the page shows, in their order."""
     shown: list[int] = page.eval_on_selector_all(

@@ -466,15 +466,21 @@ class Session:
 
     def table_code(self, req: dict[str, Any]) -> Reply:
         """The connection code of this phone's session description (``sdp``, an ``offer`` or
-        an ``answer`` with every candidate inside) for the table ``table``: the code, its QR
-        code, its bytes, and with ``base`` (the page's address) the link that carries it
-        (:mod:`kniffel.browser.table`)."""
+        an ``answer`` with every candidate inside) for the table ``table``, with the offer's
+        number ``offer`` when given (0-255: an offer's own, an answer's the one of the offer it
+        answers): the code, its QR code, its bytes, and with ``base`` (the page's address) the
+        link that carries it (:mod:`kniffel.browser.table`)."""
         kind = req.get("kind")
         if kind not in ("offer", "answer"):
             raise InvalidGameError(f"kind must be 'offer' or 'answer', got {kind!r}",
                                    code="web.bad_request")
+        offer = req.get("offer")
+        if offer is not None and (isinstance(offer, bool) or not isinstance(offer, int)
+                                  or not 0 <= offer <= table.MAX_OFFER):
+            raise InvalidGameError(f"offer must be a whole number 0-{table.MAX_OFFER}, "
+                                   f"got {offer!r}", code="web.bad_request")
         packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind,
-                                            _text(req.get("table"), "table")))
+                                            _text(req.get("table"), "table"), offer))
         code = table.encode(packed)
         reply: Reply = {"code": code, "qr": share.qr_code(code), "bytes": len(packed)}
         if req.get("base") is not None:
@@ -483,9 +489,10 @@ class Session:
 
     def table_sdp(self, req: dict[str, Any]) -> Reply:
         """The session description a connection code (or a link with one) carries, written
-        as an SDP the browser takes (:func:`kniffel.browser.table.write_sdp`)."""
+        as an SDP the browser takes (:func:`kniffel.browser.table.write_sdp`), with the offer's
+        number it carries (``offer``; None for a code without one)."""
         d = table.description_of(req.get("code"))
-        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table}
+        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table, "offer": d.offer}
 
     def table_open(self, req: dict[str, Any]) -> Reply:
         """Host a table for the game in play: this phone (``me``, a peer id the page chose;

@@ -15,7 +15,9 @@ again:
 - the SCTP port when it is not 5000 and the largest message the phone takes
   (``max-message-size``: a whole game state is larger than the 64 kB the standard assumes
   without it);
-- the table's id, so that a guest knows which table it joins.
+- the table's id, so that a guest knows which table it joins;
+- the offer's number when the page gives one (one byte; an answer carries the number of the
+  offer it answers), so that the host knows at once an answer to an offer it already used.
 
 The bytes (with a 2-byte CRC) are written as one number in base 36 (``0-9A-Z``): QR codes hold
 those characters in their alphanumeric mode at 5.5 bits each, and a code of only letters and
@@ -49,6 +51,8 @@ LINK_KEY = "t="
 MAX_CANDIDATES = 15
 #: The longest table id a code carries (bytes of UTF-8).
 MAX_TABLE_ID = 40
+#: The largest offer number a code carries (one byte: a page's count of its offers wraps).
+MAX_OFFER = 255
 
 _SETUPS = ("actpass", "active", "passive")
 #: The fingerprint hashes and their lengths in bytes.
@@ -97,6 +101,9 @@ class Description:
     sctp_port: int = 5000
     #: the ``max-message-size`` (None: absent, the standard's 64 kB; 0: no limit)
     max_message_size: int | None = 262144
+    #: the offer's number 0-255 (an answer: the number of the offer it answers); None: absent
+    #: (a code of a page before the numbers)
+    offer: int | None = None
 
 
 def _bad(message: str) -> TableCodeError:
@@ -108,11 +115,13 @@ def _bad_sdp(message: str) -> TableCodeError:
                           code="table.bad_sdp")
 
 
-def parse_sdp(sdp: str, kind: Kind, table: str) -> Description:
-    """The parts of a data-channel SDP (Chromium's, Safari's or Firefox's) that a code keeps;
-    raises :class:`TableCodeError` (``table.bad_sdp``) for an SDP that lacks one."""
+def parse_sdp(sdp: str, kind: Kind, table: str, offer: int | None = None) -> Description:
+    """The parts of a data-channel SDP (Chromium's, Safari's or Firefox's) that a code keeps,
+    with the offer's number ``offer``; raises :class:`TableCodeError` (``table.bad_sdp``) for an
+    SDP that lacks one or a number that is not one byte."""
     if kind not in ("offer", "answer"):
         raise _bad_sdp(f"kind must be 'offer' or 'answer', got {kind!r}")
+    _check_offer(offer)
     if not isinstance(sdp, str):
         raise _bad_sdp("it is not text")
     if len(table.encode()) > MAX_TABLE_ID:
@@ -161,7 +170,16 @@ def parse_sdp(sdp: str, kind: Kind, table: str) -> Description:
                        hash=hash_name.lower(), fingerprint=fingerprint, setup=setup,
                        candidates=tuple(unique), mid=attrs.get("mid", "0") or "0",
                        sctp_port=int(sctp),
-                       max_message_size=None if mms is None else _mms_kept(int(mms)))
+                       max_message_size=None if mms is None else _mms_kept(int(mms)),
+                       offer=offer)
+
+
+def _check_offer(offer: int | None) -> None:
+    """Raises :class:`TableCodeError` (``table.bad_sdp``) for an offer's number that is not a
+    whole number 0-255 (None, absent, is one)."""
+    if offer is not None and (isinstance(offer, bool) or not isinstance(offer, int)
+                              or not 0 <= offer <= MAX_OFFER):
+        raise _bad_sdp(f"the offer's number must be a whole number 0-{MAX_OFFER}, got {offer!r}")
 
 
 def _candidate(value: str) -> tuple[int, Candidate] | None:
@@ -237,6 +255,7 @@ def write_sdp(d: Description) -> str:
 
 def pack(d: Description) -> bytes:
     """The bytes of a code (before the CRC and the base 36): see the module's docstring."""
+    _check_offer(d.offer)
     out = bytearray()
     hashes = [h for h, _ in _HASHES]
     out.append(CODE_VERSION << 6 | (d.kind == "answer") << 5 | _SETUPS.index(d.setup) << 3
@@ -250,7 +269,7 @@ def pack(d: Description) -> bytes:
     out.append(len(table))
     out += table
     options = ((d.sctp_port != 5000) | (d.max_message_size is not None) << 1
-               | (d.mid != "0") << 2)
+               | (d.mid != "0") << 2 | (d.offer is not None) << 3)
     out.append(len(d.candidates) << 4 | options)
     if d.sctp_port != 5000:
         out += d.sctp_port.to_bytes(2, "big")
@@ -260,6 +279,8 @@ def pack(d: Description) -> bytes:
         mid = d.mid.encode()
         out.append(len(mid))
         out += mid
+    if d.offer is not None:
+        out.append(d.offer)
     for c in d.candidates:
         out += _candidate_bytes(c)
     return bytes(out)
@@ -375,8 +396,6 @@ def unpack(data: bytes) -> Description:
         raise _bad("the table id is not text") from None
     counts = reader.byte()
     options = counts & 15
-    if options >> 3:
-        raise _bad("the code has options this version does not know")
     sctp = int.from_bytes(reader.take(2), "big") if options & 1 else 5000
     mms = _mms_value(reader.byte()) if options & 2 else None
     mid = "0"
@@ -385,6 +404,7 @@ def unpack(data: bytes) -> Description:
             mid = reader.take(reader.byte()).decode()
         except UnicodeDecodeError:
             raise _bad("the media id is not text") from None
+    offer = reader.byte() if options & 8 else None
     candidates = []
     for _ in range(counts >> 4):
         candidates.append(_read_candidate(reader))
@@ -393,7 +413,7 @@ def unpack(data: bytes) -> Description:
     return Description(kind="answer" if head >> 5 & 1 else "offer", table=table,
                        ufrag=ice[0], pwd=ice[1], hash=hash_name, fingerprint=fingerprint,
                        setup=_SETUPS[setup], candidates=tuple(candidates), mid=mid,
-                       sctp_port=sctp, max_message_size=mms)
+                       sctp_port=sctp, max_message_size=mms, offer=offer)
 
 
 def _read_candidate(reader: _Reader) -> Candidate:
@@ -440,9 +460,10 @@ class _Reader:
         return len(self.data) - self.at
 
 
-def code_of(sdp: str, kind: Kind, table: str) -> str:
-    """The connection code of a browser's SDP (an offer or an answer) for ``table``."""
-    return encode(pack(parse_sdp(sdp, kind, table)))
+def code_of(sdp: str, kind: Kind, table: str, offer: int | None = None) -> str:
+    """The connection code of a browser's SDP (an offer or an answer) for ``table``, with the
+    offer's number ``offer`` (see :class:`Description`)."""
+    return encode(pack(parse_sdp(sdp, kind, table, offer)))
 
 
 # The shortest code a description can have (an answer with one IPv4 candidate is about 110

@@ -299,8 +299,15 @@ export async function openTable() {
   if (host() && !offer) await prepareOffer();
 }
 
+// The number of the host's next offer, one byte as a code carries it (it wraps after 255): each
+// code carries its offer's number and each answer the number of the offer it answers, so an answer
+// to an offer already used is known at once. It starts at a random byte, so that the codes of
+// another page (an earlier host) rarely share the current one's number.
+const offerCount = crypto.getRandomValues(new Uint8Array(1));
+
 // The offer code for the next phone: a new connection with its channel, the code of its offer.
 async function prepareOffer() {
+  const number = offerCount[0]++;
   const pc = new RTCPeerConnection({ iceServers: [] });
   const link = addLink(pc);
   bindChannel(link, pc.createDataChannel("kniffel", { ordered: true }));
@@ -308,9 +315,9 @@ async function prepareOffer() {
   await gathered(pc);
   if (!state.table) { pc.close(); return; }
   const reply = await ask({ op: "table_code", kind: "offer", sdp: pc.localDescription.sdp, table: state.table.id,
-    base: location.href.split("#")[0] });
+    offer: number, base: location.href.split("#")[0] });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
-  offer = { link, code: reply.code, qr: reply.qr, bytes: reply.bytes, url: reply.link };
+  offer = { link, number, code: reply.code, qr: reply.qr, bytes: reply.bytes, url: reply.link };
   timing.tableOfferBytes = reply.bytes;
   refresh();
 }
@@ -326,11 +333,15 @@ async function readCode(text, kind) {
   return read;
 }
 
-// A guest's answer code, read on the host: its connection completes; the next offer is made.
+// A guest's answer code, read on the host: its connection completes; the next offer is made. An
+// answer to another offer (one already used: a code passed on in a group chat) is said at once,
+// and the current offer stays for that phone to read; an answer without a number (a page before
+// the numbers) is taken as it comes.
 async function takeAnswer(text) {
   if (!offer) return;
   const reply = await readCode(text, "answer");
-  if (!reply) return;
+  if (!reply || !offer) return;
+  if (reply.offer != null && reply.offer !== offer.number) { say(tr("page.table.used_code")); return; }
   const { link } = offer;
   offer = null;
   // "connecting" and its time limit before the answer is set: on the loopback the channel may
@@ -358,7 +369,8 @@ export async function joinTable(text) {
   await pc.setRemoteDescription({ type: "offer", sdp: read.sdp });
   await pc.setLocalDescription(await pc.createAnswer());
   await gathered(pc);
-  const coded = await ask({ op: "table_code", kind: "answer", sdp: pc.localDescription.sdp, table: read.table });
+  const coded = await ask({ op: "table_code", kind: "answer", sdp: pc.localDescription.sdp, table: read.table,
+    offer: read.offer });
   if (!coded.ok) { say(refusal(coded.error)); return; }
   const joined = await ask({ op: "table_join", table: read.table, me, name: myName() });
   if (!joined.ok) { say(refusal(joined.error)); return; }
