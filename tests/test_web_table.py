@@ -291,10 +291,12 @@ def test_an_answer_to_a_used_code_is_told_at_once_and_the_current_code_still_sea
     # nothing was tried on the connection: the host still shows the same code, not connecting
     assert host.input_value("#table-offer-code") == current
     assert not host.locator("#table-handoff").count()
-    # Cem reads the code the host shows now (its link) and sits down
+    # Cem's phone reads another code, the one the host shows now, and sits down
     actions = host.get_attribute("section.game", "data-actions")
     first_answer = cem.input_value("#table-answer-code")
-    cem.goto(host.input_value("#table-link"))
+    cem.click("#table-reread")
+    cem.fill("#table-offer-in", current)
+    cem.click("#table-join-go")
     cem.wait_for_function("(c) => { const f = document.querySelector('#table-answer-code');"
                           " return f && f.value !== c; }", arg=first_answer)
     host.fill("#table-answer", cem.input_value("#table-answer-code"))

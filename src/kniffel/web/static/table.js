@@ -561,9 +561,11 @@ function joinPart() {
 function answerPart() {
   if (links.some((l) => l.open)) return h("p", { class: "status", id: "table-seated" }, tr("page.table.seated"));
   if (!answer) return h("p", { class: "hint", id: "table-preparing" }, tr("page.table.preparing"));
+  // (the host may say this phone read a used code: it reads the table's current one instead)
   return h("div", { id: "table-answer-out" },
     h("p", { class: "hint" }, tr("page.table.answer_hint")),
-    codeBlock("table-answer", answer, tr("page.table.my_answer")));
+    codeBlock("table-answer", answer, tr("page.table.my_answer")),
+    h("button", { type: "button", id: "table-reread", onclick: () => { dropLinks(); refresh(); } }, tr("page.table.reread")));
 }
 
 // The camera's button: the code it reads (tablescan.js, the box above the fields; none read:
