@@ -201,7 +201,8 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     assert all(ms < SLOWEST_MS for ms in latencies), latencies
     assert sheet(host) == sheet(ben) == sheet(cem) == {"0/ones": "3", "1/twos": "6",
                                                          "2/threes": "9"}
-    assert "Cem" in (host.text_content("#confirm") or "")
+    # a phone nobody named is named after the column its player picked
+    assert "Cem (Handy von Cem)" in (host.text_content("#confirm") or "")
     # a guest's phone closes; the table goes on; the phone comes back and catches up
     cem.close()
     enter(host, [ben], 0, "fours", 12)
@@ -413,7 +414,11 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
     for page in (host, cem):
         page.wait_for_function("(t) => document.querySelector('#confirm')?.textContent"
                                ".includes(t)", arg=said)
-    # a new game started on a guest is the whole table's, on every phone at once
+    # a new game started on a guest is the whole table's, on every phone at once (its setup
+    # screen says so)
+    cem.click("#menu summary")
+    cem.click("#new-game")
+    assert cem.text_content("#table-new-note") == text("page.table.new_for_all", "de")
     start_game(cem, ["Anna", "Ben", "Cem"], "pad")
     for page in (host, ben):
         page.wait_for_selector("#sheet thead th[data-player='2']", state="attached")

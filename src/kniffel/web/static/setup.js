@@ -88,11 +88,13 @@ export function drawSetup() {
   // the score pad starts before the engine runs (early.js); a game with dice waits for it and
   // says so next to the button, with how far its start is
   const waits = !state.ready && !earlyStart(s);
+  // at a table the new game is the whole table's (game.js begin): said before the button
+  if (state.table) form.append(h("p", { class: "hint", id: "table-new-note" }, tr("page.table.new_for_all")));
   form.append(h("button", { type: "submit", id: "start", class: "primary", disabled: waits || state.busy,
     "aria-describedby": waits ? "start-wait" : null }, tr("page.setup.start")));
   if (waits) form.append(bootWait("page.boot.start_wait", "start-wait"));
-  // another phone's table: its game comes from there (table.js)
+  // another phone's table: its game comes from there (table.js); at a table, its panel
   form.append(h("button", { type: "button", id: "table-join-open", disabled: !state.ready,
-    onclick: () => showTable(true) }, tr("page.table.join")));
+    onclick: () => showTable(!state.table) }, tr(state.table ? "page.table.menu" : "page.table.join")));
   return form;
 }

@@ -423,20 +423,27 @@ export async function checkTableLink() {
   await joinTable(decodeURIComponent(m[1]));
 }
 
-// The name this phone gives the table (who did what: "Anna (Ben's phone)"): the one its player
-// typed when joining, kept on this phone; else "Phone" and the start of its peer id.
+// The name this phone gives the table (who did what: "Anna (Bens Handy)"): the one its player
+// typed, kept on this phone; else the one it has at the table (named after its player's column,
+// "Handy von Ben"); else "Handy" and the start of its peer id.
 const NAME_KEY = "kniffel.v1.table_name";
-function myName() {
+function keptName() {
   try {
     const kept = localStorage.getItem(NAME_KEY);
-    if (kept && kept.trim()) return kept.trim().slice(0, 40);
+    return kept && kept.trim() ? kept.trim().slice(0, 40) : null;
   } catch {
-    // no storage: the default name
+    return null; // no storage: no name kept
   }
-  return tr("page.table.phone_n", { id: me.slice(0, 4) });
 }
 
-function keepName(name) {
+function myName() {
+  const seat = state.table && Array.isArray(state.table.peers) ? state.table.peers.find((p) => p.peer === me) : null;
+  return keptName() ?? seat?.name ?? tr("page.table.phone_n", { id: me.slice(0, 4) });
+}
+
+// (``onlyTyped``: not the made-up name the field showed, untouched)
+function keepName(name, onlyTyped = false) {
+  if (onlyTyped && name.trim() === tr("page.table.phone_n", { id: me.slice(0, 4) })) return;
   try {
     if (name.trim()) localStorage.setItem(NAME_KEY, name.trim().slice(0, 40));
   } catch {
@@ -494,6 +501,8 @@ export function tableStatus() {
 function minePicker(view) {
   const select = h("select", { id: "table-mine", onchange: () => {
     state.mine = select.value === "" ? null : Number(select.value);
+    // a phone nobody named is named after its player ("Handy von Ben")
+    if (state.mine !== null && !keptName()) rename(tr("page.table.phone_of", { name: view.columns[state.mine].name }));
     redraw();
   } }, h("option", { value: "" }, tr("page.table.mine_none")),
   view.columns.map((c, i) => h("option", { value: i, selected: state.mine === i }, c.name)));
@@ -552,7 +561,7 @@ function joinPart() {
     h("label", { for: "table-offer-in" }, tr("page.table.code")), field,
     h("div", { class: "controls" },
       h("button", { type: "button", id: "table-join-go", class: "primary", onclick: () => {
-        if ($("table-name")) keepName($("table-name").value);
+        if ($("table-name")) keepName($("table-name").value, true);
         joinTable(field.value);
       } }, tr("page.table.join_go")),
       scanButton("table-scan", (code) => { field.value = code; joinTable(code); })));
