@@ -433,3 +433,25 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
                           arg=text("table.said.left", "de", device="Cems Handy"))
     for page in (host, ben):
         page.close()
+
+
+def test_on_a_phone_held_sideways_a_notice_leaves_the_games_menu_free(
+        phones: list[BrowserContext], site: str) -> None:
+    # a new player's report: on a sideways phone a notice ("… hat den Tisch verlassen") lay over
+    # the game's menu for its seconds; it goes under the game's head now
+    page = open_app(phones[0], site)
+    page.set_viewport_size({"width": 844, "height": 390})
+    start_game(page, ["Anna", "Ben"], "pad")
+    page.click("#menu summary")
+    page.click("#table-open")
+    page.wait_for_selector("#table-offer-code")
+    page.click("#table-leave")
+    page.wait_for_selector(".notice")
+    menu = page.locator("#menu summary").bounding_box()
+    notice = page.locator(".notice").first.bounding_box()
+    assert menu is not None
+    assert notice is not None
+    assert notice["y"] >= menu["y"] + menu["height"], (menu, notice)
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#menu') !== null",
+                         [menu["x"] + menu["width"] / 2, menu["y"] + menu["height"] / 2])
+    page.close()

@@ -39,6 +39,10 @@ function dismissNotice(n) {
 // last; the elements of those gone removed; those still due left where they are.
 export function drawNotices() {
   const box = $("notices");
+  // where the game's head is (a phone sideways puts the notices under it, not over its menu:
+  // style.css): its bottom edge in the window
+  const head = document.querySelector(".game-head");
+  if (head && state.notices.length) document.body.style.setProperty("--head-bottom", `${Math.round(head.getBoundingClientRect().bottom)}px`);
   const due = new Set(state.notices.map((n) => n.id));
   for (const [id, el] of elements) {
     if (!due.has(id)) {
