@@ -317,6 +317,16 @@ def test_dice_game_shows_the_best_choices_by_the_dice_and_kept_dice_stay(
     assert after[2] == slots[2][1]
     assert after[5] == slots[5][1]
     assert page_overflow(page) == 0
+    # the throw taken back: the dice lie as before it, the same two kept
+    page.click("#undo")
+    wait_actions(page, 2)
+    back = page.eval_on_selector_all(
+        ".die", "els => els.map(e => [Number(e.dataset.pos), Number(e.querySelector('.sr')"
+        ".textContent), e.getAttribute('aria-pressed')])")
+    assert [b[:2] for b in back] == slots
+    assert [b[2] for b in back] == ["false", "false", "true", "false", "false", "true"]
+    page.click("#roll")
+    wait_actions(page, 4)
     n = actions(page)
     page.click("#choices button")
     wait_actions(page, n + 1)

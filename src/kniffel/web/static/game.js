@@ -5,7 +5,7 @@ import { notice, showPicker } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { keptAfter, noteKeep } from "./keep.js?b=__BUILD__";
+import { keptAfter, keptAfterUndo, noteKeep } from "./keep.js?b=__BUILD__";
 import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
@@ -100,7 +100,7 @@ function confirmOther(request) {
 export function takeReply(reply, { before, undo = false, told = false, carried = null, chip = null, correct = false, said = null }) {
   if (told || said) tell(before, reply.view, undo, said);
   setCurrent({ ...state.current, game: reply.game, view: reply.view, summary: reply.summary });
-  state.keep = keptAfter(reply.view, carried, chip ? chip.kept : null, chip ? chip.order : null);
+  state.keep = undo ? keptAfterUndo(reply.view) : keptAfter(reply.view, carried, chip ? chip.kept : null, chip ? chip.order : null);
   // the pad's typed dice stay over a chip (its throw re-throws some of them); their fields
   // over a correction too
   const padChip = Boolean(chip) && reply.view.mode === "pad";

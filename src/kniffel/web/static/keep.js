@@ -54,11 +54,27 @@ export function keptAfter(view, carried, keptBefore, orderBefore) {
   }));
 }
 
-// Before a throw: which dice stay, and where they lie.
+// Before a throw: which dice stay, and where they lie; kept too as the table looked before it
+// (an undo of the throw lays the dice out as they were, the same ones kept: keptAfterUndo).
+const BEFORE_THROWS = 8;
+const beforeThrows = [];
 export function noteKeep(view) {
   if (!view || !view.turn) return;
   const dice = view.turn.dice;
   const slots = dice ? diceOrder(view) : [];
   play.pendingKeep = { from: view.actions, kept: slots.flatMap((pos, slot) => (state.keep.has(pos)
     ? [[slot, dice[pos].value, dice[pos].d10]] : [])) };
+  if (!dice) return;
+  beforeThrows.push({ actions: view.actions, dice: JSON.stringify(dice), slots: [...slots], keep: [...state.keep] });
+  if (beforeThrows.length > BEFORE_THROWS) beforeThrows.shift();
+}
+
+// After an undo: the dice as they lay before the throw taken back, the same ones kept (where the
+// page saw that state: the same actions and dice); else none kept, in the engine's order.
+export function keptAfterUndo(view) {
+  const dice = view.turn && view.turn.dice;
+  const seen = dice ? beforeThrows.findLast((b) => b.actions === view.actions && b.dice === JSON.stringify(dice)) : null;
+  if (!seen || !validSlots(seen.slots, dice.length)) return new Set();
+  play.order = { actions: view.actions, slots: seen.slots };
+  return new Set(seen.keep.filter((i) => i < dice.length));
 }
