@@ -906,3 +906,31 @@ def test_a_phone_renamed_at_the_table_is_named_so_on_every_phone() -> None:
     assert [p["name"] for p in told["table"]["peers"]] == ["Anna", "Ben"]
     empty = g.handle({"op": "table_name", "name": " ", "lang": "en"})
     assert empty["error"]["code"] == "web.bad_request"
+
+
+def test_a_lost_host_that_sits_down_at_the_new_host_is_back_not_new() -> None:
+    _, g, _ = _pair()
+    took = g.handle({"op": "table_lost", "peer": "H"})
+    assert took["table"]["host"] == "G"
+    # the old host's phone restarted: a new peer id, the name it was given kept
+    h2 = Session(chances=False)
+    hello = h2.handle({"op": "table_join", "table": "H", "me": "H2", "name": "Annas Handy"})
+    back = g.handle({"op": "table_message", "from": "H2", "message": hello["send"][0][1]})
+    assert back["said"]["code"] == "table.said.back"
+
+
+def test_a_game_resumed_on_a_guest_is_the_whole_tables_at_once() -> None:
+    h, g, _ = _pair()
+    _deliver(g, "H", h.handle({"op": "table_act", "request": _entry(h)}))
+    assert h.game is not None
+    older = h.game.to_json()
+    rematch = {"op": "new", "rules": "kniffel", "mode": "pad",
+               "players": [{"name": "Anna"}, {"name": "Ben"}]}
+    _deliver(g, "H", h.handle({"op": "table_act", "request": rematch}))
+    resumed = _deliver(h, "G", g.handle({"op": "table_act",
+                                         "request": {"op": "load", "game": older}}))
+    assert resumed["said"]["text"] == "Bens Handy setzt eine andere Partie fort"
+    assert resumed["game"] == older
+    told = _deliver(g, "H", resumed)
+    assert told["said"]["code"] == "table.said.load"
+    assert told["game"] == older

@@ -399,13 +399,20 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
     # confirmed, it is made, and said on every phone with the phone that made it
     enter(ben, [host, cem], 0, "ones", 3)
     assert "Anna (Bens Handy)" in (host.text_content("#confirm") or "")
+    # so is an undo of an entry in another player's column; cancelled, nothing is taken back
+    ben.click("#undo")
+    ben.wait_for_selector("#picker[open] #table-other-go")
+    assert ben.text_content("#picker-title") == text("page.table.other_undo", "de", name="Anna")
+    ben.click("#picker-cancel")
+    ben.wait_for_timeout(300)
+    assert host.get_attribute("section.game", "data-actions") == "1"
     # a phone without a column of its own is not asked
     cem.click("td[data-player='1'][data-box='twos'] button.open")
     cem.click("#picker-options button[data-points='4']")
     assert not cem.locator("#picker[open]").count()
     for page in (host, ben, cem):
         wait_actions(page, 2)
-    # undo names what it took back, on every phone
+    # undo names what it took back, on every phone (Ben's own column: not asked)
     ben.click("#undo")
     for page in (host, ben, cem):
         wait_actions(page, 1)
@@ -419,7 +426,14 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
     cem.click("#menu summary")
     cem.click("#new-game")
     assert cem.text_content("#table-new-note") == text("page.table.new_for_all", "de")
-    start_game(cem, ["Anna", "Ben", "Cem"], "pad")
+    # the setup is the table's (its players), not this phone's last one
+    assert [cem.input_value(f"input[data-player='{i}']") for i in range(2)] == ["Anna", "Ben"]
+    start_game(cem, ["Anna", "Ben", "Cem"], "pad", wait=False)
+    # it ends the table's game in progress on every phone: asked first
+    cem.wait_for_selector("#picker[open] #table-other-go")
+    assert cem.text_content("#picker-title") == text("page.table.replace", "de")
+    cem.click("#table-other-go")
+    wait_actions(cem, 0)
     for page in (host, ben):
         page.wait_for_selector("#sheet thead th[data-player='2']", state="attached")
         wait_actions(page, 0)
@@ -427,11 +441,60 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
             page.text_content("#confirm") or "")
     enter(host, [ben, cem], 0, "sixes", 18)
     assert sheet(host) == sheet(ben) == sheet(cem) == {"0/sixes": "18"}
-    # a guest that leaves is said on the other guests too, not only on the host
+    # the game before, resumed from a guest's history, is the whole table's again: on every
+    # phone, one copy in each history (the game of three), none of the game of two
+    ben.click("#nav-history")
+    ben.click("[data-resume]")
+    ben.click("#picker[open] #table-other-go")
+    for page in (host, ben, cem):
+        page.wait_for_selector("#sheet thead th[data-player='2']", state="detached")
+        wait_actions(page, 1)
+        assert sheet(page) == {"0/ones": "3"}
+        page.click("#nav-history")
+        assert page.locator("[data-resume]").count() == 1
+        page.click("#nav-game")
+    assert text("table.said.load", "de", device="Bens Handy") in (
+        host.text_content("#confirm") or "")
+    # a guest that leaves is said on the other guests too, not only on the host (once)
     cem.close()
     ben.wait_for_function("(t) => document.querySelector('#notices').textContent.includes(t)",
                           arg=text("table.said.left", "de", device="Cems Handy"))
+    host.wait_for_timeout(500)
+    assert text("page.table.lost", "de") not in (host.text_content("#notices") or "")
     for page in (host, ben):
+        page.close()
+
+
+def test_a_host_that_leaves_by_its_panel_hands_the_table_on_and_no_guest_is_stranded(
+        phones: list[BrowserContext], site: str) -> None:
+    host, ben, cem = (open_app(ctx, site) for ctx in phones)
+    start_game(host, ["Anna", "Ben", "Cem"], "pad")
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    join(host, ben, name="Bens Handy")
+    join(host, cem, mine=2, name="Cems Handy")
+    host.click("#panel-close")
+    enter(host, [ben, cem], 0, "ones", 3)
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.click("#table-leave")
+    # Ben joined first: its phone holds the table and shows its code; Cem's is told so and asked
+    # for that code, at once (it took its seat's words from the host's bye)
+    ben.wait_for_selector("#panel[open] #table-offer-code")
+    cem.wait_for_selector("#panel[open] #table-offer-in")
+    said = text("table.said.host", "de", device="Bens Handy")
+    assert said in (cem.text_content("#notices") or "")
+    join(ben, cem)
+    # Cem's column stayed Cem's
+    assert cem.locator("#sheet thead th[data-player]").first.get_attribute("data-player") == "2"
+    try:
+        enter(cem, [ben], 1, "twos", 4)
+    except PlaywrightError:
+        print("DEBUG", ERRORS, [p.evaluate("[document.querySelector('#notices').textContent, document.querySelector('section.game')?.dataset.actions, window.kniffelTiming.tableMessages]") for p in (ben, cem)])
+        raise
+    assert sheet(ben) == sheet(cem) == {"0/ones": "3", "1/twos": "4"}
+    for page in (host, ben, cem):
         page.close()
 
 

@@ -528,16 +528,16 @@ class Session:
 
     def table_act(self, req: dict[str, Any]) -> Reply:
         """A move (``request``: an ``act``, ``roll`` or ``undo`` request, ``computer_move``
-        for a computer player, or ``new``: a new game for the whole table, a rematch or the
-        setup's start) made on this phone at a table: applied on the host (the reply
+        for a computer player, or ``new`` or ``load``: another game for the whole table, a
+        rematch, the setup's start, a game resumed) made on this phone at a table: applied on the host (the reply
         as ``act``'s, with the state for every guest in ``send``), sent to the host from a
         guest (``pending``: the view comes with the host's state). ``rev``: the table's change
         the page showed (``table.rev``) when the move was made; refused (``table.stale``) where
         the table has moved on since."""
         request = req.get("request")
         if not isinstance(request, dict):
-            raise TableError(f"request must be an act, roll, undo, computer_move or new "
-                             f"request, got {request!r}", code="web.bad_request")
+            raise TableError(f"request must be an act, roll, undo, computer_move, new or "
+                             f"load request, got {request!r}", code="web.bad_request")
         rev = req.get("rev")
         if rev is not None and (isinstance(rev, bool) or not isinstance(rev, int)):
             raise TableError(f"rev must be a whole number, got {rev!r}", code="web.bad_request")

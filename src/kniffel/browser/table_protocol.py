@@ -13,7 +13,7 @@ table's id); a message of another table or version is left alone.
   takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
   doubled one changes nothing.
 - ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo``,
-  ``computer_move`` or ``new`` request: a new game is the whole table's) to the host. The host
+  ``computer_move``, ``new`` or ``load`` request: another game is the whole table's) to the host. The host
   applies the moves in the order they arrive, through the same engine code as a move made on
   the host (the bridge's own ops); a move made on a state that is no longer the table's
   (``term`` or ``rev`` behind) or one the engine refuses is answered with
@@ -53,9 +53,10 @@ from kniffel.engine.history_file import derived_uid
 #: The protocol's version (every message's ``v``).
 VERSION = 1
 #: The requests a table passes on to the engine: the moves of the page (and a computer
-#: player's move, virtual dice: the phone that drives the computers asks for it), and a new
-#: game (a rematch or the setup's start: the whole table plays it).
-MOVES = frozenset({"act", "roll", "undo", "computer_move", "new"})
+#: player's move, virtual dice: the phone that drives the computers asks for it), and another
+#: game: a new one (a rematch, the setup's start) or one loaded (resumed from a phone's
+#: history, imported, opened from a hand-off): the whole table plays it.
+MOVES = frozenset({"act", "roll", "undo", "computer_move", "new", "load"})
 #: The words of a phone coming and going: sent on to every phone but the one they are about.
 SEAT_WORDS = frozenset({"table.said.joined", "table.said.back", "table.said.left"})
 #: The fields of a save that make a game the game it is (the actions aside).
@@ -125,8 +126,8 @@ def said_of(before: Game, after: Game, request: dict[str, Any], device: str
     ``before`` (a copy) into ``after``, made on the phone ``device``. An undo names what it
     took back (the entry, the change, the chip or the throw)."""
     op = request.get("op")
-    if op == "new":
-        return {"code": "table.said.new", "params": {"device": device}}
+    if op in ("new", "load"):
+        return {"code": f"table.said.{op}", "params": {"device": device}}
     if op == "undo":
         took = _difference(after, before)
         if took is None:
@@ -267,8 +268,8 @@ class Table:
         when the move was made; a move made on a state this phone has left since (another
         phone's move came in meanwhile) is refused, as the host refuses a guest's."""
         if not isinstance(request, dict) or request.get("op") not in MOVES:
-            raise TableError(f"a table passes on act, roll, undo, computer_move and new "
-                             f"requests, got {request!r}", code="web.bad_request")
+            raise TableError(f"a table passes on act, roll, undo, computer_move, new and "
+                             f"load requests, got {request!r}", code="web.bad_request")
         if rev is not None and rev != self.rev:
             raise TableError("the move was made on a state the table has left behind",
                              code="table.stale")
@@ -325,6 +326,8 @@ class Table:
             return Result()
         if not self.synced:
             return Result()  # the join never came through: nothing to carry on
+        for seat in self.peers.values():  # the lost host among them: back, when it comes back
+            self.seen |= {seat.peer, seat.name}
         self.peers.pop(peer, None)
         self.pending.clear()  # sent to the lost host: not made (the page may make them again)
         winner = max(self.peers.values(), key=lambda s: (s.have, -s.joined))
@@ -506,8 +509,8 @@ class Table:
         request = m["request"]
         if not isinstance(request, dict) or request.get("op") not in MOVES:
             return Result(send=[self._refuse(frm, seq, TableError(
-                f"a table passes on act, roll, undo, computer_move and new requests, "
-                f"got {request!r}",
+                f"a table passes on act, roll, undo, computer_move, new and load "
+                f"requests, got {request!r}",
                 code="web.bad_request"))])
         try:
             return self._apply(request, frm, seq)

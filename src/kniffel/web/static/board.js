@@ -7,7 +7,7 @@ import { drawDice } from "./dice.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { bootWait, earlyGame } from "./early.js?b=__BUILD__";
 import { openReview } from "./expert.js?b=__BUILD__";
-import { computerTurn, confirmLine, rematch } from "./game.js?b=__BUILD__";
+import { computerTurn, confirmLine, rematch, tableSetup } from "./game.js?b=__BUILD__";
 import { exportGame } from "./history.js?b=__BUILD__";
 import { drawPadTools } from "./pad.js?b=__BUILD__";
 import { handoff, shareResult } from "./share.js?b=__BUILD__";
@@ -54,7 +54,7 @@ function drawMenu(view) {
   const open = Boolean($("menu")?.open);
   return h("details", { id: "menu", class: "menu", open }, h("summary", {}, "⋯ ", tr("page.menu.title")),
     h("div", { class: "menu-items" },
-      h("button", { type: "button", id: "new-game", onclick: close(() => { state.screen = "setup"; redraw(); }) }, tr("page.menu.new_game")),
+      h("button", { type: "button", id: "new-game", onclick: close(() => { tableSetup(); state.screen = "setup"; redraw(); }) }, tr("page.menu.new_game")),
       h("button", { type: "button", id: "share", disabled: !state.ready, onclick: close(shareResult) },
         view.over ? tr("page.share.result") : tr("page.share.running")),
       h("button", { type: "button", id: "handoff", disabled: !state.ready || view.over, onclick: close(handoff) }, tr("page.handoff.title")),

@@ -24,6 +24,13 @@ export function notice(text, kind = "info") {
   redraw("notices");
 }
 
+// A notice no longer true (a phone that sits at its table again): gone at once.
+export function unsay(text) {
+  const said = state.notices.filter((n) => n.text === text);
+  for (const n of said) forgetNotice(n);
+  if (said.length) redraw("notices");
+}
+
 function forgetNotice(n) {
   clearTimeout(timers.get(n.id));
   timers.delete(n.id);

@@ -7,7 +7,7 @@ import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUI
 import { ask } from "./engine.js?b=__BUILD__";
 import { keptAfter, keptAfterUndo, noteKeep } from "./keep.js?b=__BUILD__";
 import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
-import { newId, saveCurrent, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
+import { newId, saveCurrent, saveHistory, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { boxName, count, refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -71,26 +71,50 @@ export async function act(request, { confirmed = false } = {}) {
 }
 
 // At a table where this phone's player has a column (state.mine), the column of another player
-// that an entry, a chip or a correction ``request`` goes to; else null (a throw, an undo, no
-// column chosen: one phone entering for everyone, as on the paper pad passed around).
+// that an entry, a chip or a correction ``request`` goes to, or whose entry an undo takes back
+// (the last change this page said: state.confirm); else null (a throw, no column chosen: one
+// phone entering for everyone, as on the paper pad passed around).
 function otherColumn(request) {
   const view = state.current && state.current.view;
-  if (!state.table || state.mine === null || state.mine === undefined || !view || request.op !== "act") return null;
-  const player = request.action.type === "correct" ? request.action.player : view.current;
+  if (!state.table || state.mine === null || state.mine === undefined || !view) return null;
+  let player = null;
+  if (request.op === "act") player = request.action.type === "correct" ? request.action.player : view.current;
+  else if (request.op === "undo" && state.confirm && !state.confirm.undo && state.confirm.actions === view.actions) player = state.confirm.player;
   return player === null || player === undefined || player === state.mine ? null : player;
 }
 
-// An entry in another player's column, asked once more before it is made: who it is for, whose
-// column this phone has; made with "Für Ben eintragen", else nothing.
+// An entry in another player's column (or an undo of one), asked once more before it is made:
+// who it is for, whose column this phone has; made with "Für Ben eintragen", else nothing.
 function confirmOther(request) {
   const view = state.current.view;
   const name = view.columns[otherColumn(request)].name;
-  showPicker(tr("page.table.other_column", { name }), tr("page.table.other_column_hint", { mine: view.columns[state.mine].name }),
-    [h("button", { type: "button", id: "table-other-go", class: "primary", onclick: () => {
-      $("picker").close();
-      act(request, { confirmed: true });
-    } }, tr("page.table.other_column_go", { name }))]);
+  const undo = request.op === "undo";
+  confirmStep(tr(undo ? "page.table.other_undo" : "page.table.other_column", { name }),
+    tr("page.table.other_column_hint", { mine: view.columns[state.mine].name }),
+    tr(undo ? "page.table.other_undo_go" : "page.table.other_column_go", { name }),
+    () => act(request, { confirmed: true }));
   return null;
+}
+
+// A step asked once more: ``title``, ``why``, the button ``go`` that does ``then`` (the picker's
+// cancel does nothing).
+function confirmStep(title, why, go, then) {
+  showPicker(title, why, [h("button", { type: "button", id: "table-other-go", class: "primary", onclick: () => {
+    $("picker").close();
+    then();
+  } }, go)]);
+}
+
+// Whether another game would end the table's game in progress on every phone (asked first).
+function tableGameRunning() {
+  const cur = state.current;
+  return Boolean(state.table && cur && !cur.view.over && cur.view.actions > 0);
+}
+
+function confirmReplace(then) {
+  const v = state.current.view;
+  confirmStep(tr("page.table.replace"), tr("page.table.replace_hint", { round: v.round, rounds: v.rounds }),
+    tr("page.table.replace_go"), then);
 }
 
 // The game the engine answered with (``reply``: game, view, summary) becomes the one in
@@ -196,29 +220,58 @@ export function computerTurn(view) {
     && view.players[view.current].kind === "computer");
 }
 
-// A new game (the setup's start, a rematch). At a table it is the whole table's: the host starts
-// it and sends it to every phone (a guest's comes back with the host's state, table.js).
-async function begin(request) {
-  if (!state.ready || state.busy) return;
+// A new game (the setup's start, a rematch) or one loaded (``uid``, ``started``: a history entry's,
+// which leaves the history). At a table it is the whole table's, asked first where it ends the
+// table's game in progress: the host starts it and sends it to every phone (a guest's comes back
+// with the host's state, table.js).
+async function begin(request, { uid = null, started = null, confirmed = false } = {}) {
+  if (!state.ready || state.busy) return null;
+  if (!confirmed && tableGameRunning()) {
+    confirmReplace(() => begin(request, { uid, started, confirmed: true }));
+    return null;
+  }
   state.busy = true;
   const reply = await ask(state.table ? { op: "table_act", request, rev: state.table.rev } : request);
   state.busy = false;
   if (reply.ok && reply.table && state.table) state.table = { ...state.table, ...reply.table };
   if (!reply.ok) {
-    notice(refusal(reply.error), "warn");
+    if (request.op === "new") notice(refusal(reply.error), "warn");
     redraw();
-    return;
+    return reply;
   }
   if (reply.pending) { // a guest's: sent to the host, its state comes back
     if (tableSend) tableSend(reply.send);
     redraw();
-    return;
+    return reply;
   }
   shelveCurrent();
-  becomeCurrent(reply, newId());
+  if (uid !== null) {
+    state.history = state.history.filter((e) => e.uid !== uid);
+    saveHistory();
+    state.stats = null;
+  }
+  becomeCurrent(reply, uid ?? newId(), started);
   if (reply.said) tell(null, reply.view, false, reply.said);
   if (reply.send && tableSend) tableSend(reply.send); // (after: the seat kept is the new game's)
   redraw();
+  return reply;
+}
+
+// Another game in progress (``save``: resumed from the history with its entry's ``uid`` and
+// ``started``, imported, opened from a hand-off): loaded by the engine and shown; at a table the
+// whole table's (begin). The reply (refused: ``ok`` false, for the caller's sentence).
+export function loadGame(save, { uid = null, started = null } = {}) {
+  return begin({ op: "load", game: save }, { uid, started });
+}
+
+// The setup of a new game at a table: the table's rule set, mode and players (the new game is
+// theirs, on every phone), not the setup this phone used last.
+export function tableSetup() {
+  const g = state.current && state.current.game;
+  if (!state.table || !g) return;
+  state.setup = { ...state.setup, rules: g.rules.name, free_strike: g.rules.free_strike, mode: g.mode,
+    players: g.players.map((p) => (p.kind === "computer" ? { name: p.name, kind: "computer", strategy: computer(p.strategy) }
+      : { name: p.name, kind: "human" })) };
 }
 
 // A game the engine has just loaded becomes the one in progress (the caller has shelved the

@@ -5,11 +5,11 @@ import { notice } from "./dialogs.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { openReview } from "./expert.js?b=__BUILD__";
-import { becomeCurrent } from "./game.js?b=__BUILD__";
+import { loadGame } from "./game.js?b=__BUILD__";
 import { plot } from "./plot.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
-import { keepCorruptCopy, newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { keepCorruptCopy, newId, saveHistory } from "./storage.js?b=__BUILD__";
 import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, dateText, num, percent, refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -250,15 +250,10 @@ async function loadStats(ordered) {
   }
 }
 
+// The entry's game in progress again (at a table: the whole table's, game.js loadGame).
 async function resume(entry) {
-  const reply = await ask({ op: "load", game: entry.game });
-  if (!reply.ok) { notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn"); return; }
-  shelveCurrent();
-  state.history = state.history.filter((e) => e.uid !== entry.uid);
-  saveHistory();
-  state.stats = null;
-  becomeCurrent(reply, entry.uid, entry.started);
-  redraw();
+  const reply = await loadGame(entry.game, { uid: entry.uid, started: entry.started });
+  if (reply && !reply.ok) notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn");
 }
 
 function download(name, data) {
@@ -329,10 +324,9 @@ async function importFile(input) {
     notice(added ? tr("page.history.imported_game") : tr("page.history.import_known"));
   } else {
     // an unfinished game continues here; the one in progress goes to the history
-    const loaded = await ask({ op: "load", game: reply.game });
+    const loaded = await loadGame(reply.game, { uid });
+    if (!loaded) return; // asked first at a table, or the engine busy
     if (!loaded.ok) { notice(tr("page.history.import_bad", { why: refusal(loaded.error) }), "warn"); return; }
-    shelveCurrent();
-    becomeCurrent(loaded, uid);
     notice(tr("page.history.imported_game"));
   }
   state.stats = null;

@@ -4,9 +4,8 @@
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
 import { $, h, svgEl } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
-import { becomeCurrent } from "./game.js?b=__BUILD__";
+import { loadGame } from "./game.js?b=__BUILD__";
 import { play, redraw, state } from "./state.js?b=__BUILD__";
-import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { secureContext } from "./system.js?b=__BUILD__";
 import { refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -77,11 +76,8 @@ export async function checkLink() {
   const load = async () => {
     $("panel").close();
     forget();
-    const loaded = await ask({ op: "load", game: reply.game });
-    if (!loaded.ok) { notice(refusal(loaded.error), "warn"); return; }
-    shelveCurrent();
-    becomeCurrent(loaded, newId());
-    redraw();
+    const loaded = await loadGame(reply.game);
+    if (loaded && !loaded.ok) notice(refusal(loaded.error), "warn");
   };
   showPanel(tr("page.link.title"),
     h("p", {}, tr(v.rules.title), ": ", tr("page.link.text", { names: v.columns.map((c) => c.name).join(", "), round: v.round, rounds: v.rounds })),

@@ -8,14 +8,14 @@
 // send (reply.send: [[peer, message], …]) goes out on that peer's channel; a reply with a game
 // is stored and drawn as an action's is (game.js takeReply).
 
-import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
+import { notice, showPanel, unsay } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
 import { handoff, localAddress, qrImage } from "./share.js?b=__BUILD__";
 import { scanCode } from "./tablescan.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
-import { newId, shelveCurrent } from "./storage.js?b=__BUILD__";
+import { newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
 
 // How long a read code may wait for its connection before the page says the phones cannot
@@ -60,7 +60,7 @@ const SEAT_KEY = "kniffel.v1.table";
 function keepSeat() {
   try {
     if (state.table && state.current) {
-      localStorage.setItem(SEAT_KEY, JSON.stringify({ version: 1, game: state.current.id, table: state.table.id }));
+      localStorage.setItem(SEAT_KEY, JSON.stringify({ version: 1, game: state.current.id, table: state.table.id, mine: state.mine ?? null }));
     } else localStorage.removeItem(SEAT_KEY);
   } catch {
     // not kept: a reload simply does not say that the page sat at a table
@@ -75,6 +75,8 @@ function checkSeat() {
   const cur = state.current;
   if (state.table || !seat || typeof seat !== "object" || seat.version !== 1) return;
   if (!cur || seat.game !== cur.id || cur.view.over) { keepSeat(); return; }
+  // the player's column stays this phone's when it sits down again
+  if (Number.isInteger(seat.mine) && seat.mine < cur.view.columns.length) state.mine = seat.mine;
   notice(tr("page.table.seat_lost"), "warn");
   showTable(true);
 }
@@ -154,6 +156,7 @@ function bindChannel(link, channel) {
     clearTimeout(link.timer);
     note = null;
     counted("opened");
+    for (const code of ["page.table.seat_lost", "page.table.rejoin"]) unsay(tr(code));
     const first = link.out.splice(0);
     for (const m of first) put(channel, m);
     // a guest's hello goes again until the host answers (seen lost in Chromium under load; the
@@ -194,12 +197,15 @@ async function received(link, data) {
     console.warn("kniffel: a table message refused", reply.error);
     return;
   }
+  const hostBefore = state.table && state.table.host;
   sendAll(reply.send);
   if (reply.table) setTable(reply.table);
   // this phone's move refused by the host; a change without a game's (a phone left)
   if (reply.refused) notice(refusal(reply.refused.error), "warn");
   if (reply.game && reply.view) arrive(reply, before);
-  else {
+  else if (state.table && hostBefore !== state.table.host && hostBefore === link.peer) {
+    await hostGone(reply); // the host left (its bye): the table moves to another phone
+  } else {
     if (reply.said) notice(reply.said.text ?? tr(reply.said.code, reply.said.params));
     refresh();
     redraw();
@@ -217,11 +223,19 @@ function arrive(reply, before) {
   const same = cur && cur.game && sameGame(cur.game, reply.game);
   if (!same) {
     shelveCurrent();
-    becomeCurrent(reply, newId());
+    // a game of this phone's history (the table went back to it): that entry, not a second copy
+    const kept = state.history.find((e) => e.game && sameGame(e.game, reply.game));
+    if (kept) {
+      state.history = state.history.filter((e) => e !== kept);
+      saveHistory();
+      state.stats = null;
+    }
+    becomeCurrent(reply, kept ? kept.uid : newId(), kept ? kept.started : null);
     state.confirm = null;
     if (reply.said) takeReply(reply, { before: null, said: reply.said });
   } else {
-    takeReply(reply, { before, told: true, undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
+    // (a catch-up without words, a phone sitting down again, says nothing: it made no move)
+    takeReply(reply, { before, told: Boolean(reply.said), undo: Boolean(before) && reply.view.actions < before.actions, said: reply.said ?? null });
   }
   timing.tableStateAt = performance.now();
   keepSeat(); // a new game at the table: the seat is this one's
@@ -251,15 +265,26 @@ async function closed(link) {
     return;
   }
   const reply = await ask({ op: "table_lost", peer: link.peer });
-  if (reply.ok) {
-    sendAll(reply.send);
-    setTable(reply.table ?? state.table);
+  if (!reply.ok) {
+    notice(tr("page.table.lost"), "warn");
+    refresh();
+    redraw();
+    return;
   }
-  // a guest gone is news (the table plays on); the host gone is a warning (the table moves)
-  notice(reply.ok && reply.said ? reply.said.text : tr("page.table.lost"), wasHost ? "warn" : "info");
-  // the host gone: the phone that holds the game now shows its code, the others the field for it
-  if (wasHost) showTable();
-  else refresh();
+  sendAll(reply.send);
+  setTable(reply.table ?? state.table);
+  if (wasHost) { await hostGone(reply); return; }
+  // a guest gone is news (the table plays on); nothing said: it had left already (its bye)
+  if (reply.said) notice(reply.said.text, "info");
+  refresh();
+  redraw();
+}
+
+// The host gone (lost, or it left): said as a warning (the table moves); the phone that holds
+// the game now shows its code, the others the field for it.
+async function hostGone(reply) {
+  notice(reply.said ? reply.said.text ?? tr(reply.said.code, reply.said.params) : tr("page.table.lost"), "warn");
+  showTable();
   redraw();
   if (host() && !offer) await prepareOffer();
 }
@@ -503,6 +528,7 @@ function minePicker(view) {
     state.mine = select.value === "" ? null : Number(select.value);
     // a phone nobody named is named after its player ("Handy von Ben")
     if (state.mine !== null && !keptName()) rename(tr("page.table.phone_of", { name: view.columns[state.mine].name }));
+    keepSeat();
     redraw();
   } }, h("option", { value: "" }, tr("page.table.mine_none")),
   view.columns.map((c, i) => h("option", { value: i, selected: state.mine === i }, c.name)));
