@@ -608,6 +608,9 @@ def test_who_did_what_names_the_player_the_phone_and_the_box_in_the_catalogs_wor
                      "lang": "en"})
     box = preset("extreme").box_name(Box("three_of_a_kind"), "en")
     assert told["said"]["text"] == f"Anna (Bens Handy): 24 in {box}"
+    # both languages along, so that the line reads on after the player switches
+    assert told["said"]["texts"] == {"de": "Anna (Bens Handy): 24 bei Dreierpasch",
+                                     "en": f"Anna (Bens Handy): 24 in {box}"}
     assert told["table"]["pending"] == []
     assert told["game"] == done["game"]
 

@@ -529,11 +529,11 @@ class Session:
     def table_act(self, req: dict[str, Any]) -> Reply:
         """A move (``request``: an ``act``, ``roll`` or ``undo`` request, ``computer_move``
         for a computer player, or ``new`` or ``load``: another game for the whole table, a
-        rematch, the setup's start, a game resumed) made on this phone at a table: applied on the host (the reply
-        as ``act``'s, with the state for every guest in ``send``), sent to the host from a
-        guest (``pending``: the view comes with the host's state). ``rev``: the table's change
-        the page showed (``table.rev``) when the move was made; refused (``table.stale``) where
-        the table has moved on since."""
+        rematch, the setup's start, a game resumed) made on this phone at a table: applied on
+        the host (the reply as ``act``'s, with the state for every guest in ``send``), sent to
+        the host from a guest (``pending``: the view comes with the host's state). ``rev``:
+        the table's change the page showed (``table.rev``) when the move was made; refused
+        (``table.stale``) where the table has moved on since."""
         request = req.get("request")
         if not isinstance(request, dict):
             raise TableError(f"request must be an act, roll, undo, computer_move, new or "
@@ -576,8 +576,12 @@ class Session:
             reply.update(self._state())
         if result.said is not None:
             code, params = result.said["code"], result.said.get("params", {})
+            # (``texts``: both languages, so that the line reads on in the other one after
+            # the player switches)
             reply["said"] = {"code": code, "params": params,
-                             "text": render_code(str(code), params, lang)}
+                             "text": render_code(str(code), params, lang),
+                             "texts": {each: render_code(str(code), params, each)
+                                       for each in ("de", "en")}}
         if result.by is not None:
             reply["by"] = result.by
         if result.pending:

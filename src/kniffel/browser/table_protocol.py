@@ -13,10 +13,10 @@ table's id); a message of another table or version is left alone.
   takes a state only when its ``(term, n)`` is newer than the last it took, so a late or
   doubled one changes nothing.
 - ``act {seq, term, rev, request}``: a guest's move (the bridge's ``act``, ``roll``, ``undo``,
-  ``computer_move``, ``new`` or ``load`` request: another game is the whole table's) to the host. The host
-  applies the moves in the order they arrive, through the same engine code as a move made on
-  the host (the bridge's own ops); a move made on a state that is no longer the table's
-  (``term`` or ``rev`` behind) or one the engine refuses is answered with
+  ``computer_move``, ``new`` or ``load`` request: another game is the whole table's) to the
+  host. The host applies the moves in the order they arrive, through the same engine code as
+  a move made on the host (the bridge's own ops); a move made on a state that is no longer the
+  table's (``term`` or ``rev`` behind) or one the engine refuses is answered with
   ``refused {seq, error}`` to its sender only. The same ``seq`` of a peer twice is handled
   once.
 - ``name {peer, name}``: a guest's new name for itself (the host sends the state on).

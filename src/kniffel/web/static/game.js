@@ -191,7 +191,7 @@ function whatChanged(before, after, undo) {
 const TIPS_KEY = "kniffel.v1.tips";
 function tell(before, after, undo, said = null) {
   let told = before && after ? whatChanged(before, after, undo) : null;
-  if (said) told = { ...(told ?? {}), say: () => (typeof said.text === "string" ? said.text : tr(said.code, said.params)) };
+  if (said) told = { ...(told ?? {}), say: () => (said.texts ? tr(said.texts) : typeof said.text === "string" ? said.text : tr(said.code, said.params)) };
   state.confirm = told ? { ...told, undo, id: state.current && state.current.id, actions: after.actions, fresh: true } : null;
   if (!told || undo || said || after.mode !== "pad" || told.box === undefined) return;
   try {

@@ -87,10 +87,12 @@ function checkSeat() {
 // channel, to the host, and sends everything there. A channel not open yet keeps it till it opens.
 export function sendAll(list) {
   for (const [to, message] of list ?? []) {
-    const link = links.find((l) => l.peer === to) ?? (host() ? null : links[0]);
-    if (!link) continue; // a peer gone: its catch-up is the engine's (hello)
-    if (link.open) put(link.channel, message);
-    else link.out.push(message);
+    // a guest's first messages go to "host", the phone it joined through (named by its answer)
+    const link = links.find((l) => l.peer === to) ?? (!host() && links[0] && (to === "host" || links[0].peer === null) ? links[0] : null);
+    if (!link) continue; // a peer gone, or a new host not connected yet: its catch-up is the engine's (hello)
+    if (link.open && link.channel.readyState === "open") put(link.channel, message);
+    else if (!link.open) link.out.push(message);
+    // (a channel closing: the message is not for it any more; its loss comes in turn)
   }
 }
 // (game.js sends what its moves and new games say to send; a new game at the table is the seat's)
