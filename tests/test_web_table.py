@@ -282,6 +282,8 @@ def test_an_answer_to_a_used_code_is_told_at_once_and_the_current_code_still_sea
     # Cem opens the posted link: the code Ben used; its answer comes to the host
     cem.goto(used)
     cem.wait_for_selector("#table-answer-code")
+    # its answer shown, the phone does not sit at the table yet, and says so
+    assert cem.text_content("#table-status") == text("page.table.not_seated", "de")
     host.fill("#table-answer", cem.input_value("#table-answer-code"))
     started = perf_ms(host)
     host.click("#table-connect")
@@ -289,6 +291,7 @@ def test_an_answer_to_a_used_code_is_told_at_once_and_the_current_code_still_sea
     host.wait_for_function("(s) => document.querySelector('#table-note')?.textContent === s",
                            arg=sentence, timeout=2000)
     assert perf_ms(host) - started < 2000
+    assert "warn" in (host.get_attribute("#table-note", "class") or "")  # a refusal, marked so
     # nothing was tried on the connection: the host still shows the same code, not connecting
     assert host.input_value("#table-offer-code") == current
     assert not host.locator("#table-handoff").count()

@@ -489,8 +489,9 @@ export function showTable(joining = false) {
   refresh();
 }
 
-function say(text) {
-  note = { text };
+// The panel's line: a refusal or a failure (``warn``: marked as one, as the notices are), or news.
+function say(text, warn = true) {
+  note = { text, warn };
   refresh();
 }
 
@@ -507,7 +508,7 @@ function refresh() {
     state.table && state.current ? minePicker(state.current.view) : null,
     state.table ? nameField(rename) : null,
     joining ? joinPart() : host() ? offerPart() : answerPart(),
-    note ? h("p", { id: "table-note", class: note.handoff ? "notice warn" : "hint", role: "status" },
+    note ? h("p", { id: "table-note", class: note.handoff || note.warn ? "notice warn inline" : "hint", role: "status" },
       note.text ?? tr(note.code)) : null,
     note && note.handoff ? h("button", { type: "button", id: "table-handoff", onclick: () => { $("panel").close(); handoff(); } }, tr("page.handoff.title")) : null,
     state.table ? h("button", { type: "button", id: "table-leave", onclick: () => leaveTable() }, tr("page.table.leave")) : null,
@@ -520,6 +521,8 @@ function refresh() {
 // "Table: 3 phones, this phone holds the game."
 export function tableStatus() {
   const t = state.table;
+  // a guest whose connection is not up yet (its answer not read, or lost): not at the table yet
+  if (t.host !== t.me && !links.some((l) => l.open)) return tr("page.table.not_seated");
   const n = Array.isArray(t.peers) && t.peers.length ? t.peers.length : t.phones ?? 1;
   return tr("page.table.status", { phones: count("page.table.phones", n),
     host: t.host === t.me ? tr("page.table.this_phone") : tr("page.table.other_phone") });
@@ -546,7 +549,7 @@ function codeBlock(prefix, made, label) {
     h("figcaption", { "aria-hidden": "true" }, label)),
     field,
     h("button", { type: "button", id: `${prefix}-copy`, onclick: async () => {
-      try { await navigator.clipboard.writeText(made.code); say(tr("page.table.copied")); } catch { field.select(); }
+      try { await navigator.clipboard.writeText(made.code); say(tr("page.table.copied"), false); } catch { field.select(); }
     } }, tr("page.table.copy"))];
 }
 
