@@ -321,7 +321,8 @@ def local_origin(url: str) -> str:
 
 
 class BrowserContexts:
-    """The one way a browser test opens a browser context: in the session's Chromium, with
+    """The one way a browser test opens a browser context: in the session's Chromium, a German
+    browser (``locale="de-DE"``: a page without a stored language speaks the browser's) with
     service workers blocked and the page's Content-Security-Policy bypassed (so that Playwright
     may evaluate) unless told otherwise, a default timeout of 30 s, its engine started from the
     session's snapshot where ``engine`` is given (:class:`EngineSnapshot`), and **every request
@@ -343,7 +344,7 @@ class BrowserContexts:
         starts Pyodide afresh there (for the tests of the start itself), ``site``: the local
         server where it is not the session's. Close it with :meth:`close`."""
         ctx = self.browser.new_context(**{"service_workers": "block", "bypass_csp": True,
-                                          **options})
+                                          "locale": "de-DE", **options})
         origin = local_origin(site or self.site)
         foreign = self._foreign.setdefault(id(ctx), [])
 

@@ -65,7 +65,7 @@ def play_to_first_score(browser: Browser, url: str) -> list[str]:
             return
         (same if f"{parts.scheme}://{parts.netloc}" == origin else foreign).append(request.url)
 
-    ctx = browser.new_context(viewport={"width": 412, "height": 915})
+    ctx = browser.new_context(viewport={"width": 412, "height": 915}, locale="de-DE")
     ctx.on("request", seen)
     ctx.set_default_timeout(60_000)
     errors: list[str] = []

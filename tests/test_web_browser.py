@@ -459,6 +459,60 @@ def test_default_player_names_follow_the_language_switch_typed_names_stay(page: 
     assert [page.input_value(f"input[data-player='{i}']") for i in range(3)] == names
 
 
+# What the page shows at its first frame (an init script runs before the page's own): the
+# document's language and the header's first word.
+FIRST_FRAME = """requestAnimationFrame(() => {
+  window.firstFrame = { lang: document.documentElement.lang,
+                        nav: document.getElementById('nav-game')?.textContent ?? null };
+})"""
+
+
+@pytest.mark.parametrize(("locale", "lang", "words"), [
+    ("en-US", "en", ["Game", "Player 1"]),
+    ("fr-FR", "de", ["Spiel", "Spieler 1"]),
+    ("de-DE", "de", ["Spiel", "Spieler 1"]),
+])
+def test_a_first_visit_speaks_the_browsers_language_german_where_it_is_neither(
+    browser_contexts: BrowserContexts, site: str, locale: str, lang: str, words: list[str],
+) -> None:
+    with browser_contexts.open(locale=locale, viewport={"width": 412, "height": 915}) as ctx:
+        ctx.add_init_script(FIRST_FRAME)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(site)
+        page.evaluate("localStorage.clear()")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.text_content("#nav-game") == words[0]
+        assert page.input_value("input[data-player='0']") == words[1]
+        assert page.get_attribute("#lang", "lang") == ("de" if lang == "en" else "en")
+        # the first frame already in the page's language: no German words flash on an English phone
+        page.wait_for_function("window.firstFrame !== undefined")
+        assert page.evaluate("window.firstFrame") == {"lang": lang, "nav": words[0]}
+        assert errors == []
+
+
+def test_a_stored_german_choice_wins_on_an_english_phone(
+    browser_contexts: BrowserContexts, site: str,
+) -> None:
+    with browser_contexts.open(locale="en-US", viewport={"width": 412, "height": 915}) as ctx:
+        page = ctx.new_page()
+        page.goto(site)
+        page.evaluate("localStorage.clear()")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        page.click("#lang")  # the player chooses German: stored
+        assert page.evaluate("document.documentElement.lang") == "de"
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.text_content("#nav-game") == "Spiel"
+        assert page.input_value("input[data-player='0']") == "Spieler 1"
+
+
 def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Requests) -> None:
     start_game(page, ["Anna"], mode="dice", rules="extreme")
     page.click("#roll")

@@ -6,7 +6,7 @@ import test from "node:test";
 import { readFileSync, readdirSync } from "node:fs";
 
 import {
-  byDate, checkCurrent, checkEntry, checkHistory, checkView, cleanEntries, compile, knownView, migrateEntry, parse,
+  browserLang, byDate, checkCurrent, checkEntry, checkHistory, checkView, cleanEntries, compile, knownView, migrateEntry, parse,
   settingsCheck, useSchema,
 } from "../../src/kniffel/web/static/store.js?b=__BUILD__";
 
@@ -17,6 +17,17 @@ useSchema(SCHEMA);
 const players = (n) => Array.from({ length: n }, (_, i) => ({ name: `P${i + 1}`, kind: "human" }));
 const settings = (n, extra = {}) => ({ version: 1, lang: "de",
   setup: { rules: "extreme", free_strike: false, mode: "pad", players: players(n) }, ...extra });
+
+test("a page without a stored language speaks the first of the browser's languages it knows, else German", () => {
+  assert.equal(browserLang(["en-US", "en", "de"]), "en");
+  assert.equal(browserLang(["fr-FR", "en-GB", "de-DE"]), "en");
+  assert.equal(browserLang(["fr-FR", "DE-at"]), "de");
+  assert.equal(browserLang(["de-CH", "en-US"]), "de");
+  assert.equal(browserLang(["fr-FR", "it"]), "de");
+  assert.equal(browserLang([]), "de");
+  assert.equal(browserLang(undefined), "de");
+  assert.equal(browserLang(["fr"], "en"), "en");
+});
 
 test("settings pass with one to the engine's most players, and no more", () => {
   const check = settingsCheck(8);

@@ -87,6 +87,7 @@ export function draw(part) {
   drawNotices();
   if (refocus) restoreFocus(refocus);
   if (playing) placeSheet(state.current.view); // the one layout of the new screen
+  else watchRows(null);
   if (playing) arrowKeys($("sheet-wrap"));
   // a table that scrolls sideways (large text, a narrow phone) and holds nothing to focus is a
   // stop of the Tab key itself, so that the keyboard can scroll it
@@ -104,10 +105,41 @@ export function draw(part) {
   if (state.ready && holds && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 
+// The sheet shows whole rows between its fixed head and totals: where it scrolls, its height is
+// cut down to the rows that fit (the room left lies between it and the bar) and a scroll comes to
+// rest at a row's edge (style.css: scroll-snap under the head, --sheet-head), so that no row lies
+// half behind the totals. Fitted again whenever the game's room or the sheet's size changes.
+let rowFitter = null;
+
+function fitRows(wrap) {
+  const head = wrap.querySelector("thead th");
+  const foot = wrap.querySelector("tfoot tr th"); // the fixed cells: where the rows end
+  const row = wrap.querySelector("tbody tr");
+  if (!head || !foot || !row) return;
+  wrap.style.maxHeight = "";
+  wrap.style.setProperty("--sheet-head", `${head.offsetHeight}px`);
+  const rowHigh = row.getBoundingClientRect().height;
+  if (wrap.scrollHeight <= wrap.clientHeight + 1 || rowHigh <= 0) return; // every row in view
+  const room = foot.getBoundingClientRect().top - head.getBoundingClientRect().bottom;
+  const rows = Math.max(1, Math.floor((room + 0.5) / rowHigh));
+  wrap.style.maxHeight = `${wrap.offsetHeight - (room - rows * rowHigh)}px`;
+}
+
+function watchRows(wrap) {
+  if (rowFitter) rowFitter.disconnect();
+  rowFitter = null;
+  if (!wrap) return;
+  fitRows(wrap);
+  rowFitter = new ResizeObserver(() => fitRows(wrap));
+  rowFitter.observe(wrap.parentElement);
+  rowFitter.observe(wrap.querySelector("table"));
+}
+
 // The sheet keeps its scroll position over a redraw; when the turn passes, the column of the
 // player to move is scrolled into view.
 function placeSheet(view) {
   const wrap = $("sheet-wrap");
+  watchRows(wrap);
   if (!wrap) return;
   if (play.scroll) {
     wrap.scrollTop = play.scroll.top;

@@ -2,7 +2,7 @@
 
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { awake, facts, play, state } from "./state.js?b=__BUILD__";
-import { byDate, checkCurrent, checkHistory, checkView, cleanEntries, isObj, KEY, knownView, LANGS, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
+import { browserLang, byDate, checkCurrent, checkHistory, checkView, cleanEntries, isObj, KEY, knownView, LANGS, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, tr } from "./words.js?b=__BUILD__";
 
 // Stored data is checked before use (store.js); what fails is kept aside as a copy under
@@ -49,11 +49,15 @@ export function defaultSetup() {
 
 // Settings: language, the start screen, whether the screen stays on during a game and whether
 // the sheet shows the win chances. The language and the screen settings survive damage elsewhere.
+// The stored language always wins; without one the browser's languages say it (browserLang). The
+// document's language is set here, before the first drawing of words.
 export function loadSettings() {
   const raw = readRaw(KEY.settings);
+  const data = raw === null ? null : parse(raw);
+  state.lang = isObj(data) && LANGS.includes(data.lang) ? data.lang
+    : browserLang(navigator.languages ?? [navigator.language], state.lang);
+  document.documentElement.lang = state.lang;
   if (raw === null) return;
-  const data = parse(raw);
-  if (isObj(data) && LANGS.includes(data.lang)) state.lang = data.lang;
   if (isObj(data) && typeof data.keep_awake === "boolean") awake.on = data.keep_awake; // else on
   if (isObj(data) && typeof data.show_chances === "boolean") state.showChances = data.show_chances; // else shown
   const bad = settingsCheck(facts.max_players)(data, "");

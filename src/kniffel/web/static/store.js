@@ -11,6 +11,17 @@ export const KEY = {
 };
 export const LANGS = ["de", "en"];
 
+// The language of a page with none stored: the first of the browser's languages (``languages``,
+// as navigator.languages lists them: "en-US", "de") that the page speaks (LANGS), else
+// ``otherwise`` (German, the page's first language: state.lang's default).
+export function browserLang(languages, otherwise = LANGS[0]) {
+  for (const tag of languages ?? []) {
+    const lang = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(lang)) return lang;
+  }
+  return otherwise;
+}
+
 // ------------------------------------------------------------------------ a small schema check
 // A check is a function (value, path) -> null when fine, else the path and what is wrong.
 const fail = (path, what) => `${path || "(record)"}: ${what}`;

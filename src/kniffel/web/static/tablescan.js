@@ -63,12 +63,16 @@ export function scanCode(timing = null) {
       if (done) started.stop(); // ended while the camera was opening
     }, (error) => {
       // no camera: its sentence in the box (the paste field below is the way in), the box
-      // closed by its button; the scan has ended
+      // closed by its ✕ beside it, as a notice is (a second "Schließen" above the panel's own
+      // read as closing the panel); the scan has ended
       video.remove();
       line.className = "notice warn";
       line.setAttribute("role", "alert");
       line.textContent = tr(error?.code ?? "page.scan.failed");
-      cancel.textContent = tr("page.dialog.close");
+      box.classList.add("said");
+      cancel.className = "link";
+      cancel.textContent = "✕";
+      cancel.setAttribute("aria-label", tr("page.dialog.dismiss"));
       cancel.onclick = () => box.remove();
       end(null, true);
     });
