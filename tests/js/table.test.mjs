@@ -18,8 +18,11 @@ const { act } = await import("../../src/kniffel/web/static/game.js?b=__BUILD__")
 const { state } = await import("../../src/kniffel/web/static/state.js?b=__BUILD__");
 
 // A data channel that records what is sent on it.
-function channel() {
-  return { sent: [], send(text) { this.sent.push(JSON.parse(text)); } };
+function channel(readyState = "open") {
+  return { sent: [], readyState, send(text) {
+    if (this.readyState !== "open") throw new Error("InvalidStateError: the channel is not open");
+    this.sent.push(JSON.parse(text));
+  } };
 }
 function link(peer, open = true) {
   return { pc: { close() {} }, channel: channel(), peer, open, out: [], timer: null };
@@ -51,6 +54,20 @@ test("a guest sends everything on its one channel, to the host, whatever peer it
   state.table = { id: "t", me: "g", host: null, peers: [] };
   table.sendAll([["h", { t: "hello", v: 1, peer: "g" }], ["x", { t: "act", v: 1, seq: 1 }]]);
   assert.deepEqual(toHost.channel.sent.map((m) => m.t), ["hello", "act"]);
+  table.links.splice(0);
+  state.table = null;
+});
+
+test("a guest drops what is addressed to a new host it has no channel to, and what would go on a closing one", () => {
+  const toOld = link("h");
+  table.links.splice(0, table.links.length, toOld);
+  state.table = { id: "t", me: "g", host: "n", peers: [] };
+  table.sendAll([["n", { t: "hello", v: 1, peer: "g" }]]); // the new host: joined by its code
+  assert.deepEqual(toOld.channel.sent, []);
+  toOld.channel.readyState = "closing"; // the old host leaving: its channel closes
+  state.table = { id: "t", me: "g", host: "h", peers: [] };
+  assert.doesNotThrow(() => table.sendAll([["h", { t: "act", v: 1, seq: 1 }]]));
+  assert.deepEqual(toOld.channel.sent, []);
   table.links.splice(0);
   state.table = null;
 });

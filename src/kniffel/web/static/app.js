@@ -67,6 +67,7 @@ async function boot() {
   $("lang").onclick = () => {
     const from = state.lang;
     state.lang = from === "de" ? "en" : "de";
+    state.langChosen = true; // stored from now on (storage.js saveSettings)
     // default names the player never changed ("Spieler 2") follow the language ("Player 2")
     for (const [i, p] of (state.setup?.players ?? []).entries()) {
       if (p && p.name === wordIn(from, "page.setup.player_n", { n: i + 1 })) p.name = tr("page.setup.player_n", { n: i + 1 });

@@ -54,6 +54,7 @@ export function redraw(part) {
 
 export const state = {
   lang: "de", // the language the page speaks: "de" | "en"
+  langChosen: false, // whether the player chose it (stored), or the browser's languages gave it
   screen: "game", // "game" | "setup" | "history" | "review"
   ready: false, // the engine is up and holds the current game
   // the engine's start (engine.js, drawn by screen.js): how far it is (percent, 100 once it runs),

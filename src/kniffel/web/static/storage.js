@@ -54,8 +54,9 @@ export function defaultSetup() {
 export function loadSettings() {
   const raw = readRaw(KEY.settings);
   const data = raw === null ? null : parse(raw);
-  state.lang = isObj(data) && LANGS.includes(data.lang) ? data.lang
-    : browserLang(navigator.languages ?? [navigator.language], state.lang);
+  // (only a language the player chose is stored: one the browser's languages gave follows them)
+  state.langChosen = isObj(data) && LANGS.includes(data.lang);
+  state.lang = state.langChosen ? data.lang : browserLang(navigator.languages ?? [navigator.language], state.lang);
   document.documentElement.lang = state.lang;
   if (raw === null) return;
   if (isObj(data) && typeof data.keep_awake === "boolean") awake.on = data.keep_awake; // else on
@@ -167,7 +168,7 @@ export function saveHistory() {
   write(KEY.history, { version: STORE_VERSION, entries: state.history });
 }
 export function saveSettings() {
-  write(KEY.settings, { version: STORE_VERSION, lang: state.lang, setup: state.setup, keep_awake: awake.on,
+  write(KEY.settings, { version: STORE_VERSION, lang: state.langChosen ? state.lang : undefined, setup: state.setup, keep_awake: awake.on,
     show_chances: state.showChances });
 }
 

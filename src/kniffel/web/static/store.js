@@ -94,7 +94,8 @@ export function settingsCheck(maxPlayers) {
     players: arr(obj({ name: str, kind: oneOf("human", "computer"), strategy: optional(nullable(str)) }),
       { min: 1, max: maxPlayers }),
   });
-  return obj({ version: oneOf(STORE_VERSION), lang: oneOf(...LANGS), setup: setupCheck });
+  // (``lang``: only where the player chose one; else the browser's languages say it)
+  return obj({ version: oneOf(STORE_VERSION), lang: optional(oneOf(...LANGS)), setup: setupCheck });
 }
 
 // ------------------------------------------------------------------------ the current game
