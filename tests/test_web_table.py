@@ -449,6 +449,8 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
         wait_actions(page, 0)
         assert text("table.said.new", "de", device="Cems Handy") in (
             page.text_content("#confirm") or "")
+    # Ben's phone keeps Ben's column in the new game (found by name)
+    assert ben.locator("#sheet thead th[data-player]").first.get_attribute("data-player") == "1"
     enter(host, [ben, cem], 0, "sixes", 18)
     assert sheet(host) == sheet(ben) == sheet(cem) == {"0/sixes": "18"}
     # the game before, resumed from a guest's history, is the whole table's again: on every

@@ -277,6 +277,10 @@ export function tableSetup() {
 // A game the engine has just loaded becomes the one in progress (the caller has shelved the
 // old one): no kept or typed dice carry over from the game before.
 export function becomeCurrent(reply, id, started = null) {
+  // at a table, this phone's player keeps their column where the new game has them (by name)
+  const mineName = state.mine !== null && state.mine !== undefined && state.current ? state.current.view.columns[state.mine]?.name : null;
+  const mine = mineName ? reply.view.columns.findIndex((c) => c.name === mineName) : -1;
+  state.mine = mine >= 0 ? mine : null;
   state.epoch++;
   state.computerSay = null;
   state.hint = null;
