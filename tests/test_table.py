@@ -812,10 +812,20 @@ def test_a_computer_players_move_goes_through_the_table_like_any_other() -> None
         for _, m in h.handle({"op": "table_act", "request": request})["send"]:
             g.handle({"op": "table_message", "from": "H", "message": m})
     moved = h.handle({"op": "table_act", "request": {"op": "computer_move"}, "lang": "en"})
-    assert moved["said"]["code"] == "table.said.roll"
-    assert moved["said"]["text"].startswith("Robo (Annas Handy) throws ")
+    # said as the computer's own move (no phone made it), and the move itself comes back for
+    # the page to say and light, as off the table (the page stopped without it: issue 34's try)
+    assert moved["said"]["code"] == "table.said.computer_roll"
+    assert moved["said"]["text"].startswith("Robo throws ")
+    assert moved["move"]["type"] == "throw"
     told = g.handle({"op": "table_message", "from": "H", "message": moved["send"][0][1]})
     assert told["game"] == h.game.to_json()
+    while h.game.current_player == 1:
+        step = h.handle({"op": "table_act", "request": {"op": "computer_move"}, "lang": "en"})
+        assert step["move"]["type"] in ("throw", "score", "strike", "chip"), step["move"]
+        g.handle({"op": "table_message", "from": "H", "message": step["send"][0][1]})
+    assert step["said"]["code"] in ("table.said.computer_score", "table.said.computer_strike")
+    assert g.game is not None
+    assert g.game.to_json() == h.game.to_json()
 
 
 def _deliver(to: Session, frm: str, reply: dict[str, Any], lang: str = "de"

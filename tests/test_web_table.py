@@ -6,6 +6,7 @@ time of each phone and an entry's latency to the other phones."""
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Iterator
 
@@ -214,8 +215,11 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     host.click("#menu summary")
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
-    rejoin = join(host, cem, mine=2)
+    rejoin = join(host, cem)
     wait_actions(cem, 4)
+    # sitting again, it keeps its column and the warning goes
+    assert cem.locator("#sheet thead th[data-player]").first.get_attribute("data-player") == "2"
+    assert text("page.table.seat_lost", "de") not in (cem.text_content("#notices") or "")
     assert sheet(cem) == sheet(host) == sheet(ben)
     host.click("#panel-close")
     latencies.append(enter(cem, [host, ben], 1, "fives", 15))
@@ -526,3 +530,35 @@ def test_on_a_phone_held_sideways_a_notice_leaves_the_games_menu_free(
     assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#menu') !== null",
                          [menu["x"] + menu["width"] / 2, menu["y"] + menu["height"] / 2])
     page.close()
+
+
+def test_a_computer_player_at_a_table_plays_on_the_phone_that_holds_it_and_all_see_its_moves(
+        phones: list[BrowserContext], site: str) -> None:
+    # a new player's try: the computer's turn stopped after its first throw on every phone
+    host, guest = open_app(phones[0], site), open_app(phones[1], site)
+    start_game(host, ["Anna", "Robo"], "dice", rules="kniffel", kinds={1: "computer:greedy"})
+    host.click("#menu summary")
+    host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+    join(host, guest, mine=0, name="Annas Handy")
+    host.click("#panel-close")
+    guest.click("#roll")
+    for page in (host, guest):
+        wait_actions(page, 2)
+    guest.click("#choices button")  # Anna's entry, from her own phone
+    # Robo's whole turn, played by the phone that holds the table; Anna's turn again on both
+    done = ("() => { const s = document.querySelector('section.game');"
+            " return s && s.dataset.computer === '0' && s.dataset.live === '1'"
+            " && Number(s.dataset.actions) > 3; }")
+    for page in (host, guest):
+        page.wait_for_function(done, timeout=60_000)
+    saves = [p.evaluate("localStorage.getItem('kniffel.v1.current')") for p in (host, guest)]
+    games = [json.loads(s)["game"] for s in saves]
+    assert games[0] == games[1]
+    # the guest reads the computer's moves as its own, not as a phone's
+    said = guest.text_content("#confirm") or ""
+    assert said.startswith("Robo"), said
+    assert "Handy" not in said, said
+    assert host.text_content("#computer-say")
+    for page in (host, guest):
+        page.close()

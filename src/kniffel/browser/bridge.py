@@ -586,6 +586,8 @@ class Session:
             reply["by"] = result.by
         if result.pending:
             reply["pending"] = True
+        if result.move is not None:
+            reply["move"] = result.move
         if result.refused is not None:
             seq, error = result.refused
             params = error.get("params")
@@ -670,12 +672,13 @@ class _TableEngine:
         """The game the session holds."""
         return self.session.game
 
-    def apply(self, request: dict[str, Any]) -> None:
-        """Apply a move through the session's own op (``act``, ``roll``, ``undo``)."""
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Apply a move through the session's own op (``act``, ``roll``, ``undo``, …): its
+        reply."""
         op = _OPS.get(str(request.get("op")))
         if op is None:
             raise TableError(f"unknown request {request.get('op')!r}", code="web.bad_request")
-        op(self.session, request)
+        return op(self.session, request)
 
     def adopt(self, save: object) -> None:
         """Take the table's game: its new actions played on where the game in play is the

@@ -77,9 +77,10 @@ class Engine(Protocol):
     def current_game(self) -> Game | None:
         """The game this phone holds (None before the first)."""
 
-    def apply(self, request: dict[str, Any]) -> None:
-        """Apply a move (a request of :data:`MOVES`) as the page's own would be;
-        raises :class:`KniffelError` and changes nothing when the engine refuses it."""
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Apply a move (a request of :data:`MOVES`) as the page's own would be, answering
+        what the engine answered (a computer's move: its ``move``); raises
+        :class:`KniffelError` and changes nothing when the engine refuses it."""
 
     def adopt(self, save: object) -> None:
         """Make the game of ``save`` this phone's game (replayed and checked)."""
@@ -112,6 +113,9 @@ class Result:
     by: dict[str, Any] | None = None
     refused: tuple[int, dict[str, Any]] | None = None
     pending: bool = False
+    #: a move made on this phone (the host): the computer's move the engine made, as the
+    #: bridge's ``computer_move`` answers it (the page says it and lights its box)
+    move: dict[str, Any] | None = None
 
 
 def game_id(save: dict[str, Any]) -> str:
@@ -140,12 +144,12 @@ def said_of(before: Game, after: Game, request: dict[str, Any], device: str
     threw = op == "roll" or (op == "computer_move" and bool(after.actions)
                              and isinstance(after.actions[-1], Outcome))
     if threw and after.turn is not None and after.turn.roll is not None:
-        return {"code": "table.said.roll", "params": {"name": name, "device": device,
-                                                      "roll": dice_param(after.turn.roll)}}
-    found = _difference(before, after)
-    if found is None:
-        return {"code": "table.said.move", "params": {"name": name, "device": device}}
-    code, params = found
+        code, params = "table.said.roll", {"name": name, "roll": dice_param(after.turn.roll)}
+    else:
+        code, params = _difference(before, after) or ("table.said.move", {"name": name})
+    if op == "computer_move":
+        # a computer player's own move: no phone made it (the one that holds the table asked)
+        return {"code": code.replace("table.said.", "table.said.computer_"), "params": params}
     return {"code": code, "params": {**params, "device": device}}
 
 
@@ -420,7 +424,7 @@ class Table:
         if before is None:
             raise TableError("no game is loaded", code="web.no_game")
         was = before.copy()
-        self.engine.apply(request)
+        made = self.engine.apply(request)
         after = self.engine.current_game()
         assert after is not None
         self.rev += 1
@@ -428,7 +432,9 @@ class Table:
         device = self.peers[frm].name if frm in self.peers else frm
         said = said_of(was, after, request, device)
         by = {"peer": frm, "seq": seq}
-        return Result(send=self._broadcast(by, said), changed=True, said=said, by=by)
+        move = made.get("move") if isinstance(made, dict) else None
+        return Result(send=self._broadcast(by, said), changed=True, said=said, by=by,
+                      move=move if isinstance(move, dict) else None)
 
     def _refuse(self, to: str, seq: object, error: KniffelError) -> tuple[str, Message]:
         return (to, self._msg("refused", seq=seq, error={"code": error.code,

@@ -25,9 +25,11 @@ export async function runComputer() {
   const epoch = state.epoch;
   if (computerEpoch === epoch) return; // already playing this game
   computerEpoch = epoch;
-  // a hidden tab leaves the turn to the visible one (both would play the same moves)
+  // a hidden tab leaves the turn to the visible one (both would play the same moves); at a table
+  // the phone that holds it plays the computers, the others see its moves come in (table.js)
   const on = () => state.ready && !document.hidden && state.epoch === epoch && state.screen === "game"
-    && state.current && computerTurn(state.current.view);
+    && state.current && computerTurn(state.current.view) && (!state.table || state.table.host === state.table.me)
+    && !state.seatLost;
   const idle = async () => { while (state.busy) await sleep(20); };
   try {
     while (on()) {
@@ -63,7 +65,7 @@ export async function runComputer() {
         if (!on()) break;
       }
       const reply = await act({ op: "computer_move" });
-      if (!reply || !reply.ok) break;
+      if (!reply || !reply.ok || !reply.move) break;
       const after = state.current.view;
       state.computerSay = () => describeMove(name, reply.move, before, after);
       // its box comes into view and is lit, as a person's entry is

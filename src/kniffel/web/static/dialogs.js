@@ -14,13 +14,14 @@ let nextNotice = 1;
 const timers = new Map(); // notice id -> its timer
 const elements = new Map(); // notice id -> its element, once drawn
 
-export function notice(text, kind = "info") {
+// (``stays``: until dismissed or no longer true, unsay: a state the player must act on)
+export function notice(text, kind = "info", stays = false) {
   const said = state.notices.find((n) => n.text === text);
   if (said) forgetNotice(said); // said again: it comes back as the newest, its time afresh
   const n = { id: nextNotice++, text, kind };
   state.notices = [...state.notices, n];
   while (state.notices.length > MOST_NOTICES) forgetNotice(state.notices[0]);
-  timers.set(n.id, setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000));
+  if (!stays) timers.set(n.id, setTimeout(() => dismissNotice(n), kind === "warn" ? 12000 : 5000));
   redraw("notices");
 }
 

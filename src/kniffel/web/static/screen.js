@@ -101,7 +101,7 @@ export function draw(part) {
   if (state.ready && !play.linkChecked) { checkLink(); checkTableLink(); }
   if (state.ready && playing) warmExpert(state.current);
   // at a table the computer plays on the phone that holds the game, and the others see its moves
-  const holds = !state.table || state.table.host === state.table.me;
+  const holds = (!state.table || state.table.host === state.table.me) && !state.seatLost;
   if (state.ready && holds && state.screen === "game" && state.current && computerTurn(state.current.view)) runComputer();
 }
 

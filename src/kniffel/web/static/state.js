@@ -83,6 +83,7 @@ export const state = {
   // ({id, me, host, peers}) and the page's own: how many channels are open (phones)
   table: null,
   mine: null, // the sheet's column of this phone's player at a table (first and marked), null for none
+  seatLost: false, // the page sat at a table with this game and is not connected again (table.js)
 };
 
 // What the game screen keeps besides the game: the dice entered on the pad, the place of each

@@ -77,8 +77,19 @@ function checkSeat() {
   if (!cur || seat.game !== cur.id || cur.view.over) { keepSeat(); return; }
   // the player's column stays this phone's when it sits down again
   if (Number.isInteger(seat.mine) && seat.mine < cur.view.columns.length) state.mine = seat.mine;
-  notice(tr("page.table.seat_lost"), "warn");
+  // until it sits down again (or plays on alone): said, and no computer plays here its own dice
+  state.seatLost = true;
+  notice(tr("page.table.seat_lost"), "warn", true);
   showTable(true);
+}
+
+// The seat given up: this phone plays the game on alone (its entries its own from now on).
+function playAlone() {
+  state.seatLost = false;
+  unsay(tr("page.table.seat_lost"));
+  keepSeat();
+  $("panel").close();
+  redraw();
 }
 
 // ---------------------------------------------------------------------------------- sending
@@ -158,6 +169,7 @@ function bindChannel(link, channel) {
     clearTimeout(link.timer);
     note = null;
     counted("opened");
+    state.seatLost = false;
     for (const code of ["page.table.seat_lost", "page.table.rejoin"]) unsay(tr(code));
     const first = link.out.splice(0);
     for (const m of first) put(channel, m);
@@ -595,7 +607,8 @@ function joinPart() {
         if ($("table-name")) keepName($("table-name").value, true);
         joinTable(field.value);
       } }, tr("page.table.join_go")),
-      scanButton("table-scan", (code) => { field.value = code; joinTable(code); })));
+      scanButton("table-scan", (code) => { field.value = code; joinTable(code); })),
+    state.seatLost && !state.table ? h("button", { type: "button", id: "table-alone", onclick: playAlone }, tr("page.table.play_alone")) : null);
 }
 
 function answerPart() {
