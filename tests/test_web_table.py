@@ -332,9 +332,14 @@ def test_a_dice_game_at_a_table_throws_on_the_host_for_a_guest(
     host.click("#menu summary")
     host.click("#table-open")
     host.wait_for_selector("#table-offer-code")
-    join(host, guest)
+    join(host, guest, mine=1)  # Ben's phone
     host.click("#panel-close")
-    guest.click("#roll")  # the guest's throw: the host's engine throws, both show the dice
+    # the guest's throw for Anna: asked once more (not its player's turn); then the host's
+    # engine throws and both show the dice
+    guest.click("#roll")
+    guest.wait_for_selector("#picker[open] #table-other-go")
+    assert guest.text_content("#picker-title") == text("page.table.other_roll", "de", name="Anna")
+    guest.click("#table-other-go")
     for page in (host, guest):
         wait_actions(page, 2)
     assert len(dice(guest)) == 6

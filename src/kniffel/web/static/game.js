@@ -71,14 +71,15 @@ export async function act(request, { confirmed = false } = {}) {
 }
 
 // At a table where this phone's player has a column (state.mine), the column of another player
-// that an entry, a chip or a correction ``request`` goes to, or whose entry an undo takes back
-// (the last change this page said: state.confirm); else null (a throw, no column chosen: one
+// that an entry, a chip, a correction or a throw ``request`` goes to, or whose entry an undo
+// takes back (the last change this page said: state.confirm); else null (no column chosen: one
 // phone entering for everyone, as on the paper pad passed around).
 function otherColumn(request) {
   const view = state.current && state.current.view;
   if (!state.table || state.mine === null || state.mine === undefined || !view) return null;
   let player = null;
   if (request.op === "act") player = request.action.type === "correct" ? request.action.player : view.current;
+  else if (request.op === "roll") player = view.current;
   else if (request.op === "undo" && state.confirm && !state.confirm.undo && state.confirm.actions === view.actions) player = state.confirm.player;
   return player === null || player === undefined || player === state.mine ? null : player;
 }
@@ -88,11 +89,11 @@ function otherColumn(request) {
 function confirmOther(request) {
   const view = state.current.view;
   const name = view.columns[otherColumn(request)].name;
-  const undo = request.op === "undo";
-  confirmStep(tr(undo ? "page.table.other_undo" : "page.table.other_column", { name }),
-    tr("page.table.other_column_hint", { mine: view.columns[state.mine].name }),
-    tr(undo ? "page.table.other_undo_go" : "page.table.other_column_go", { name }),
-    () => act(request, { confirmed: true }));
+  const [ask1, go] = { undo: ["page.table.other_undo", "page.table.other_undo_go"],
+    roll: ["page.table.other_roll", "page.table.other_roll_go"] }[request.op]
+    ?? ["page.table.other_column", "page.table.other_column_go"];
+  confirmStep(tr(ask1, { name }), tr("page.table.other_column_hint", { mine: view.columns[state.mine].name }),
+    tr(go, { name }), () => act(request, { confirmed: true }));
   return null;
 }
 
