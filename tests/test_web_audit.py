@@ -52,7 +52,7 @@ from test_web_phone import (
     all_strikes_with_throws_left,
     classic_at_the_last_move,
 )
-from test_web_table import join
+from test_web_table import join, open_table
 
 if TYPE_CHECKING:
     from conftest import BrowserContexts
@@ -910,9 +910,7 @@ def seated(contexts: BrowserContexts, mobile: bool) -> Iterator[TablePhones]:
         names = ["Großmutter", "Maximilian", "Alexandra", "Ben"]
         start_game(host, names)
         load(host, pad_save(names, 37))
-        host.click("#menu summary")
-        host.click("#table-open")
-        host.wait_for_selector("#table-offer-code")
+        open_table(host)
         join(host, phones.guest, mine=1, name="Bens Handy")
         host.select_option("#table-mine", "0")
         phones.offer = host.input_value("#table-offer-code")
@@ -1043,9 +1041,7 @@ def test_the_tables_panels_camera_and_game_fit_every_device_and_setting(
     t = TableTour(host, setting, found)
 
     def host_panel() -> None:
-        host.click("#menu summary")
-        host.click("#table-open")
-        host.wait_for_selector("#table-offer-code")
+        open_table(host)
         host.fill("#table-answer", answer[0])  # a guest's answer pasted
         show_qr(host)
 

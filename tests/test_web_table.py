@@ -106,6 +106,14 @@ def perf_ms(page: Page) -> float:
     return at
 
 
+def open_table(host: Page) -> None:
+    """The host's table panel open with its code for the next phone."""
+    if not host.locator("#panel[open] #table-offer-code").count():
+        host.click("#menu summary")
+        host.click("#table-open")
+    host.wait_for_selector("#table-offer-code")
+
+
 def join(host: Page, guest: Page, mine: int | None = None, name: str | None = None) -> float:
     """The guest joins the host's table the messenger's way: the table's code pasted on the guest,
     the guest's answer code pasted on the host; done once the guest shows the table's game, and
@@ -177,9 +185,7 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
         phones: list[BrowserContext], site: str) -> None:
     host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben", "Cem"], "pad", rules="extreme")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     bytes_offer = int(host.get_attribute("#table-offer-code", "data-bytes") or "0")
     joins = [join(host, ben, mine=1, name="Bens Handy"), join(host, cem, mine=2)]
     assert "3" in (host.text_content("#table-status") or "")
@@ -212,9 +218,7 @@ def test_three_phones_at_one_table_see_every_entry_and_a_guest_rejoins(
     # for the table's code open (it takes no entries the table would never see unwarned)
     cem.wait_for_selector("#table-offer-in")
     assert text("page.table.seat_lost", "de") in (cem.text_content("#notices") or "")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     rejoin = join(host, cem)
     wait_actions(cem, 4)
     # sitting again, it keeps its column and the warning goes
@@ -252,9 +256,7 @@ def test_phones_that_cannot_reach_each_other_are_told_so_and_offered_the_hand_of
     host, guest = open_app(phones[0], site), open_app(phones[1], site)
     start_game(host, ["Anna", "Ben"], "pad")
     host.evaluate("window.kniffelConnectMs = 1500")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     # this time the guest opens the table's link (as from a messenger)
     link = host.input_value("#table-link")
     assert link.startswith(site)
@@ -276,9 +278,7 @@ def test_an_answer_to_a_used_code_is_told_at_once_and_the_current_code_still_sea
         phones: list[BrowserContext], site: str) -> None:
     host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben", "Cem"], "pad")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     used = host.input_value("#table-link")  # the code posted to a group chat
     join(host, ben)  # the host's panel shows the next phone's code now
     current = host.input_value("#table-offer-code")
@@ -329,9 +329,7 @@ def test_a_dice_game_at_a_table_throws_on_the_host_for_a_guest(
         phones: list[BrowserContext], site: str) -> None:
     host, guest = open_app(phones[0], site), open_app(phones[1], site)
     start_game(host, ["Anna", "Ben"], "dice")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     join(host, guest, mine=1)  # Ben's phone
     host.click("#panel-close")
     # the guest's throw for Anna: asked once more (not its player's turn); then the host's
@@ -356,9 +354,7 @@ def test_two_entries_at_once_are_ordered_the_later_refused_and_told(
         phones: list[BrowserContext], site: str) -> None:
     host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben"], "pad")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     join(host, ben)
     join(host, cem)
     host.click("#panel-close")
@@ -388,9 +384,7 @@ def test_a_phone_is_asked_before_another_players_column_and_a_new_game_reaches_e
         phones: list[BrowserContext], site: str) -> None:
     host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben"], "pad")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     # the host names its phone in its panel, as a guest does before it joins
     host.fill("#table-name", "Annas Handy")
     host.dispatch_event("#table-name", "change")
@@ -490,15 +484,12 @@ def test_a_host_that_leaves_by_its_panel_hands_the_table_on_and_no_guest_is_stra
         phones: list[BrowserContext], site: str) -> None:
     host, ben, cem = (open_app(ctx, site) for ctx in phones)
     start_game(host, ["Anna", "Ben", "Cem"], "pad")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     join(host, ben, name="Bens Handy")
     join(host, cem, mine=2, name="Cems Handy")
     host.click("#panel-close")
     enter(host, [ben, cem], 0, "ones", 3)
-    host.click("#menu summary")
-    host.click("#table-open")
+    open_table(host)
     host.click("#table-leave")
     # Ben joined first: its phone holds the table and shows its code; Cem's is told so and asked
     # for that code, at once (it took its seat's words from the host's bye)
@@ -522,9 +513,7 @@ def test_on_a_phone_held_sideways_a_notice_leaves_the_games_menu_free(
     page = open_app(phones[0], site)
     page.set_viewport_size({"width": 844, "height": 390})
     start_game(page, ["Anna", "Ben"], "pad")
-    page.click("#menu summary")
-    page.click("#table-open")
-    page.wait_for_selector("#table-offer-code")
+    open_table(page)
     page.click("#table-leave")
     page.wait_for_selector(".notice")
     menu = page.locator("#menu summary").bounding_box()
@@ -542,9 +531,7 @@ def test_a_computer_player_at_a_table_plays_on_the_phone_that_holds_it_and_all_s
     # a new player's try: the computer's turn stopped after its first throw on every phone
     host, guest = open_app(phones[0], site), open_app(phones[1], site)
     start_game(host, ["Anna", "Robo"], "dice", rules="kniffel", kinds={1: "computer:greedy"})
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     join(host, guest, mine=0, name="Annas Handy")
     host.click("#panel-close")
     guest.click("#roll")

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 from conftest import CHROMIUM_ARGS, BrowserContexts, EngineSnapshot, start_game
 from kniffel.engine.messages import text
-from test_web_table import enter, open_app, perf_ms, sheet
+from test_web_table import enter, open_app, open_table, perf_ms, sheet
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -129,9 +129,7 @@ def test_a_guest_scans_the_tables_code_the_host_its_answer_and_both_play(
     host_phone = phone(None)  # the host's camera is shown the answer once there is one
     host = open_app(host_phone.context(), site)
     start_game(host, ["Anna", "Ben"], "pad")
-    host.click("#menu summary")
-    host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
+    open_table(host)
     offer = host.input_value("#table-offer-code")
     # the guest's phone: its camera shows the table's code as the host's page shows it
     guest_phone = phone(offer)

@@ -31,7 +31,7 @@ from conftest import BrowserContexts, local_origin, start_game
 from kniffel.browser.bridge import Session
 from kniffel.engine.game import Correct, Game, action_from_json
 from kniffel.engine.messages import text
-from test_web_table import ERRORS, join, open_app, sheet
+from test_web_table import ERRORS, join, open_app, open_table, sheet
 
 pytestmark = pytest.mark.browser
 
@@ -201,14 +201,6 @@ def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile of ``values`` (nearest rank)."""
     ordered = sorted(values)
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-
-def open_table(host: Page) -> None:
-    """The host's table panel open with its code for the next phone."""
-    if not host.locator("#panel[open] #table-offer-code").count():
-        host.click("#menu summary")
-        host.click("#table-open")
-    host.wait_for_selector("#table-offer-code")
 
 
 def close_panel(page: Page) -> None:
