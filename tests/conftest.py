@@ -443,17 +443,24 @@ def phone_context(browser_contexts: BrowserContexts) -> Iterator[BrowserContext]
         yield ctx
 
 
+def fresh_page(ctx: BrowserContext, site: str) -> tuple[Page, list[str]]:
+    """A page of the app in ``ctx`` with nothing stored, ready to use, and the list the errors it
+    raises go to (a test finds it empty)."""
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site)
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    return page, errors
+
+
 @pytest.fixture
 def phone_page(phone_context: BrowserContext, site: str) -> Iterator[Page]:
     """A page of the app on :func:`phone_context` with nothing stored, ready to use; the test
     fails where the page raised an error."""
-    p = phone_context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(site)
-    p.evaluate("localStorage.clear()")
-    p.reload()
-    p.wait_for_selector(READY, state="attached", timeout=120_000)
+    p, errors = fresh_page(phone_context, site)
     yield p
     p.close()
     assert errors == []

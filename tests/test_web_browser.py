@@ -25,7 +25,7 @@ from playwright.sync_api import (
     Route,
 )
 
-from conftest import start_game, wait_actions
+from conftest import fresh_page, start_game, wait_actions
 from kniffel import Box, Enter, Game, Mode, Outcome, Roll, Score, Strike, Throw, points, preset
 from kniffel.browser import advice_view
 from kniffel.browser.bridge import Session
@@ -87,13 +87,7 @@ def wait_ready(page: Page) -> None:
 
 @pytest.fixture
 def page(context: BrowserContext, site: str, requests: Requests) -> Iterator[Page]:
-    p = context.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(site)
-    p.evaluate("localStorage.clear()")
-    p.reload()
-    wait_ready(p)
+    p, errors = fresh_page(context, site)
     yield p
     p.close()
     assert errors == []
@@ -477,13 +471,7 @@ def test_a_first_visit_speaks_the_browsers_language_german_where_it_is_neither(
 ) -> None:
     with browser_contexts.open(locale=locale, viewport={"width": 412, "height": 915}) as ctx:
         ctx.add_init_script(FIRST_FRAME)
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(site)
-        page.evaluate("localStorage.clear()")
-        page.reload()
-        wait_ready(page)
+        page, errors = fresh_page(ctx, site)
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.text_content("#nav-game") == words[0]
         assert page.input_value("input[data-player='0']") == words[1]
@@ -498,11 +486,7 @@ def test_a_stored_german_choice_wins_on_an_english_phone(
     browser_contexts: BrowserContexts, site: str,
 ) -> None:
     with browser_contexts.open(locale="en-US", viewport={"width": 412, "height": 915}) as ctx:
-        page = ctx.new_page()
-        page.goto(site)
-        page.evaluate("localStorage.clear()")
-        page.reload()
-        wait_ready(page)
+        page, errors = fresh_page(ctx, site)
         assert page.evaluate("document.documentElement.lang") == "en"
         # the settings stored with a game's start hold no language the player did not choose
         # (a phone whose languages change later follows them)
@@ -516,6 +500,7 @@ def test_a_stored_german_choice_wins_on_an_english_phone(
         wait_ready(page)
         assert page.evaluate("document.documentElement.lang") == "de"
         assert page.text_content("#nav-game") == "Spiel"
+        assert errors == []
 
 
 def test_the_page_makes_no_request_to_another_origin(page: Page, requests: Requests) -> None:
