@@ -475,10 +475,9 @@ class Session:
             raise InvalidGameError(f"kind must be 'offer' or 'answer', got {kind!r}",
                                    code="web.bad_request")
         offer = req.get("offer")
-        if offer is not None and (isinstance(offer, bool) or not isinstance(offer, int)
-                                  or not 0 <= offer <= table.MAX_OFFER):
-            raise InvalidGameError(f"offer must be a whole number 0-{table.MAX_OFFER}, "
-                                   f"got {offer!r}", code="web.bad_request")
+        fault = table.offer_fault(offer)
+        if fault is not None:  # the page's request, not the browser's description, is wrong
+            raise InvalidGameError(fault, code="web.bad_request")
         packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind,
                                             _text(req.get("table"), "table"), offer))
         code = table.encode(packed)

@@ -174,12 +174,21 @@ def parse_sdp(sdp: str, kind: Kind, table: str, offer: int | None = None) -> Des
                        offer=offer)
 
 
-def _check_offer(offer: int | None) -> None:
-    """Raises :class:`TableCodeError` (``table.bad_sdp``) for an offer's number that is not a
-    whole number 0-255 (None, absent, is one)."""
+def offer_fault(offer: object) -> str | None:
+    """What is wrong with an offer's number (it must be a whole number 0-255; None, absent, is
+    one), or None when nothing is."""
     if offer is not None and (isinstance(offer, bool) or not isinstance(offer, int)
                               or not 0 <= offer <= MAX_OFFER):
-        raise _bad_sdp(f"the offer's number must be a whole number 0-{MAX_OFFER}, got {offer!r}")
+        return f"the offer's number must be a whole number 0-{MAX_OFFER}, got {offer!r}"
+    return None
+
+
+def _check_offer(offer: int | None) -> None:
+    """Raises :class:`TableCodeError` (``table.bad_sdp``) for an offer's number that is not one
+    (:func:`offer_fault`)."""
+    fault = offer_fault(offer)
+    if fault is not None:
+        raise _bad_sdp(fault)
 
 
 def _candidate(value: str) -> tuple[int, Candidate] | None:
