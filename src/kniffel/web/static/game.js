@@ -9,7 +9,7 @@ import { keptAfter, keptAfterUndo, noteKeep } from "./keep.js?b=__BUILD__";
 import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveHistory, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
 import { isObj, STORE_VERSION } from "./store.js?b=__BUILD__";
-import { boxName, count, refusal, tr } from "./words.js?b=__BUILD__";
+import { boxName, count, refusal, saidText, tr } from "./words.js?b=__BUILD__";
 
 // The computer player ``name`` if the browser offers it, else the default one (the first).
 export const computer = (name) => (facts.computers.includes(name) ? name : facts.computers[0]);
@@ -192,7 +192,7 @@ function whatChanged(before, after, undo) {
 const TIPS_KEY = "kniffel.v1.tips";
 function tell(before, after, undo, said = null) {
   let told = before && after ? whatChanged(before, after, undo) : null;
-  if (said) told = { ...(told ?? {}), say: () => (said.texts ? tr(said.texts) : typeof said.text === "string" ? said.text : tr(said.code, said.params)) };
+  if (said) told = { ...(told ?? {}), say: () => saidText(said) };
   state.confirm = told ? { ...told, undo, id: state.current && state.current.id, actions: after.actions, fresh: true } : null;
   if (!told || undo || said || after.mode !== "pad" || told.box === undefined) return;
   try {

@@ -16,7 +16,7 @@ import { handoff, localAddress, qrImage } from "./share.js?b=__BUILD__";
 import { scanCode } from "./tablescan.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
-import { count, refusal, tr } from "./words.js?b=__BUILD__";
+import { count, refusal, saidText, tr } from "./words.js?b=__BUILD__";
 
 // How long a read code may wait for its connection before the page says the phones cannot
 // reach each other (no candidate pair on this network; tests shorten it: window.kniffelConnectMs),
@@ -220,7 +220,7 @@ async function received(link, data) {
   else if (state.table && hostBefore !== state.table.host && hostBefore === link.peer) {
     await hostGone(reply); // the host left (its bye): the table moves to another phone
   } else {
-    if (reply.said) notice(reply.said.text ?? tr(reply.said.code, reply.said.params));
+    if (reply.said) notice(saidText(reply.said));
     refresh();
     redraw();
   }
@@ -289,7 +289,7 @@ async function closed(link) {
   setTable(reply.table ?? state.table);
   if (wasHost) { await hostGone(reply); return; }
   // a guest gone is news (the table plays on); nothing said: it had left already (its bye)
-  if (reply.said) notice(reply.said.text, "info");
+  if (reply.said) notice(saidText(reply.said), "info");
   refresh();
   redraw();
 }
@@ -297,7 +297,7 @@ async function closed(link) {
 // The host gone (lost, or it left): said as a warning (the table moves); the phone that holds
 // the game now shows its code, the others the field for it.
 async function hostGone(reply) {
-  notice(reply.said ? reply.said.text ?? tr(reply.said.code, reply.said.params) : tr("page.table.lost"), "warn");
+  notice(reply.said ? saidText(reply.said) : tr("page.table.lost"), "warn");
   showTable();
   redraw();
   if (host() && !offer) await prepareOffer();

@@ -107,6 +107,13 @@ export function sentence(text) {
 
 // What the player reads when the engine refuses: its message in their language (error.text),
 // else a short phrase for the kind of refusal; the developer's text goes to the console only.
+// The words of a table's "who did what" (the engine's said: its texts in both languages, its
+// text in the language asked, or its catalog code), in the page's language.
+export function saidText(said) {
+  if (said.texts) return tr(said.texts);
+  return typeof said.text === "string" ? said.text : tr(said.code, said.params);
+}
+
 export function refusal(error) {
   if (error && typeof error.message === "string") console.debug("kniffel:", error.type, error.message);
   if (error && typeof error.text === "string" && error.text) return error.text;
