@@ -338,7 +338,7 @@ def test_listing_the_players_loads_neither_numpy_nor_the_solvers_kernel() -> Non
              " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
                          text=True).stdout.splitlines()
-    assert out == ["('random', 'greedy', 'optimal', 'expert')", "[]"]
+    assert out == ["('random', 'greedy', 'optimal', 'expert', 'expert-win')", "[]"]
 
 
 def test_the_expert_finds_the_solvers_tables_through_an_entry_point() -> None:

@@ -42,7 +42,7 @@ from functools import cache
 from typing import Any
 
 from kniffel.engine.distribution import Distribution
-from kniffel.engine.expert import Expert, _Turn
+from kniffel.engine.expert import Expert, Worth, _Turn
 from kniffel.engine.rules import Box, Entry, ExtraKniffel, RuleSet, StrikeRule, choices, is_kniffel
 from kniffel.engine.states import DEAD, max_count, upper_key
 from kniffel.engine.turn_stages import TurnStages
@@ -201,12 +201,15 @@ class Endgame:
 
     def _add_ends(self, events: dict[tuple[int, _State], float], s: _State,
                   entries: Mapping[Box, Entry], x_entry: int, chips_after: int,
-                  mass: list[float]) -> None:
+                  mass: list[float], value: Worth | None = None) -> None:
         """Add the turns that end with each roll (``mass``: their probabilities) entered in
-        its best box to ``events`` (points gained, next state)."""
+        its best box to ``events`` (points gained, next state); the best by ``value`` (the
+        expert's worth of an entry by default)."""
         rules = self.rules
-        expert = self.expert
         dice = self._dice
+        if value is None:
+            value = self.expert.worth_of_entries(_Turn(s.mask, s.upper, s.chips, s.holds_50),
+                                                 x_entry)
         open_boxes = tuple(b for b in rules.boxes if not s.mask & self._bit[b])
         special = self.further and Box.KNIFFEL in entries
         cell_of, first = self._cells(open_boxes, special)
@@ -215,9 +218,8 @@ class Endgame:
             if p:
                 cells[cell_of[r]] += p
         any_box = rules.strike is StrikeRule.ANY_BOX
-        zero = {b: expert.entry_value(s.mask, s.upper, x_entry, b, 0) for b in open_boxes}
-        worth = {b: [(zero[b] if any_box else None) if p != p else
-                     expert.entry_value(s.mask, s.upper, x_entry, b, int(p))
+        zero = {b: value(b, 0, 0) for b in open_boxes}
+        worth = {b: [(zero[b] if any_box else None) if p != p else value(b, int(p), 0)
                      for p in dice.values[b]] for b in open_boxes}
         kniffels = set(self._kniffel_rolls) if special else set()
         for r, p in zip(first, cells, strict=True):
@@ -227,7 +229,7 @@ class Endgame:
                 best_c = None
                 best_v = 0.0
                 for c in choices(rules, entries, dice.rolls[r]):
-                    v = c.bonus + expert.entry_value(s.mask, s.upper, x_entry, c.box, c.points)
+                    v = value(c.box, c.points, c.bonus)
                     if best_c is None or v > best_v:
                         best_c, best_v = c, v
                 assert best_c is not None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -41,6 +41,12 @@ from kniffel.engine.strategy import check_decision, register_strategy
 from kniffel.engine.turn_stages import TurnStages, turn_stages
 from kniffel.engine.values import Values, known_value, on_providers_changed, values_for
 from kniffel.engine.vectors import Vec, numpy_available, vector_math
+
+#: The worth of ending a turn with an entry: (box, points, a further Kniffel's extra points) to
+#: a number the turn maximises (the expert: points now plus the value after).
+Worth = Callable[[Box, int, int], float]
+#: The worth of the entries by the extra state after them (chips left, or the kniffel flag).
+WorthOf = Callable[[int], Worth]
 
 
 @dataclass(frozen=True)
@@ -107,49 +113,75 @@ class Expert:
             x = 1 if points > 0 else 0
         return points + self.values.future(nxt, upper, x)
 
-    def _final(self, turn: _Turn, x: int, entries: Mapping[Box, Entry]) -> Vec:
-        """For every roll, the best value of entering it at the end of the turn (points now +
-        V after), ``x`` the extra state for the entry."""
+    def worth_of_entries(self, turn: _Turn, x: int) -> Worth:
+        """The expert's worth of an entry at the end of ``turn``: the points it brings now (a
+        further Kniffel's extra points ``bonus`` included) plus V of the sheet after it, ``x``
+        the extra state for the entry."""
+        mask, upper = turn.mask, turn.upper
+
+        def worth(box: Box, points: int, bonus: int) -> float:
+            return bonus + self.entry_value(mask, upper, x, box, points)
+        return worth
+
+    def _final(self, turn: _Turn, x: int, entries: Mapping[Box, Entry],
+               worth: Worth | None = None) -> Vec:
+        """For every roll, the best ``worth`` of entering it at the end of the turn (by default
+        :meth:`worth_of_entries`: points now + V after), ``x`` the extra state for the entry."""
         m = self._m
         rules = self.rules
-        mask, upper = turn.mask, turn.upper
+        mask = turn.mask
+        value = worth if worth is not None else self.worth_of_entries(turn, x)
         any_box = rules.strike is StrikeRule.ANY_BOX
         fits: list[Vec] = []
         strike = -math.inf
         for box in rules.boxes:
             if mask & self._bit[box]:
                 continue
-            zero = self.entry_value(mask, upper, x, box, 0)
+            zero = value(box, 0, 0)
             strike = max(strike, zero)
-            worth = [(zero if any_box else math.nan) if p != p else
-                     self.entry_value(mask, upper, x, box, int(p)) for p in m.dice.values[box]]
-            fits.append(m.spread(box, worth))
+            row = [(zero if any_box else math.nan) if p != p else value(box, int(p), 0)
+                   for p in m.dice.values[box]]
+            fits.append(m.spread(box, row))
         forced = rules.strike is not StrikeRule.FREE
         final = m.best_box(fits, strike, forced)
         if self._further and Box.KNIFFEL in entries:
             for i in self._kniffel_rolls:  # further Kniffel: the engine's special choices
                 roll = m.dice.rolls[i]
-                final[i] = max(c.bonus + self.entry_value(mask, upper, x, c.box, c.points)
+                final[i] = max(value(c.box, c.points, c.bonus)
                                for c in choices(rules, entries, roll))
         return final
+
+    def _x_at_end(self, turn: _Turn, entries: Mapping[Box, Entry]) -> int:
+        """The extra state for an entry that ends ``turn`` with no chip handed in."""
+        rules = self.rules
+        return turn.x if rules.chips else (1 if turn.holds_50 else 0) if (
+            self._further and Box.KNIFFEL in entries) else 0
 
     def _turn_stages(self, turn: _Turn, entries: Mapping[Box, Entry]) -> TurnStages:
         found = self._stages.get(turn)
         if found is not None:
             return found
-        rules = self.rules
-        x_entry = turn.x if rules.chips else (1 if turn.holds_50 else 0) if (
-            self._further and Box.KNIFFEL in entries) else 0
-        final = self._final(turn, x_entry, entries)
-        # a chip's throw ends the turn with one chip less
-        chip_final = (self._final(turn, turn.x - 1, entries) if rules.chips and turn.x > 0
-                      else None)
-        stages = turn_stages(self._m, final, rules.rolls, chip_final=chip_final,
-                             chip_open=chip_final is not None)
+        stages = self.stages_for(turn, entries, None)
         if len(self._stages) > 256:
             self._stages.clear()
         self._stages[turn] = stages
         return stages
+
+    def stages_for(self, turn: _Turn, entries: Mapping[Box, Entry],
+                   worth: WorthOf | None) -> TurnStages:
+        """The within-turn recursion of ``turn`` (not remembered) for the entries' worth
+        ``worth(x)`` (``x``: the extra state after the entry; a chip's throw ends the turn with
+        one chip less); None: the expert's own, :meth:`worth_of_entries`."""
+        rules = self.rules
+        x_entry = self._x_at_end(turn, entries)
+
+        def value(x: int) -> Worth:
+            return self.worth_of_entries(turn, x) if worth is None else worth(x)
+        final = self._final(turn, x_entry, entries, value(x_entry))
+        chip_final = (self._final(turn, turn.x - 1, entries, value(turn.x - 1))
+                      if rules.chips and turn.x > 0 else None)
+        return turn_stages(self._m, final, rules.rolls, chip_final=chip_final,
+                           chip_open=chip_final is not None)
 
     def _turn(self, pos: Position) -> _Turn:
         mask = 0
@@ -169,6 +201,35 @@ class Expert:
         turn = self._turn(pos)
         return float(self._turn_stages(turn, pos.entries).before(1)[self._m.dice.first])
 
+    def turn_of(self, pos: Position) -> _Turn:
+        """The turn-start state of the turn ``pos`` belongs to."""
+        return self._turn(pos)
+
+    def choice_values(self, pos: Position, stages: TurnStages,
+                      worth: Worth) -> list[tuple[Action, float, int | None]]:
+        """Every legal choice of ``pos`` (dice on the table) with its worth in the turn's
+        ``stages``: an entry's ``worth`` (box, points, a further Kniffel's extra points), a
+        re-throw's expected worth, a chip's; in the advisor's order, with an entry's points."""
+        rules = self.rules
+        roll = pos.roll
+        assert roll is not None
+        dice = self._m.dice
+        values: list[tuple[Action, float, int | None]] = []
+        for c in choices(rules, pos.entries, roll):
+            values.append((Strike(c.box) if c.strike else Score(c.box),
+                           worth(c.box, c.points, c.bonus), c.points))
+        keeps = [k for k in sub_keeps(roll) if k.size < len(roll.values)]
+        if pos.rolls_used < rules.rolls + (1 if pos.chip_used else 0):
+            expected = stages.chip if pos.chip_used else stages.before(pos.rolls_used + 1)
+            assert expected is not None  # a chip was used: the turn had one
+            values.extend((Throw(k), float(expected[dice.keep_index[k]]), None)
+                          for k in keeps)
+        if (rules.chips and not pos.chip_used and pos.rolls_used == rules.rolls
+                and (pos.chips_left or 0) > 0):
+            assert stages.with_chip is not None  # a chip is left: its stages are there
+            values.append((UseChip(), float(stages.with_chip[dice.roll_index[roll]]), None))
+        return values
+
     def advise(self, pos: Position) -> Advice:
         """Every legal choice of ``pos``, best first, with its expected final score (see the
         module docstring)."""
@@ -179,33 +240,18 @@ class Expert:
                               params={"rules": rules.name, "other": pos.rules.name})
         turn = self._turn(pos)
         stages = self._turn_stages(turn, pos.entries)
-        dice = self._m.dice
         so_far = pos.score_so_far
-        values: list[tuple[Action, float, int | None]] = []
         if pos.roll is None:
             # before the first throw: the state's exact value where it is known (the solved
             # optimum of an empty Kniffel Extreme sheet), else what the turn's computation expects
             known = (known_value(rules, self.values, turn.mask, turn.upper, turn.x)
                      if self.values.source == "model" else None)
-            values.append((Throw(), float(stages.before(1)[dice.first]) if known is None
-                           else known, None))
+            values: list[tuple[Action, float, int | None]] = [
+                (Throw(), float(stages.before(1)[self._m.dice.first]) if known is None
+                 else known, None)]
         else:
-            roll = pos.roll
-            x_entry = self._x_entry(pos)
-            for c in choices(rules, pos.entries, roll):
-                v = c.bonus + self.entry_value(turn.mask, turn.upper, x_entry, c.box, c.points)
-                values.append((Strike(c.box) if c.strike else Score(c.box), v, c.points))
-            keeps = [k for k in sub_keeps(roll) if k.size < len(roll.values)]
-            if pos.rolls_used < rules.rolls + (1 if pos.chip_used else 0):
-                expected = stages.chip if pos.chip_used else stages.before(pos.rolls_used + 1)
-                assert expected is not None  # a chip was used: the turn had one
-                values.extend((Throw(k), float(expected[dice.keep_index[k]]), None)
-                              for k in keeps)
-            if (rules.chips and not pos.chip_used and pos.rolls_used == rules.rolls
-                    and (pos.chips_left or 0) > 0):
-                assert stages.with_chip is not None  # a chip is left: its stages are there
-                values.append((UseChip(), float(stages.with_chip[dice.roll_index[roll]]),
-                               None))
+            values = self.choice_values(pos, stages,
+                                        self.worth_of_entries(turn, self._x_entry(pos)))
         top = max(v for _, v, _ in values)
         options = sorted((Option(a, so_far + v, top - v, p) for a, v, p in values),
                          key=lambda o: -o.expected)
