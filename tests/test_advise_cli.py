@@ -142,3 +142,60 @@ def test_advise_on_a_classic_rule_set_is_exact_never_the_experts_estimate(
     assert res.exit_code == 0, res.output
     assert text("advise.estimate", "de") not in words(res.stdout)
     assert json.loads(invoke([*args, "--json"]).stdout)["source"] in ("table", "endgame")
+
+
+# --- what advise cannot use is refused (issue 41) --------------------------------------------
+
+
+@pytest.mark.parametrize("dice", [["3", "4"], ["6", "6", "6", "5", "1", "8"], ["-1"]],
+                         ids=["two", "a-whole-throw", "negative"])
+def test_advise_refuses_dice_beside_a_saved_game_whose_dice_it_reads(
+        tmp_path: Path, dice: list[str]) -> None:
+    save = _saved_extreme_game(tmp_path / "game.json")
+    stored = save.read_bytes()
+    shown = " ".join(dice)
+    german = invoke(["advise", "--game", str(save), "--cache-dir", str(tmp_path), *dice])
+    assert german.exit_code == 2, german.output
+    assert german.stdout == ""
+    assert german.stderr == ("kniffel advise: Mit --game kommen die Würfel aus dem Spielstand; "
+                             f"weitere Würfel ({shown}) gehen nicht.\n")
+    english = invoke(["advise", *dice, "--game", str(save), "--lang", "en"])
+    assert english.exit_code == 2, english.output
+    assert english.stderr == ("kniffel advise: With --game the dice come from the saved game; "
+                              f"further dice ({shown}) cannot be used.\n")
+    assert save.read_bytes() == stored
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+@pytest.mark.parametrize("given", [
+    ["--filled", "sixes=24"], ["--upper", "20"], ["--chips", "2"], ["--rolls-used", "2"],
+    ["--chip-used"], ["--rules", "extreme"], ["--rules", "kniffel", "--free-strike"]],
+    ids=lambda given: "".join(given[::2]))
+def test_advise_refuses_a_position_option_beside_a_saved_game(tmp_path: Path,
+                                                               given: list[str]) -> None:
+    save = _saved_extreme_game(tmp_path / "game.json")
+    named = ", ".join(a for a in given if a.startswith("--"))
+    german = invoke(["advise", "--game", str(save), *given])
+    assert german.exit_code == 2, german.output
+    assert german.stderr == ("kniffel advise: Mit --game kommt die Stellung aus dem Spielstand; "
+                             f"daneben geht nicht: {named}.\n")
+    english = invoke(["advise", "--lang", "en", *given, "--game", str(save)])
+    assert english.exit_code == 2, english.output
+    assert english.stderr == ("kniffel advise: With --game the position comes from the saved "
+                              f"game; not beside it: {named}.\n")
+
+
+@pytest.mark.parametrize(("dice", "german", "english"), [
+    (["5", "5", "6", "2", "1", "-1"], "Ein W10 zeigt 0 bis 9, nicht -1.",
+     "A d10 shows 0 to 9, not -1."),
+    (["-3", "5", "6", "2", "1", "8"], "Ein W6 zeigt 1 bis 6, nicht -3.",
+     "A d6 shows 1 to 6, not -3."),
+], ids=["d10", "d6"])
+def test_advise_reads_a_negative_number_as_a_die_to_refuse_not_as_an_option(
+        tmp_path: Path, dice: list[str], german: str, english: str) -> None:
+    res = invoke(["advise", "--cache-dir", str(tmp_path), *dice])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"kniffel advise: {german}\n"
+    res = invoke(["advise", "--lang", "en", "--cache-dir", str(tmp_path), *dice])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"kniffel advise: {english}\n"

@@ -207,6 +207,103 @@ def test_advise_labels_the_d10_as_the_language_does(tmp_path: Path) -> None:
     assert "d10=9" in english.stdout
 
 
+# --- what a command cannot use is refused ----------------------------------------------------
+
+
+def _free_commands() -> list[str]:
+    """The commands that take any number of free arguments (dice, saves) or let unknown options
+    through to them (for negative dice): where a stray word is easiest to miss."""
+    assert isinstance(main, click.Group)
+    return sorted(name for name, command in main.commands.items()
+                  if command.context_settings.get("ignore_unknown_options")
+                  or any(isinstance(p, click.Argument) and p.nargs == -1
+                         for p in command.params))
+
+
+def _a_save(folder: Path) -> Path:
+    """A saved Kniffel Extreme game of Anna and Ben, Anna's first throw on the table."""
+    from kniffel import Game, Outcome, Roll, Throw, preset
+    from kniffel.storage import save_game
+
+    game = Game(preset("extreme"), ["Anna", "Ben"], seed=41)
+    game.apply(Throw())
+    game.apply(Outcome(Roll((6, 6, 6, 2, 1), d10=3)))
+    return save_game(game, folder / "game.json")
+
+
+def test_the_commands_with_free_arguments_are_score_advise_and_chances() -> None:
+    # a new one joins the cases below (an unknown option among its free arguments)
+    assert _free_commands() == ["advise", "chances", "score"]
+
+
+@pytest.mark.parametrize("option", ["--blablub", "--blablub=3"])
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_refuses_an_unknown_option_by_its_name(command: str, option: str) -> None:
+    german = invoke([command, option])
+    assert refused(german).splitlines() == [
+        f"kniffel {command}: Eine Option --blablub gibt es nicht.",
+        f"Hilfe: kniffel {command} --help"]
+    assert german.stdout == ""
+    english = invoke([command, "--lang", "en", option])
+    assert refused(english).splitlines() == [
+        f"kniffel {command}: There is no option --blablub.", f"Help: kniffel {command} --help"]
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["score", "--chps", "5", "5", "5", "6", "6", "6"], "--chps"),
+    (["score", "5", "5", "5", "6", "6", "6", "--blablub"], "--blablub"),
+    (["score", "-x", "5", "5", "5", "6", "6", "6"], "-x"),
+    (["advise", "--chps", "3"], "--chps"),
+    (["advise", "1", "2", "3", "4", "5", "6", "--to-wn"], "--to-wn"),
+    (["advise", "--rules", "yahtzee", "1", "3", "3", "5", "6", "--blablub=1"], "--blablub"),
+    (["advise", "--game", "{save}", "--blablub"], "--blablub"),
+    (["advise", "--game", "{save}", "--to-wn"], "--to-wn"),
+    (["advise", "--game", "{save}", "3", "4", "--to-wn"], "--to-wn"),
+    (["chances", "{save}", "--blablub"], "--blablub"),
+    (["chances", "{save}", "--to-wn"], "--to-wn"),
+], ids=["score-before-dice", "score-after-dice", "score-short", "advise-chps",
+        "advise-after-dice", "advise-with-value", "advise-game", "advise-game-typo",
+        "advise-game-dice-typo", "chances", "chances-typo"])
+def test_an_unknown_option_among_free_arguments_is_refused_never_read_as_a_value(
+        tmp_path: Path, args: list[str], option: str) -> None:
+    args = [a.format(save=_a_save(tmp_path)) for a in args]
+    before = sorted(tmp_path.rglob("*"))
+    command = args[0]
+    german = refused(invoke(args))
+    assert german.startswith(f"kniffel {command}: Eine Option {option} gibt es nicht"), german
+    assert german.splitlines()[-1] == f"Hilfe: kniffel {command} --help"
+    assert "Würfel" not in german
+    assert "Spielstand" not in german
+    english = refused(invoke([*args, "--lang", "en"]))
+    assert english.startswith(f"kniffel {command}: There is no option {option}"), english
+    assert english.splitlines()[-1] == f"Help: kniffel {command} --help"
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("command", sorted(set(_commands()) - set(_free_commands())))
+def test_a_stray_word_is_refused_by_every_command_with_fixed_arguments(
+        tmp_path: Path, command: str) -> None:
+    assert isinstance(main, click.Group)
+    arguments = [p for p in main.commands[command].params if isinstance(p, click.Argument)]
+    args = [command, *(str(tmp_path / f"{p.name}.json") for p in arguments), "stray"]
+    german = invoke(args)
+    assert refused(german).splitlines() == [
+        f"kniffel {command}: Mit stray kann dieser Befehl nichts anfangen.",
+        f"Hilfe: kniffel {command} --help"]
+    assert german.stdout == ""
+    assert refused(invoke([*args, "--lang", "en"])).splitlines()[0] == (
+        f"kniffel {command}: This command does not take stray.")
+    assert not list(tmp_path.iterdir())
+
+
+def test_chances_names_a_stray_word_as_the_save_it_does_not_find(tmp_path: Path) -> None:
+    save = _a_save(tmp_path)
+    german = refused(invoke(["chances", str(save), "stray"]))
+    assert german.splitlines()[-1] == "kniffel chances: stray gibt es nicht."
+    english = refused(invoke(["chances", "--lang", "en", str(save), "stray"]))
+    assert english.splitlines()[-1] == "kniffel chances: stray does not exist."
+
+
 # --- help texts ------------------------------------------------------------------------------
 
 

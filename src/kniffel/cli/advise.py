@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from kniffel.cli.common import (
     CACHE_HELP,
@@ -71,6 +72,8 @@ def parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
     return entries
 
 
+# Negative numbers are dice to complain about, not options: "-1" must reach the dice check
+# (an unknown option is refused all the same: KniffelCommand.parse_args).
 @click.command("advise", cls=KniffelCommand, context_settings={"ignore_unknown_options": True})
 @summary("cli.help.command.advise")
 @rules_option
@@ -108,6 +111,8 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
     """
     from kniffel.solver.advise import Position
 
+    if save:
+        _refuse_beside_game(dice, lang)
     try:
         if save:
             pos, player = _saved_position(save)
@@ -125,6 +130,26 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
         click.echo(json.dumps(advice_json(pos, result, shown, player, lang), ensure_ascii=False))
     else:
         print_advice(pos, result, shown, player, lang)
+
+
+#: The options that describe a position: ``--game`` reads all of it from the save instead.
+_POSITION_OPTIONS = ("rules_name", "free_strike", "filled", "upper", "chips", "rolls_used",
+                     "chip_used")
+
+
+def _refuse_beside_game(dice: tuple[str, ...], lang: Lang) -> None:
+    """With ``--game`` the position, dice included, is the saved game's: dice or a position
+    option given beside it would be ignored, so they are refused in a sentence (exit status
+    2)."""
+    if dice:
+        fail("advise", words("cli.advise.game_and_dice", lang, dice=" ".join(dice)), lang)
+    ctx = click.get_current_context()
+    given = [max(p.opts, key=len) for p in ctx.command.params
+             if isinstance(p, click.Option) and p.name in _POSITION_OPTIONS
+             and ctx.get_parameter_source(p.name) not in (None, ParameterSource.DEFAULT)]
+    if given:
+        fail("advise", words("cli.advise.game_and_position", lang, options=", ".join(given)),
+             lang)
 
 
 def _saved_position(save: str) -> tuple[Position, str]:

@@ -563,11 +563,38 @@ class KniffelCommand(KniffelHelp):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, args)
+            rest = super().parse_args(ctx, args)
         except click.UsageError as e:
             if e.ctx is None:
                 e.ctx = ctx  # click's parser leaves it out of some errors (BadOptionUsage)
             raise
+        if ctx.ignore_unknown_options:
+            self._refuse_unknown_options(ctx)
+        return rest
+
+    def _refuse_unknown_options(self, ctx: click.Context) -> None:
+        """A command that lets unknown options through (``score``, ``advise``: a negative die,
+        ``-1``, is a value to complain about in words, not an option) still refuses an unknown
+        option as click does (:class:`click.NoSuchOption`: "Eine Option --chps gibt es
+        nicht"): every value its free arguments collected that looks like an option, ``-x`` or
+        ``--name[=value]`` but not ``-`` or a negative number, is one."""
+        for param in self.get_params(ctx):
+            if not isinstance(param, click.Argument) or param.name is None:
+                continue
+            given = ctx.params.get(param.name)
+            values = given if isinstance(given, (tuple, list)) else (given,)
+            for value in values:
+                if isinstance(value, str) and _looks_like_option(value):
+                    known = [name for p in self.get_params(ctx) if isinstance(p, click.Option)
+                             for name in (*p.opts, *p.secondary_opts)]
+                    raise click.NoSuchOption(value.split("=", 1)[0], possibilities=known,
+                                             ctx=ctx)
+
+
+def _looks_like_option(arg: str) -> bool:
+    """Whether a command-line word is written as an option (``-x``, ``--name``,
+    ``--name=value``), not as a value: ``-`` alone and a negative number (``-1``) are values."""
+    return len(arg) > 1 and arg.startswith("-") and not arg[1].isdigit()
 
 
 class KniffelGroup(click.Group, KniffelHelp):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
 
 import click
@@ -72,18 +72,8 @@ def _read_rolls(rules: RuleSet, lines: Iterable[str], out: TextIO, as_json: bool
 
 
 
-
-def _refuse_options(dice: Sequence[str]) -> None:
-    """An unknown option among the dice (``-x``) is refused as click refuses one; a negative
-    number (``-1``) is a die to complain about and is left to the dice check."""
-    for arg in dice:
-        if arg.startswith("-") and not arg.lstrip("-").isdigit():
-            known = [o for p in click.get_current_context().command.params
-                     if isinstance(p, click.Option) for o in p.opts]
-            raise click.NoSuchOption(arg, possibilities=known)
-
-
-# Negative numbers are dice to complain about, not options: "-1" must reach the dice check.
+# Negative numbers are dice to complain about, not options: "-1" must reach the dice check
+# (an unknown option is refused all the same: KniffelCommand.parse_args).
 @click.command("score", cls=KniffelCommand, context_settings={"ignore_unknown_options": True})
 @summary("cli.help.command.score")
 @rules_option
@@ -103,7 +93,6 @@ def score(rules_name: str, as_json: bool, lang: Lang, dice: tuple[str, ...]) -> 
       printf '1 2 3 4 5 0\\n6 6 6 6 6 6\\n' | kniffel score --json
     """
     rules = preset(rules_name)
-    _refuse_options(dice)
     if not dice:
         if _read_rolls(rules, sys.stdin, sys.stdout, as_json, lang):
             sys.exit(2)
