@@ -88,6 +88,7 @@ def parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
 @click.option("--chip-used", is_flag=True, help=both("cli.help.advise.chip_used"))
 @click.option("--game", "save", type=click.Path(dir_okay=False), default=None,
               help=both("cli.help.advise.game"))
+@click.option("--to-win", "to_win", is_flag=True, help=both("cli.help.advise.to_win"))
 @click.option("--top", type=int, default=10, show_default=True, help=both("cli.help.advise.top"))
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
@@ -96,7 +97,7 @@ def parse_filled(rules: RuleSet, items: tuple[str, ...]) -> dict[Box, Any]:
 @click.argument("dice", nargs=-1)
 def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: int | None,
            chips: int | None, rolls_used: int | None, chip_used: bool, save: str | None,
-           top: int, as_json: bool, cache_dir: str | None, lang: Lang,
+           to_win: bool, top: int, as_json: bool, cache_dir: str | None, lang: Lang,
            dice: tuple[str, ...]) -> None:
     """Every legal choice with its expected final score under optimal play and its loss against
     the best, for the player, throw and dice named in the first line. Without DICE: the expected
@@ -108,11 +109,22 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
       kniffel advise --rules yahtzee 1 3 3 5 6
       kniffel advise --rules kniffel --filled sixes=24,kniffel=50 --rolls-used 2 6 6 6 2 3
       kniffel advise --game partie.json
+      kniffel advise --game partie.json --to-win
+
+    With --to-win (a saved game of two or more players): every choice ranked by its chance to
+    win, with its expected final total (exact in the last round, the win-chance model's
+    before it).
     """
     from kniffel.solver.advise import Position
 
     if save:
         _refuse_beside_game(dice, lang)
+    elif to_win:
+        fail("advise", words("cli.advise.to_win_needs_game", lang), lang)
+    if to_win:
+        assert save is not None
+        _advise_to_win(save, top, as_json, lang)
+        return
     try:
         if save:
             pos, player = _saved_position(save)
@@ -130,6 +142,69 @@ def advise(rules_name: str, free_strike: bool, filled: tuple[str, ...], upper: i
         click.echo(json.dumps(advice_json(pos, result, shown, player, lang), ensure_ascii=False))
     else:
         print_advice(pos, result, shown, player, lang)
+
+
+def _advise_to_win(save: str, top: int, as_json: bool, lang: Lang) -> None:
+    """``kniffel advise --game SAVE --to-win``: every choice of the saved game's player to move,
+    best chance to win first, with its expected final total."""
+    from kniffel.engine.advice import Position
+    from kniffel.engine.game import action_to_json
+    from kniffel.engine.messages import number
+    from kniffel.engine.winning import win_advice
+    from kniffel.storage import load_game
+
+    try:
+        game = load_game(save)
+        pos = Position.from_game(game)
+        if len(game.players) < 2:
+            fail("advise", words("cli.advise.to_win_alone", lang), lang)
+        result = win_advice(game, pos)
+    except (KniffelError, OSError) as e:
+        fail("advise", e, lang)
+    player = game.players[game.current_player or 0].name
+    rules = game.rules
+    shown = result.options[:top] if top > 0 else result.options
+    if as_json:
+        click.echo(json.dumps({
+            "rules": rules.name, "score_so_far": result.points.score_so_far, "goal": "win",
+            "exact": result.exact, "source": result.points.source,
+            "options": [{"action": action_to_json(o.action), "text": o.describe(rules, lang),
+                         "win": round(o.win, 9), "win_loss": round(o.win_loss, 9),
+                         "expected": round(o.expected, 6), "loss": round(o.loss, 6),
+                         "points": o.points} for o in shown],
+            "best_for_points": action_to_json(result.for_points.action),
+            "differ": result.differ, "player": player,
+            "roll": None if pos.roll is None else {"d6": list(pos.roll.d6),
+                                                   "d10": pos.roll.d10},
+            "rolls_used": pos.rolls_used, "chip_used": pos.chip_used}, ensure_ascii=False))
+        return
+    console = rich_console()
+    if pos.roll is None:
+        moment = words("advise.at_start", lang)
+    else:
+        shown_dice = dice_text(pos.roll.d6, pos.roll.d10, lang)
+        moment = (words("advise.at_chip", lang, dice=shown_dice) if pos.chip_used else
+                  words("advise.at_throw", lang, throw=pos.rolls_used, dice=shown_dice))
+    moment = words("advise.for_player", lang, name=player, moment=moment)
+    table = rich_table(title=words("advise.title", lang, title=rules.title(lang), moment=moment,
+                                   score=count(result.points.score_so_far, lang)))
+    table.add_column("#", justify="right")
+    table.add_column(words("advise.col_choice", lang))
+    table.add_column(words("advise.col_win", lang), justify="right")
+    table.add_column(words("advise.col_expected", lang), justify="right")
+    for i, o in enumerate(shown, start=1):
+        table.add_row(str(i), o.describe(rules, lang), number(100 * o.win, lang, 1) + " %",
+                      number(o.expected, lang, 2), style="bold" if i == 1 else None)
+    console.print(table)
+    if len(result.options) > len(shown):
+        console.print(words("advise.more", lang, count=count(len(result.options) - len(shown),
+                                                             lang)), markup=False)
+    best = result.for_points
+    console.print(words("advise.win_exact" if result.exact else "advise.win_model", lang),
+                  markup=False)
+    if result.differ:
+        console.print(words("advise.win_differs", lang, choice=best.describe(rules, lang),
+                            win=number(100 * best.win, lang, 1)), markup=False)
 
 
 #: The options that describe a position: ``--game`` reads all of it from the save instead.

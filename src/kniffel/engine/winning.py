@@ -480,6 +480,8 @@ class WinAdvisor:
             x_entry = self.expert._x_entry(position)
             wins = {a: v for a, v, _ in self.expert.choice_values(position, stages,
                                                                    worth_of(x_entry))}
+        # a chance is a probability: sums of probabilities may stray by an ulp beyond 0…1
+        wins = {a: min(1.0, max(0.0, w)) for a, w in wins.items()}
         best = max(wins.values())
         options = [WinOption(o.action, o.expected, o.loss, o.points, wins[o.action],
                              best - wins[o.action]) for o in points.options]
