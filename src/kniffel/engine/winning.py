@@ -49,7 +49,7 @@ from kniffel.engine.advice import Advice, Option, Position
 from kniffel.engine.chances import ChanceModel, PlayerState, chance_model
 from kniffel.engine.distribution import Distribution
 from kniffel.engine.endgame import Endgame, endgame_for
-from kniffel.engine.errors import IllegalMoveError
+from kniffel.engine.errors import IllegalMoveError, InvalidArgumentError
 from kniffel.engine.expert import Expert, Worth, WorthOf, _Turn, expert_for
 from kniffel.engine.game import Action, Game, Mode, Throw
 from kniffel.engine.rules import Box, Entry, RuleSet
@@ -444,10 +444,13 @@ class WinAdvisor:
     def __repr__(self) -> str:
         return f"WinAdvisor({self.rules!r})"
 
-    def advise(self, game: Game, position: Position | None = None) -> WinAdvice:
+    def advise(self, game: Game, position: Position | None = None, *,
+               exact: bool | None = None) -> WinAdvice:
         """Every legal choice of the player to move in ``game`` with its chance to win and its
         expected final total; ``position``: the mover's decision point where the game does not
-        hold it (the score pad's typed dice), by default :meth:`Position.from_game`."""
+        hold it (the score pad's typed dice), by default :meth:`Position.from_game`.
+        ``exact``: the last round's exact answer where it is the last round (None), or the
+        win-chance model's in every round (False, to compare the two)."""
         if game.rules != self.rules:
             raise IllegalMoveError(f"this advisor is for {self.rules.name}, not "
                                    f"{game.rules.name}", code="expert.wrong_rules",
@@ -465,7 +468,10 @@ class WinAdvisor:
         column = Column(position.entries, position.score_so_far, position.upper_total,
                         (position.chips_left or 0) + (1 if position.chip_used else 0)
                         if self.rules.chips else 0)
-        exact = is_last_round(game)
+        if exact not in (None, False):
+            raise InvalidArgumentError(f"exact must be None or False, got {exact!r}",
+                                       code="advise.exact_flag", params={"got": repr(exact)})
+        exact = is_last_round(game) and exact is None
         self.turns_played = 0
         if exact:
             worth_of = self._last_round(game, mover, column)
@@ -571,10 +577,18 @@ def win_advisor(rules: RuleSet) -> WinAdvisor:
     return found
 
 
-def win_advice(game: Game, position: Position | None = None) -> WinAdvice:
+def win_advice(game: Game, position: Position | None = None, *,
+               exact: bool | None = None) -> WinAdvice:
     """Every legal choice of the player to move in ``game`` with its chance to win and its
-    expected final total (:meth:`WinAdvisor.advise`)."""
-    return win_advisor(game.rules).advise(game, position)
+    expected final total (:meth:`WinAdvisor.advise`).
+
+    >>> from kniffel import Game, preset
+    >>> game = Game(preset("kniffel"), ["Anna", "Ben"], seed=1)
+    >>> advice = win_advice(game)      # before the first throw: throw (about 50 % for each)
+    >>> advice.for_win.action, round(advice.for_win.win, 2), advice.exact
+    (Throw(), 0.5, False)
+    """
+    return win_advisor(game.rules).advise(game, position, exact=exact)
 
 
 register_strategy("expert-win", ExpertWinStrategy)
