@@ -447,3 +447,40 @@ def test_win_advice_refuses_what_it_cannot_judge() -> None:
     with pytest.raises(IllegalMoveError) as e:
         win_advice(done)
     assert e.value.code == "move.game_over"
+
+
+def test_pure_python_and_numpy_give_the_same_chances() -> None:
+    from kniffel.engine.vectors import numpy_available
+    from kniffel.engine.winning import WinAdvisor
+
+    if not numpy_available():
+        pytest.skip("numpy is not installed")
+    for rnd in (12, 13):
+        def at(g: Game, r: int = rnd) -> bool:
+            return g.round >= r
+        game = played(KNIFFEL, 3, 17, at)
+        fast = WinAdvisor(KNIFFEL, use_numpy=True).advise(game)
+        plain = WinAdvisor(KNIFFEL, use_numpy=False).advise(game)
+        assert [(o.action, o.win) for o in fast.options] == [
+            (o.action, o.win) for o in plain.options]
+
+
+def test_a_second_hint_in_the_same_turn_reuses_the_turns_work() -> None:
+    from kniffel.engine.winning import WinAdvisor
+
+    game = played(KNIFFEL, 2, 8, lambda g: g.round >= 13)
+    advisor = WinAdvisor(KNIFFEL)
+    first = advisor.advise(game)
+    assert advisor.turns_played > 0 or first.for_win.win in (0.0, 1.0)
+    again = advisor.advise(game)
+    assert advisor.turns_played == 0
+    assert again.options == first.options
+
+
+def test_the_exact_flag_takes_only_none_or_false() -> None:
+    game = played(KNIFFEL, 2, 8, lambda g: g.round >= 13)
+    model = win_advice(game, exact=False)
+    assert not model.exact
+    with pytest.raises(KniffelError) as e:
+        win_advice(game, exact=True)
+    assert e.value.code == "advise.exact_flag"

@@ -54,6 +54,7 @@ from kniffel.engine.expert import Expert, Worth, WorthOf, _Turn, expert_for
 from kniffel.engine.game import Action, Game, Mode, Throw
 from kniffel.engine.rules import Box, Entry, RuleSet
 from kniffel.engine.strategy import check_decision, register_strategy
+from kniffel.engine.turn_stages import TurnStages
 
 #: What a player plays for: the highest average total, or the best chance to win.
 Goal = Literal["points", "win"]
@@ -427,17 +428,18 @@ def _rank(options: Sequence[WinOption]) -> tuple[WinOption, ...]:
 
 class WinAdvisor:
     """The chance to win of every choice in a game (the last round's distributions and the
-    model's remembered from one call to the next)."""
+    model's remembered from one call to the next); ``use_numpy`` picks the arithmetic (numpy
+    where installed by default), both giving the same chances."""
 
-    def __init__(self, rules: RuleSet, *, expert: Expert | None = None,
+    def __init__(self, rules: RuleSet, *, use_numpy: bool | None = None,
                  model: ChanceModel | None = None) -> None:
         self.rules = rules
-        self.expert = expert if expert is not None else expert_for(rules)
+        self.expert = expert_for(rules, use_numpy=use_numpy)
         self.model = model if model is not None else chance_model(rules)
-        self.player = TurnPlayer(rules)
+        self.player = TurnPlayer(rules, endgame=endgame_for(rules, use_numpy=use_numpy))
         self._memory: dict[tuple[object, ...], Distribution] = {}
         self._rests: dict[tuple[object, ...], Distribution] = {}
-        self._worths: dict[tuple[object, ...], ModelWorth] = {}
+        self._plans: dict[tuple[object, ...], tuple[WorthOf, TurnStages]] = {}
         #: Turn recursions the last call computed for the later players of a last round.
         self.turns_played = 0
 
@@ -473,12 +475,7 @@ class WinAdvisor:
                                        code="advise.exact_flag", params={"got": repr(exact)})
         exact = is_last_round(game) and exact is None
         self.turns_played = 0
-        if exact:
-            worth_of = self._last_round(game, mover, column)
-        else:
-            worth_of = self._model_worth(game, mover, column).of
-        turn = self.player.turn(column)
-        stages = self.expert.stages_for(turn, column.entries, worth_of)
+        worth_of, stages = self._plan(game, mover, column, exact)
         if position.roll is None:
             first = self.expert._m.dice.first
             wins: dict[Action, float] = {Throw(): float(stages.before(1)[first])}
@@ -492,6 +489,26 @@ class WinAdvisor:
         options = [WinOption(o.action, o.expected, o.loss, o.points, wins[o.action],
                              best - wins[o.action]) for o in points.options]
         return WinAdvice(points, _rank(options), exact)
+
+    def _plan(self, game: Game, mover: int, column: Column, exact: bool
+              ) -> tuple[WorthOf, TurnStages]:
+        """The worth of the mover's entries and the turn's stages for it, remembered for the
+        turn (the other players' sheets do not change in it; the next throw's hint reads
+        them)."""
+        n = len(game.players)
+        others = tuple(game.sheet(i).total if game.sheet(i).is_full else
+                       Column.of(game, i).key
+                       for i in ((mover + step) % n for step in range(1, n)))
+        key = (exact, column.key, others)
+        found = self._plans.get(key)
+        if found is None:
+            if len(self._plans) > 64:
+                self._plans.clear()
+            worth_of = (self._last_round(game, mover, column) if exact else
+                        self._model_worth(game, mover, column).of)
+            stages = self.expert.stages_for(self.player.turn(column), column.entries, worth_of)
+            found = self._plans[key] = (worth_of, stages)
+        return found
 
     def _last_round(self, game: Game, mover: int, column: Column) -> WorthOf:
         n = len(game.players)
@@ -522,23 +539,14 @@ class WinAdvisor:
         return worth_of
 
     def _model_worth(self, game: Game, mover: int, column: Column) -> ModelWorth:
-        """The model's worth of the mover's entries (remembered for the turn: the other
-        players' sheets do not change in it)."""
-        states = []
+        """The model's worth of the mover's entries."""
+        others = []
         for i in range(len(game.players)):
             if i != mover:
                 sheet = game.sheet(i)
-                states.append(sheet.total if sheet.is_full else PlayerState.of(game, i))
-        key = (column.key, tuple(s if isinstance(s, int) else Column(
-            s.entries, s.total, s.upper, s.chips).key for s in states))
-        found = self._worths.get(key)
-        if found is None:
-            if len(self._worths) > 64:
-                self._worths.clear()
-            others = [Distribution.point(s) if isinstance(s, int) else self.model.final(s)
-                      for s in states]
-            found = self._worths[key] = ModelWorth(self.model, column, others, self._rests)
-        return found
+                others.append(Distribution.point(sheet.total) if sheet.is_full else
+                              self.model.final(PlayerState.of(game, i)))
+        return ModelWorth(self.model, column, others, self._rests)
 
 
 class ExpertWinStrategy:
