@@ -6,6 +6,7 @@ hypothesis."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
@@ -408,7 +409,7 @@ def test_playing_to_win_never_wins_less_than_playing_for_points(seed: int, rnd: 
     assert advice.exact == is_last_round(game)
     wins = [o.win for o in advice.options]
     # best chance first (chances within 1e-9 ranked by the expected total)
-    assert all(a >= b - 1e-9 for a, b in zip(wins, wins[1:], strict=False))
+    assert all(a >= b - 1e-9 for a, b in itertools.pairwise(wins))
     assert advice.for_win.win >= advice.for_points.win - 1e-12
     assert all(0.0 <= w <= 1.0 + 1e-9 for w in wins)
     assert {o.action for o in advice.options} == {o.action for o in advice.points.options}
