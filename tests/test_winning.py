@@ -485,3 +485,17 @@ def test_the_exact_flag_takes_only_none_or_false() -> None:
     with pytest.raises(KniffelError) as e:
         win_advice(game, exact=True)
     assert e.value.code == "advise.exact_flag"
+
+
+@given(offset=st.integers(-5, 30), probs=st.lists(st.floats(0, 1), min_size=1, max_size=12),
+       lo=st.integers(0, 20), curve=st.lists(st.floats(0, 1), min_size=0, max_size=12))
+def test_the_expected_share_sums_the_curve_with_zero_below_and_one_beyond(
+        offset: int, probs: list[float], lo: int, curve: list[float]) -> None:
+    from kniffel.engine.distribution import Distribution
+    from kniffel.engine.winning import expected_share
+
+    def h(t: int) -> float:
+        return 0.0 if t < lo else 1.0 if t - lo >= len(curve) else curve[t - lo]
+    want = sum(p * h(offset + i) for i, p in enumerate(probs))
+    got = expected_share((lo, tuple(curve)), Distribution(offset, tuple(probs)))
+    assert got == pytest.approx(want, abs=1e-12)

@@ -40,6 +40,7 @@ Pure Python (numpy where installed, through the expert's vector arithmetic): the
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -308,6 +309,18 @@ def _share_at(curve: tuple[int, tuple[float, ...]], t: int) -> float:
     return h[i]
 
 
+def expected_share(curve: tuple[int, tuple[float, ...]], dist: Distribution) -> float:
+    """``Σ_t P(t) · H(t)``: the expected share of a final total with the distribution ``dist``
+    against the share curve ``curve`` (:func:`share_curve`: 0 below it, 1 beyond it)."""
+    lo, h = curve
+    probs = dist.probs
+    start = dist.offset - lo  # the curve's index of the distribution's first total
+    first = min(max(0, -start), len(probs))  # totals below the curve: worth 0
+    end = min(len(probs), max(first, len(h) - start))  # beyond it: worth 1
+    within: float = sum(map(operator.mul, probs[first:end], h[start + first:start + end]))
+    return within + sum(probs[end:])
+
+
 class ModelWorth:
     """The chance to win after an entry by the win-chance model (see the module docstring).
 
@@ -363,9 +376,7 @@ class ModelWorth:
         total = c.total + gain(rules, c.upper, box, points, bonus)
         if len(c.entries) + 1 == len(rules.boxes):
             return _share_at(self.curve, total)
-        rest = self.rest(box, points, x)
-        base = total + rest.offset
-        return sum(p * _share_at(self.curve, base + i) for i, p in enumerate(rest.probs) if p)
+        return expected_share(self.curve, self.rest(box, points, x).shifted(total))
 
 
 # --- the answer ----------------------------------------------------------------------------------
