@@ -616,24 +616,33 @@ def _hint_pieces(advice: Advice, lang: Lang, options: int) -> list[tuple[str, st
 def win_hint_text(advice: WinAdvice, lang: Lang, width: int | None = None,
                   lines: int = 2) -> str:
     """Both answers of a hint where they differ: "Für die Punkte: 6 6 behalten (Ø 243,1 · 31 %)
-    — Für den Sieg: 6 6 6 behalten (Ø 239,8 · 38 %)", broken between its parts into at most
-    ``lines`` lines of ``width`` characters where it fits so (else the expected totals are left
-    out first: the chances to win are what the two answers are about)."""
-    line = wrap_pieces(_win_hint_pieces(advice, lang, totals=True), width)
-    if width is not None and line.count("\n") >= lines:
-        line = wrap_pieces(_win_hint_pieces(advice, lang, totals=False), width)
-    return line
+    — Für den Sieg: 6 6 6 behalten (Ø 239,8 · 38 %)" on one line where it fits in ``width``
+    characters, else each answer on a line of its own (where ``lines`` allows two); where an
+    answer does not fit its line, the expected totals are left out first (the chances to win
+    are what the two answers are about), then the labels shortened ("Punkte: …", "Sieg: …");
+    where even that does not fit, the short form broken between its parts."""
+    for short, totals in ((False, True), (False, False), (True, False)):
+        halves = [label + (" " + numbers) for label, numbers in
+                  _win_hint_halves(advice, lang, short=short, totals=totals)]
+        one = " — ".join(halves)
+        if width is None or len(one) <= width:
+            return one
+        if lines >= 2 and all(len(half) <= width for half in halves):
+            return "\n".join(halves)
+    return "\n".join(wrap_pieces([("", label), (" ", numbers)], width) for label, numbers in
+                     _win_hint_halves(advice, lang, short=True, totals=False))
 
 
-def _win_hint_pieces(advice: WinAdvice, lang: Lang, *, totals: bool) -> list[tuple[str, str]]:
-    """The parts of :func:`win_hint_text`, each with the separator that joins it to the part
-    before."""
+def _win_hint_halves(advice: WinAdvice, lang: Lang, *, short: bool,
+                     totals: bool) -> list[tuple[str, str]]:
+    """The two answers of :func:`win_hint_text`, each as its choice with its label and its
+    numbers ("(Ø 243,1 · 31 %)", without ``totals`` "(31 %)")."""
     rules = advice.points.position.rules
-    pieces: list[tuple[str, str]] = []
+    out = []
     for key, option in (("hint_for_points", advice.for_points), ("hint_for_win", advice.for_win)):
         chance = chance_text(option.win, lang, 99)
         numbers = (tr("hint_numbers", lang, value=number(option.expected, lang), win=chance)
                    if totals else tr("hint_chance", lang, win=chance))
-        pieces += [(" — " if pieces else "", tr(key, lang, choice=option.describe(rules, lang))),
-                   (" ", numbers)]
-    return pieces
+        label = tr(key + ("_short" if short else ""), lang, choice=option.describe(rules, lang))
+        out.append((label, numbers))
+    return out
