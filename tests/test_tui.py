@@ -208,6 +208,30 @@ def test_setup_offers_the_optimal_computer_only_where_it_can_play(
     run(KniffelApp(lang="en"), script)
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_setup_offers_the_expert_to_win_and_shows_its_whole_name_at_80x24(lang: Lang) -> None:
+    label = {"de": "Computer (Experte, auf Sieg)", "en": "Computer (expert, to win)"}[lang]
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            select: Select[str] = screen.query_one("#kind-1", Select)
+            assert (label, "computer:expert-win") in [(str(t), v) for t, v in select._options]
+            select.value = "computer:expert-win"
+            await pilot.pause()
+            assert label in screen_text(app)
+            screen.query_one("#name-0", Input).value = "Anna"
+            await pilot.click("#start")
+            await pilot.pause()
+            game = screen_of(app).game
+            assert [p.strategy for p in game.players][:2] == [None, "expert-win"]
+
+    run_async(main())
+
+
 def test_setup_refuses_two_players_with_the_same_name() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         app.screen.query_one("#name-1", Input).value = "Spieler 1"
