@@ -65,8 +65,9 @@ def simulate_cmd(rules_name: str, free_strike: bool, strategy_names: tuple[str, 
     run: the games 0…N-1 finished by then are printed as a partial result (the same as
     ``--games N``), exit status 130. A ``--plot`` target is checked before any game runs.
 
-    ``--strategy`` given two or more times: a head-to-head run, strategy ``i`` in seat ``i``,
-    the start seat going round (:func:`head_to_head_cmd`).
+    --strategy given 2 to 8 times: the computer players play against each other, one per seat,
+    the start seat going round; per seat the win share with its 95 % interval (ties shared)
+    beside the mean, spread and bonus rate.
     """
     from kniffel.engine.strategy import get_strategy
     from kniffel.interrupt import EXIT_INTERRUPTED, shielded
