@@ -61,7 +61,9 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
     solved on the spot, and where neither covers a position the expert player (its fitted model
     at the turn's end), which the output says. Of a finished game, every player's result split
     into the total expected at the start with best play, the points the decisions lost and
-    luck (the rest). --json: every decision at full precision.
+    luck (the rest). --json: every decision at full precision. With two or more players, also
+    what each decision cost in chance to win (in percentage points; exact in the last round,
+    before it by the win-chance model), and the costliest decisions for the chance to win.
     """
     from kniffel.engine.review import luck_skill_split
 
