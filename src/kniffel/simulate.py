@@ -1,10 +1,12 @@
-"""Solitaire simulation: one strategy plays many games and the totals are summarised.
+"""Simulation: one strategy plays many solitaire games and the totals are summarised
+(:func:`simulate`), or several strategies play against each other, one per seat
+(:func:`head_to_head`: every seat's statistics and wins, the start seat going round).
 
-:func:`simulate` is the one place that plays games without a person: ``kniffel simulate`` and the
-benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
-its dice (through :func:`kniffel.engine.match.dice_rng`, like every game) and its own generator for
-the
-strategy's random choices, so the same seed gives the same result. :func:`plot_totals` draws a
+:func:`simulate` and :func:`head_to_head` are the one place that plays games without a person:
+``kniffel simulate`` and the benchmarks call them. Game ``i`` of a run with seed ``s`` uses the
+game seed ``s * 1_000_003 + i`` for its dice (through :func:`kniffel.engine.match.dice_rng`, like
+every game) and its own generator for the strategies' random choices, so the same seed gives the
+same result. :func:`plot_totals` draws a
 result's totals (``kniffel simulate --plot``).
 """
 
