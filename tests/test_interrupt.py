@@ -244,6 +244,34 @@ def test_sigterm_ends_a_parallel_simulation_with_a_reproducible_partial_json_in_
     assert full["games_requested"] == n
 
 
+def test_sigterm_ends_a_head_to_head_run_with_a_reproducible_partial_result() -> None:
+    """Issue 41: a head-to-head run (a strategy per seat) stops as a solitaire run does: the
+    workers end, the JSON holds games 0…N-1 of every seat, exactly what ``--games N`` gives."""
+    with running("simulate", "--rules", "kniffel", "--strategy", "greedy", "--strategy",
+                 "random", "--games", "100000", "--jobs", "2", "--seed", "5", "--json",
+                 lang="en", terminal=True) as run:
+        run.read_terminal(r"\b\d[\d.,]*\d/100[.,]000", timeout=40)
+        took, survivors = run.stop(signal.SIGTERM, group=False)
+        err, out = run.stderr, run.stdout
+    assert run.proc.returncode == EXIT_INTERRUPTED, err
+    assert took < EXIT_WITHIN, took
+    assert survivors == []
+    data = json.loads(out)
+    assert data["partial"] is True
+    assert data["games_requested"] == 100000
+    n = data["games"]
+    assert all(1 <= n == len(seat["totals"]) for seat in data["seats"])
+    assert f"interrupted after {n:,} of 100,000 games." in err
+    _no_noise(err + out)
+    again = CliRunner().invoke(main, ["simulate", "--rules", "kniffel", "--strategy", "greedy",
+                                      "--strategy", "random", "--games", str(n), "--seed", "5",
+                                      "--json", "--jobs", "1"])
+    full = json.loads(again.stdout)
+    assert [s["totals"] for s in full["seats"]] == [s["totals"] for s in data["seats"]]
+    assert [s["wins"] for s in full["seats"]] == [s["wins"] for s in data["seats"]]
+    assert full["partial"] is False
+
+
 def test_ctrl_c_ends_a_simulation_in_one_process_in_german() -> None:
     with running("simulate", "--rules", "kniffel", "--games", "100000", "--jobs", "1",
                  terminal=True) as run:

@@ -229,3 +229,51 @@ def test_load_continues_the_stored_game_it_extends_or_stores_a_new_one(
     assert app._resume is not None
     assert app._resume[0] is None
     assert app._stored == ()
+
+
+@pytest.mark.solve
+def test_play_seats_the_expert_to_win_and_it_plays_a_whole_game_stored_in_the_history(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 41: "Experte, auf Sieg" is a computer player of ``kniffel play``
+    (``NAME:expert-win``); the game it sets up is played to its end by it and the expert, and
+    stored."""
+    from conftest import run_async
+    from kniffel.cli import play as cli
+    from kniffel.tui.game import GameScreen
+
+    monkeypatch.setenv("KNIFFEL_CACHE_DIR", str(tmp_path / "cache"))
+    played: list[Game] = []
+
+    def run_headless(app: KniffelApp, *args: object, **kwargs: object) -> None:
+        """The app as ``kniffel play`` runs it, in Textual's headless test mode, until the
+        game is over and stored."""
+        async def main_() -> None:
+            async with app.run_test(size=(120, 40)) as pilot:
+                for _ in range(400000):
+                    screen = app.screen
+                    if isinstance(screen, GameScreen) and screen.game.is_over() and (
+                            screen.match.save_state.in_sync):
+                        break
+                    await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, GameScreen)
+                played.append(screen.game)
+                app.exit()
+
+        run_async(main_())
+
+    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
+    monkeypatch.setattr(KniffelApp, "run", run_headless)
+    assert "expert-win" in strategy_names()
+    db = tmp_path / "h.sqlite3"
+    result = CliRunner().invoke(main, ["play", "--db", str(db), "--rules", "kniffel", "--seed",
+                                       "6", "--speed", "0", "--player", "Sieger:expert-win",
+                                       "--player", "Exp:expert"], env=ENV)
+    assert result.exit_code == 0, result.output
+    [game] = played
+    assert game.is_over()
+    assert [p.strategy for p in game.players] == ["expert-win", "expert"]
+    with History(db) as h:
+        [record] = h.games()
+        assert record.players == ("Sieger", "Exp")
+        assert h.load(record.id).is_over()

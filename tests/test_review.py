@@ -30,7 +30,7 @@ from kniffel.engine.game import Game, Mode, Outcome, Score, Strike, Throw
 from kniffel.engine.match import Match
 from kniffel.engine.messages import number
 from kniffel.engine.review import LuckSkill, review_game
-from kniffel.engine.rules import Box, preset
+from kniffel.engine.rules import Box, Lang, preset
 from kniffel.engine.strategy import get_strategy
 from kniffel.engine.values import TableValues
 from kniffel.history import History
@@ -298,7 +298,8 @@ def test_cli_review_at_80_columns_shows_each_player_their_own_total_and_costlies
                             f"{number(result.total_loss(i), 'de', 2)} Punkte verschenkt")
         mine = sorted(own, key=lambda d: (-d.loss, d.index))[:3]
         assert lines[1] == "Die teuersten Entscheidungen (Verlust in Punkten):"
-        costly = [line for line in lines if re.match(r"^\s+−\d", line)]
+        # the costliest in points (two decimals), not those for the chance to win ("−4,1 Pp.")
+        costly = [line for line in lines if re.match(r"^\s+−\d+,\d\d\s", line)]
         for line, d in zip(costly, mine, strict=True):
             assert line.split()[:3] == [f"−{number(d.loss, 'de', 2)}", "Runde", f"{d.round},"]
             assert f"{d.position.rolls_used}. Wurf" in line
@@ -315,7 +316,9 @@ def test_cli_review_at_80_columns_shows_each_player_their_own_total_and_costlies
     assert len(output.splitlines()) < len(every.splitlines())
     assert len([line for line in every.splitlines() if ROW.match(line)]) == len(
         result.decisions), "--all shows every decision"
-    assert len(output.splitlines()) < len(result.decisions)
+    # the hidden decisions' rows are what --all adds (the costliest lists, in points and for the
+    # chance to win, are the same)
+    assert len(every.splitlines()) - len(output.splitlines()) >= hidden
 
 
 def test_cli_review_in_english_writes_english_numbers_and_words(
@@ -441,3 +444,93 @@ def test_cli_review_in_a_narrow_terminal_cuts_no_word_and_keeps_every_row(
     # a row starts at the left (its round), a wrapped line of it far to the right
     rows = [line for line in lines if re.match(r"^ {0,6}\d+ +(\d\.?|Chip|chip) +\d", line)]
     assert len(rows) == len(result.decisions)
+
+
+# --- the chance to win beside the points (issue 41) -----------------------------------------------
+
+
+def test_a_review_of_a_game_of_several_judges_each_decision_by_its_chance_to_win_too(
+        tables: Path) -> None:
+    from kniffel.engine.advice import Position
+    from kniffel.engine.winning import win_advisor
+
+    game = _three_player_game()
+    result = review(game, directory=tables)
+    assert result.judges_wins
+    advisor = win_advisor(FREE)
+    for d in result.decisions:
+        assert d.win_best is not None
+        assert d.win_taken is not None
+        assert 0 <= d.win_taken <= d.win_best.win + 1e-9
+        assert d.win_loss == max(0.0, d.win_best.win - d.win_taken)
+        if d.taken.action == d.win_best.action:
+            assert d.win_loss == 0
+    # one decision judged again by hand: the replayed position's own win advice
+    dearest = result.costliest_for_win(1)[0]
+    replay = game.at_start()
+    for action in game.actions[:dearest.index]:
+        replay.apply(action)
+    advice = advisor.advise(replay, Position.from_game(replay))
+    taken = next(o for o in advice.options if o.action == game.actions[dearest.index])
+    assert dearest.win_taken == pytest.approx(taken.win)
+    assert dearest.win_best == advice.for_win
+    assert dearest.win_loss > 0.01  # Ben, playing at random, gives chances away
+    assert result.total_win_loss(1) > result.total_win_loss(0)
+
+
+def test_a_review_without_the_chances_or_of_a_solitaire_game_judges_the_points_alone(
+        tables: Path) -> None:
+    game = _three_player_game()
+    assert not review(game, directory=tables, to_win=False).judges_wins
+    alone = Game(FREE, ["Anna"], seed=3)
+    Match(alone, strategies={0: get_strategy("greedy", FREE)}, rng=random.Random(1)).play_out()
+    result = review(alone, directory=tables)
+    assert not result.judges_wins
+    assert all(d.win_loss == 0 for d in result.decisions)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_cli_review_says_what_each_decision_cost_in_chance_to_win_beside_its_points(
+        tmp_path: Path, tables: Path, lang: Lang) -> None:
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    result = review(game, directory=tables)
+    output = _cli_review(save, tables, "--lang", lang)
+    flat = " ".join(output.split())
+    assert all(len(line) <= 80 for line in output.splitlines())
+    dearest = result.costliest_for_win(1, 1)[0]  # Ben's
+    pp = number(100 * dearest.win_loss, lang, 1)
+    if lang == "de":
+        assert "Die teuersten Entscheidungen für die Gewinnchance (Verlust in Prozentpunkten):" \
+            in output
+        assert f"−{pp} Pp. Runde {dearest.round}," in flat
+        assert "Prozentpunkte Gewinnchance" in flat
+        assert "Sieg: wie viele Prozentpunkte Gewinnchance" in flat
+    else:
+        assert "The costliest decisions for the chance to win (loss in percentage points):" \
+            in output
+        assert f"−{pp} pp round {dearest.round}," in flat
+        assert "percentage points of winning chance" in flat
+    solitaire = Game(FREE, ["Anna"], seed=3)
+    Match(solitaire, strategies={0: get_strategy("greedy", FREE)},
+          rng=random.Random(1)).play_out()
+    alone = _cli_review(save_game(solitaire, tmp_path / "alone.json"), tables, "--lang", lang)
+    assert "Prozentpunkte" not in alone
+    assert "percentage points" not in alone
+
+
+def test_cli_review_json_carries_every_decisions_chance_to_win(
+        tmp_path: Path, tables: Path) -> None:
+    game = _three_player_game()
+    save = save_game(game, tmp_path / "game.json")
+    result = review(game, directory=tables)
+    data = json.loads(_cli_review(save, tables, "--json"))
+    for entry, d in zip(data["decisions"], result.decisions, strict=True):
+        assert d.win_best is not None
+        assert entry["win_taken"] == round(d.win_taken or 0, 6)
+        assert entry["win_best"] == round(d.win_best.win, 6)
+        assert entry["win_loss"] == round(d.win_loss, 6)
+        assert entry["best_for_win_text"] == d.win_best.describe(FREE, "de")
+    for i, player in enumerate(data["players"]):
+        assert player["total_win_loss"] == round(result.total_win_loss(i), 6)
+        assert player["costliest_for_win"] == [d.index for d in result.costliest_for_win(3, i)]

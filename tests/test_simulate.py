@@ -115,3 +115,68 @@ def test_simulate_counts_the_chips_handed_in_the_same_whatever_the_jobs() -> Non
         counted += chips_used(game)
         assert chips_used(game) == sum(isinstance(a, UseChip) for a in game.actions) <= 3
     assert counted == one.chips_used
+
+
+# --- head to head: a strategy per seat (issue 41) ------------------------------------------------
+
+
+def test_head_to_head_rotates_the_start_seat_and_shares_a_tie_on_top() -> None:
+    from kniffel.simulate import _play_seats_game, head_to_head, win_shares
+
+    rules = preset("kniffel")
+    greedy, rand = get_strategy("greedy", rules), get_strategy("random", rules)
+    result = head_to_head(rules, [greedy, rand], 6, seed=5)
+    assert result.strategies == ("greedy", "random")
+    assert result.games == 6
+    # every game's win goes to one seat or is shared: the wins add up to the games
+    assert sum(result.wins) == pytest.approx(6)
+    # a seat's statistics are its totals in game order, game g started by seat g mod 2
+    for g in range(6):
+        seats = _play_seats_game(rules, (greedy, rand), 5, g)
+        assert [s[0] for s in seats] == [result.seats[0].totals[g], result.seats[1].totals[g]]
+    assert win_shares((250, 250, 100)) == (0.5, 0.5, 0.0)
+    assert win_shares((90, 200)) == (0.0, 1.0)
+
+
+def test_head_to_head_game_starts_with_the_seat_of_its_number() -> None:
+    from kniffel.engine.match import Match
+    from kniffel.simulate import game_seed
+
+    rules = preset("kniffel")
+    greedy = get_strategy("greedy", rules)
+    for g in range(3):
+        players = [Player(f"Computer {i + 1}", PlayerKind.COMPUTER, "greedy") for i in range(3)]
+        game = Game(rules, players, seed=game_seed(0, g), start_player=g % 3)
+        Match(game, strategies=dict.fromkeys(range(3), greedy), rng=random.Random(0))
+        assert game.current_player == g % 3
+
+
+def test_head_to_head_is_the_same_in_one_process_and_in_two() -> None:
+    from kniffel.simulate import head_to_head
+
+    rules = preset("kniffel")
+    strategies = [get_strategy("greedy", rules), get_strategy("random", rules)]
+    one = head_to_head(rules, strategies, 8, seed=2, jobs=1)
+    two = head_to_head(rules, strategies, 8, seed=2, jobs=2)
+    assert one == two
+    assert one.wins[0] > one.wins[1]
+
+
+@pytest.mark.parametrize("seats", [0, 1, 9])
+def test_head_to_head_refuses_fewer_than_two_or_more_than_eight_seats(seats: int) -> None:
+    from kniffel.simulate import head_to_head
+
+    rules = preset("kniffel")
+    with pytest.raises(KniffelError) as caught:
+        head_to_head(rules, [get_strategy("greedy", rules)] * seats, 2)
+    assert caught.value.code == "simulate.seats"
+
+
+def test_the_win_share_interval_is_wilsons_and_stays_within_0_and_1() -> None:
+    from kniffel.simulate import wilson
+
+    lo, hi = wilson(0.5, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    assert wilson(0.0, 30)[0] == 0.0
+    assert wilson(1.0, 30)[1] == 1.0
+    assert wilson(0.0, 30)[1] == pytest.approx(0.1135, abs=1e-4)

@@ -118,3 +118,80 @@ def test_a_plot_target_in_a_missing_folder_is_refused_before_the_games(tmp_path:
                      "--lang", "en"])
     assert result.exit_code == 2
     assert "cannot be written: its folder does not exist" in result.stderr
+
+
+# --- head to head: a strategy per seat (issue 41) ------------------------------------------------
+
+
+def test_two_strategies_play_head_to_head_the_same_for_a_seed_in_json() -> None:
+    args = ["simulate", "--rules", "kniffel", "--strategy", "greedy", "--strategy", "random",
+            "--games", "6", "--seed", "4", "--json"]
+    first, again = invoke([*args, "--jobs", "1"]), invoke([*args, "--jobs", "2"])
+    assert first.exit_code == 0, first.output
+    a, b = json.loads(first.stdout), json.loads(again.stdout)
+    for data in (a, b):
+        for key in ("seconds", "games_per_second"):
+            data.pop(key)
+    assert a == b
+    assert a["strategies"] == ["greedy", "random"]
+    assert a["start"] == "rotating"
+    greedy, rand = a["seats"]
+    assert (greedy["seat"], greedy["strategy"], rand["strategy"]) == (1, "greedy", "random")
+    assert greedy["wins"] + rand["wins"] == 6
+    assert greedy["win_share"] == greedy["wins"] / 6
+    lo, hi = greedy["win_interval"]
+    assert 0 <= lo <= greedy["win_share"] <= hi <= 1
+    assert greedy["mean"] > rand["mean"] + 100  # today's statistics beside the wins
+    assert len(greedy["totals"]) == 6
+    assert set(a["by_strategy"]) == {"greedy", "random"}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_head_to_head_table_shows_every_seat_with_its_win_share_and_interval(lang: str) -> None:
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "greedy", "--strategy",
+                     "random", "--strategy", "greedy", "--games", "4", "--jobs", "1",
+                     "--lang", lang], COLUMNS="80")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    labels = (("Siegquote", "95-%-Intervall", "gierig gegen zufällig gegen gierig", "Plätze")
+              if lang == "de" else
+              ("Win share", "95 % interval", "greedy against random against greedy", "Seats"))
+    for label in labels:
+        assert label in out, out
+    assert "…" not in out
+
+
+def test_too_many_strategies_are_refused_with_the_catalogs_sentence() -> None:
+    result = invoke(["simulate", "--rules", "kniffel", *["--strategy", "random"] * 9,
+                     "--games", "1"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("kniffel simulate: Ein Spiel gegeneinander braucht 2 bis 8 "
+                                     "Computerspieler (--strategy je Platz), nicht 9.")
+
+
+def test_an_unknown_strategy_among_several_is_refused() -> None:
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "expert-win",
+                     "--strategy", "clevr", "--games", "1"])
+    assert result.exit_code == 2
+    assert "clevr" in result.stderr
+    assert "expert-win" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_plot_of_a_head_to_head_run_is_refused_before_any_game(tmp_path: Path) -> None:
+    target = tmp_path / "totals.png"
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "greedy", "--strategy",
+                     "random", "--games", "1", "--plot", str(target)])
+    assert result.exit_code == 2
+    assert "--plot" in result.stderr
+    assert not target.exists()
+
+
+def test_expert_win_plays_head_to_head_against_the_expert() -> None:
+    result = invoke(["simulate", "--rules", "kniffel", "--strategy", "expert-win", "--strategy",
+                     "expert", "--games", "2", "--seed", "1", "--jobs", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [s["strategy"] for s in data["seats"]] == ["expert-win", "expert"]
+    assert sum(s["wins"] for s in data["seats"]) == 2

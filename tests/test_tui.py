@@ -208,6 +208,30 @@ def test_setup_offers_the_optimal_computer_only_where_it_can_play(
     run(KniffelApp(lang="en"), script)
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_setup_offers_the_expert_to_win_and_shows_its_whole_name_at_80x24(lang: Lang) -> None:
+    label = {"de": "Computer (Experte, auf Sieg)", "en": "Computer (expert, to win)"}[lang]
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            select: Select[str] = screen.query_one("#kind-1", Select)
+            assert (label, "computer:expert-win") in [(str(t), v) for t, v in select._options]
+            select.value = "computer:expert-win"
+            await pilot.pause()
+            assert label in screen_text(app)
+            screen.query_one("#name-0", Input).value = "Anna"
+            await pilot.click("#start")
+            await pilot.pause()
+            game = screen_of(app).game
+            assert [p.strategy for p in game.players][:2] == [None, "expert-win"]
+
+    run_async(main())
+
+
 def test_setup_refuses_two_players_with_the_same_name() -> None:
     async def script(pilot: Pilot[None], app: KniffelApp) -> None:
         app.screen.query_one("#name-1", Input).value = "Spieler 1"
@@ -1071,6 +1095,154 @@ def test_h_shows_the_hint_with_the_advisors_numbers(classic_tables: Path, lang: 
         assert not text_of(screen, "#message").startswith(head)
 
     run(KniffelApp(lang=lang, rules=preset("kniffel"), seats=[Seat("Anna")], seed=3), script)
+
+
+# --- play to win: both answers in the hint (issue 41) ---------------------------------------------
+
+
+def _game_where_the_answers_differ() -> Game:
+    """Two players' classic game, both played by the expert up to Ben's second throw of round 12
+    (1 2 2 2 3, 2 points behind the bonus, far behind Anna): for the points he throws all
+    dice again, to win he keeps the three 2s."""
+    import random
+
+    from kniffel.engine.match import Match
+    from kniffel.engine.strategy import get_strategy
+
+    rules = preset("kniffel")
+    expert = get_strategy("expert", rules)
+    game = Game(rules, ["Anna", "Ben"], seed=1)
+    match = Match(game, rng=random.Random(1))
+    match.settle()
+    while len(game.actions) < 159:
+        match.apply(expert.choose(game, random.Random(0)))
+        match.settle()
+    return game
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_h_shows_the_answer_for_the_points_and_the_answer_to_win_where_they_differ(
+        classic_tables: Path, lang: Lang, size: tuple[int, int]) -> None:
+    from kniffel.engine.winning import win_advice
+    from kniffel.tui.view import hint_text
+
+    game = _game_where_the_answers_differ()
+    advice = win_advice(game)
+    assert advice.differ
+    head = "Für die Punkte" if lang == "de" else "For the points"
+    win = "Für den Sieg" if lang == "de" else "To win"
+
+    async def main() -> None:
+        app = KniffelApp(lang=lang, rules=game.rules, resume=(None, game.copy()))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("h")
+            await until(pilot, lambda: text_of(screen, "#message").startswith(head))
+            await pilot.pause()
+            message = screen.query_one("#message", Static)
+            shown = text_of(screen, "#message")
+            assert shown == hint_text(advice, lang, width=message.size.width)
+            assert win in shown
+            for option in (advice.for_points, advice.for_win):
+                assert option.describe(game.rules, lang) in shown
+            # every line of it on the screen, none cut
+            assert shown.count("\n") < message.size.height
+            terminal = screen_text(app)
+            for line in shown.splitlines():
+                assert line in terminal, terminal
+            if size[0] >= 120:  # room for the expected totals
+                assert number(advice.for_win.expected, lang) in shown
+
+    run_async(main())
+
+
+def test_at_40_by_12_the_game_waits_for_room_and_then_shows_both_answers(
+        classic_tables: Path) -> None:
+    game = _game_where_the_answers_differ()
+
+    async def main() -> None:
+        app = KniffelApp(lang="de", rules=game.rules, resume=(None, game.copy()))
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            terminal = screen_text(app)
+            assert "Das Fenster ist zu klein (40×12)" in terminal
+            assert "Zeichen. Bitte vergrößern" in terminal
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("h")
+            await until(pilot, lambda: "Für den Sieg" in text_of(screen, "#message"))
+
+    run_async(main())
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_two_answers_break_between_them_and_never_run_past_the_line(
+        classic_tables: Path, lang: Lang) -> None:
+    from kniffel.engine.winning import win_advice
+    from kniffel.tui.view import hint_text, win_hint_text
+
+    advice = win_advice(_game_where_the_answers_differ())
+    full = win_hint_text(advice, lang)
+    assert full == hint_text(advice, lang)
+    assert " — " in full
+    assert "\n" not in full
+    assert ("(Ø 263,6 · 1 %)" if lang == "de" else "(avg 263.6 · 1 %)") in full
+    for width in range(26, 121):
+        text = hint_text(advice, lang, width=width)
+        lines = text.split("\n")
+        assert all(len(line) <= width for line in lines), (width, text)
+        # two lines wherever the short form's answers fit a line each (the message beside
+        # the dice is never narrower than 40), each answer on lines of its own below that
+        assert len(lines) <= (2 if width >= 40 else 4), (width, text)
+        assert not any(line.startswith(("—", " ")) for line in lines), (width, text)
+        if len(full) <= width:
+            assert text == full
+
+
+def test_where_both_answers_agree_the_hint_is_the_experts_as_before(
+        classic_tables: Path) -> None:
+    from kniffel.engine.winning import win_advice
+    from kniffel.tui.view import hint_text
+
+    game = Game(preset("kniffel"), ["Anna", "Ben"], seed=2)
+    game.apply(Throw())
+    game.apply(Outcome(Roll((6, 6, 6, 6, 6))))
+    advice = win_advice(game)
+    assert not advice.differ
+    for lang in ("de", "en"):
+        assert hint_text(advice, lang, width=60) == hint_text(advice.points, lang, width=60)
+
+
+def test_the_hint_of_a_game_of_two_computes_the_chances_to_win_in_its_thread(
+        classic_tables: Path) -> None:
+    from kniffel.engine.advice import Advice, Position
+    from kniffel.engine.winning import WinAdvice
+
+    game = _game_where_the_answers_differ()
+    position = Position.from_game(game)
+    alone = tui_threads._advise(position)
+    assert isinstance(alone, Advice)
+    both = tui_threads._advise(position, game.copy())
+    assert isinstance(both, WinAdvice)
+    assert both.points.options == alone.options
+    assert both.differ
+
+
+@pytest.mark.solve
+def test_an_expert_to_win_plays_a_whole_classic_game_against_a_person_and_the_expert(
+        classic_tables: Path) -> None:
+    async def script(pilot: Pilot[None], app: KniffelApp) -> None:
+        screen = screen_of(app)
+        await until(pilot, screen.game.is_over, limit=400000)
+        assert [p.strategy for p in screen.game.players] == ["expert-win", "expert"]
+        assert all(total > 0 for total in screen.game.scores())
+
+    run(KniffelApp(lang="de", rules=preset("kniffel"),
+                   seats=[Seat("Sieger", "expert-win"), Seat("Exp", "expert")], seed=4,
+                   speed=0.0), script)
 
 
 @pytest.mark.solve

@@ -1,10 +1,12 @@
-"""Solitaire simulation: one strategy plays many games and the totals are summarised.
+"""Simulation: one strategy plays many solitaire games and the totals are summarised
+(:func:`simulate`), or several strategies play against each other, one per seat
+(:func:`head_to_head`: every seat's statistics and wins, the start seat going round).
 
-:func:`simulate` is the one place that plays games without a person: ``kniffel simulate`` and the
-benchmark call it. Game ``i`` of a run with seed ``s`` uses the game seed ``s * 1_000_003 + i`` for
-its dice (through :func:`kniffel.engine.match.dice_rng`, like every game) and its own generator for
-the
-strategy's random choices, so the same seed gives the same result. :func:`plot_totals` draws a
+:func:`simulate` and :func:`head_to_head` are the one place that plays games without a person:
+``kniffel simulate`` and the benchmarks call them. Game ``i`` of a run with seed ``s`` uses the
+game seed ``s * 1_000_003 + i`` for its dice (through :func:`kniffel.engine.match.dice_rng`, like
+every game) and its own generator for the strategies' random choices, so the same seed gives the
+same result. :func:`plot_totals` draws a
 result's totals (``kniffel simulate --plot``).
 """
 
@@ -16,10 +18,11 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from kniffel.engine.errors import KniffelError
-from kniffel.engine.game import Game, Player, PlayerKind, UseChip
+from kniffel.engine.game import MAX_PLAYERS, Game, Player, PlayerKind, UseChip
 from kniffel.engine.match import Match
 from kniffel.engine.messages import count
 from kniffel.engine.messages import text as words
@@ -30,6 +33,7 @@ from kniffel.engine.strategy import Strategy
 PERCENTILES = (5, 25, 50, 75, 95)
 
 Progress = Callable[[int, int], None]
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,8 @@ def _play_game(rules: RuleSet, strategy: Strategy, player: Player, seed: int,
         (b.value, e.points, e.struck) for b, e in sheet.entries.items()), chips_used(game))
 
 
-#: The worker's strategy and player (:func:`_start_worker`), built once per worker process.
+#: The worker's game player (:func:`_start_worker`, :func:`_start_seats_worker`): a function
+#: of the seed and a game's index, built once per worker process.
 _WORKER: dict[str, Any] = {}
 
 
@@ -161,18 +166,18 @@ def _start_worker(rules: RuleSet, strategy_name: str) -> None:
     from kniffel.engine.strategy import get_strategy
 
     strategy = get_strategy(strategy_name, rules)
-    _WORKER.update(rules=rules, strategy=strategy,
-                   player=Player("Computer", PlayerKind.COMPUTER, strategy.name))
+    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
+    _WORKER.update(play=partial(_play_game, rules, strategy, player))
 
 
-def _play_chunk(seed: int, start: int, stop: int) -> tuple[int, list[GameResult]]:
-    """Games ``start``…``stop - 1`` of a run, in a worker process (see :func:`_play_game`),
-    with ``start`` to tell the chunks apart."""
+def _play_chunk(seed: int, start: int, stop: int) -> tuple[int, list[Any]]:
+    """Games ``start``…``stop - 1`` of a run, in a worker process (see :func:`_play_game`,
+    :func:`_play_seats_game`), with ``start`` to tell the chunks apart."""
     from kniffel.interrupt import worker_ready
 
     worker_ready()
-    rules, strategy, player = _WORKER["rules"], _WORKER["strategy"], _WORKER["player"]
-    return start, [_play_game(rules, strategy, player, seed, i) for i in range(start, stop)]
+    play = _WORKER["play"]
+    return start, [play(seed, i) for i in range(start, stop)]
 
 
 class SimulationInterrupted(KeyboardInterrupt):
@@ -216,24 +221,37 @@ def _summed(rules: RuleSet, strategy: Strategy, seed: int, results: Iterable[Gam
                             box_strikes, bonus_games, seconds, chips, requested)
 
 
-def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int, jobs: int,
-                       progress: Progress | None) -> SimulationResult:
-    """:func:`simulate` with the games in ``jobs`` processes: each game depends only on its
-    index and the seed, and the results are summed in game order, so they do not depend on
-    ``jobs``. The games go out in chunks of at most :data:`CHUNK` (as many as game 1 took to
-    play in :data:`CHUNK_SECONDS`), and ``progress`` is told as each chunk comes back; on Ctrl-C or
-    SIGTERM the workers are ended at once (:func:`kniffel.interrupt.worker_pool`) and
-    :class:`SimulationInterrupted` carries the games finished without a gap."""
+class _Stopped(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`_play_all`: ``results`` are the games finished without a gap from
+    game 0, in game order."""
+
+    def __init__(self, results: list[Any], seconds: float) -> None:
+        super().__init__(len(results))
+        self.results = results
+        self.seconds = seconds
+
+
+def _play_all(play: Callable[[int, int], R], games: int, seed: int, jobs: int,
+              start_worker: Callable[..., None], initargs: tuple[Any, ...],
+              progress: Progress | None) -> tuple[list[R], float]:
+    """Games 0…``games - 1`` played by ``play(seed, i)``, in ``jobs`` processes (each first
+    runs ``start_worker(*initargs)``, which builds the same ``play``), with the seconds it
+    took: each game depends only on its index and the seed, and the results come in game
+    order, so they do not depend on ``jobs``. The games go out in chunks of at most
+    :data:`CHUNK` (as many as game 1 took to play in :data:`CHUNK_SECONDS`), and ``progress``
+    is told as each chunk comes back; on Ctrl-C or SIGTERM the workers are ended at once
+    (:func:`kniffel.interrupt.worker_pool`) and :class:`_Stopped` carries the games finished
+    without a gap."""
     from kniffel.interrupt import worker_pool
 
     start = time.perf_counter()
     chunks = [(0, 2)]
-    results: dict[int, list[GameResult]] = {}
+    results: dict[int, list[R]] = {}
     done = 0
 
-    def finished() -> list[GameResult]:
+    def finished() -> list[R]:
         """The games finished without a gap from game 0, in game order."""
-        out: list[GameResult] = []
+        out: list[R] = []
         for a, _ in chunks:
             if a not in results:
                 break
@@ -244,20 +262,19 @@ def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int
         # games 0 and 1 here first: whatever a strategy prepares once (a value table built and
         # stored) is then ready for the workers instead of being prepared by each of them at
         # once, and game 1 (without that) tells how long a game takes
-        player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
-        results[0] = [_play_game(rules, strategy, player, seed, 0)]
+        results[0] = [play(seed, 0)]
         done = 1
         if progress is not None:
             progress(done, games)
         began = time.perf_counter()
-        results[0].append(_play_game(rules, strategy, player, seed, 1))
+        results[0].append(play(seed, 1))
         one = time.perf_counter() - began
         done = 2
         if progress is not None:
             progress(done, games)
         step = max(1, min(CHUNK, (games - 2) // (4 * jobs), round(CHUNK_SECONDS / max(one, 1e-6))))
         chunks += [(i, min(i + step, games)) for i in range(2, games, step)]
-        with worker_pool(jobs, _start_worker, (rules, strategy.name)) as pool:
+        with worker_pool(jobs, start_worker, initargs) as pool:
             for a, part in pool.imap_unordered(_play_chunk_args, [(seed, a, b)
                                                                   for a, b in chunks[1:]]):
                 results[a] = part
@@ -265,14 +282,26 @@ def _simulate_parallel(rules: RuleSet, strategy: Strategy, games: int, seed: int
                 if progress is not None:
                     progress(done, games)
     except KeyboardInterrupt as e:
-        games_done = finished()
-        raise SimulationInterrupted(
-            _summed(rules, strategy, seed, games_done, time.perf_counter() - start, games)
-            if games_done else None, games) from e
-    return _summed(rules, strategy, seed, finished(), time.perf_counter() - start, games)
+        raise _Stopped(finished(), time.perf_counter() - start) from e
+    return finished(), time.perf_counter() - start
 
 
-def _play_chunk_args(args: tuple[int, int, int]) -> tuple[int, list[GameResult]]:
+def _play_serial(play: Callable[[int, int], R], games: int, seed: int,
+                 progress: Progress | None) -> tuple[list[R], float]:
+    """:func:`_play_all` in this process, ``progress`` told after every game."""
+    start = time.perf_counter()
+    results: list[R] = []
+    try:
+        for i in range(games):
+            results.append(play(seed, i))
+            if progress is not None:
+                progress(i + 1, games)
+    except KeyboardInterrupt as e:
+        raise _Stopped(results, time.perf_counter() - start) from e
+    return results, time.perf_counter() - start
+
+
+def _play_chunk_args(args: tuple[int, int, int]) -> tuple[int, list[Any]]:
     """:func:`_play_chunk` with its arguments in one tuple (for ``imap_unordered``)."""
     return _play_chunk(*args)
 
@@ -290,30 +319,236 @@ def simulate(rules: RuleSet, strategy: Strategy, games: int, seed: int = 0, *,
     :class:`SimulationInterrupted` with the result of the games 0…N-1 finished so far, after
     every worker process has ended.
     """
+    _check_counts(games, jobs)
+    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
+    play = partial(_play_game, rules, strategy, player)
+    try:
+        if jobs > 1 and games > 1 and _in_workers(strategy):
+            results, seconds = _play_all(play, games, seed, min(jobs, games), _start_worker,
+                                         (rules, strategy.name), progress)
+        else:
+            results, seconds = _play_serial(play, games, seed, progress)
+    except _Stopped as e:
+        raise SimulationInterrupted(
+            _summed(rules, strategy, seed, e.results, e.seconds, games)
+            if e.results else None, games) from e
+    return _summed(rules, strategy, seed, results, seconds, games)
+
+
+def _check_counts(games: int, jobs: int) -> None:
+    """Refuse a number of games or processes below 1 (the catalog's error)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise KniffelError(f"the number of games must be at least 1, got {games!r}",
                            code="simulate.games", params={"games": repr(games)})
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise KniffelError(f"the number of jobs must be at least 1, got {jobs!r}",
                            code="simulate.jobs", params={"jobs": repr(jobs)})
+
+
+def _in_workers(strategy: Strategy) -> bool:
+    """Whether worker processes can build ``strategy`` by its name (one of the package's own;
+    strategies registered at run time from outside play in this process)."""
     from kniffel.engine.strategy import strategy_names
 
-    ours = type(strategy).__module__.startswith("kniffel.")
-    if jobs > 1 and games > 1 and ours and strategy.name in strategy_names():
-        return _simulate_parallel(rules, strategy, games, seed, min(jobs, games), progress)
-    player = Player("Computer", PlayerKind.COMPUTER, strategy.name)
-    start = time.perf_counter()
-    results: list[GameResult] = []
+    return type(strategy).__module__.startswith("kniffel.") and strategy.name in strategy_names()
+
+
+# --- head to head: a strategy per seat ------------------------------------------------------
+
+#: The normal quantile of a two-sided 95 % interval.
+Z95 = 1.959963984540054
+
+
+def wilson(share: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a share ``share`` of ``n`` games (a tie
+    on top counted as a share of a win: the interval is then a little wider than it need be)."""
+    if n <= 0:
+        return 0.0, 1.0
+    d = 1 + z * z / n
+    centre = (share + z * z / (2 * n)) / d
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / d
+    lo = 0.0 if share <= 0 else max(0.0, centre - half)
+    hi = 1.0 if share >= 1 else min(1.0, centre + half)
+    return lo, hi
+
+
+def win_shares(totals: Sequence[int]) -> tuple[float, ...]:
+    """Each player's share of a game's win by final ``totals``: 1 for the one on top, a tie on
+    top shared equally (as the win chances count it), 0 below."""
+    top = max(totals)
+    on_top = sum(1 for t in totals if t == top)
+    return tuple(1 / on_top if t == top else 0.0 for t in totals)
+
+
+@dataclass(frozen=True)
+class HeadToHeadResult:
+    """``games`` games of ``strategies`` against each other, strategy ``i`` in seat ``i``, the
+    start seat going round (game ``g`` starts with seat ``g mod seats``).
+
+    ``seats`` holds every seat's statistics as a solitaire run reports them (its totals, boxes,
+    bonus); ``wins`` every seat's games won, a tie on top shared."""
+
+    rules: str
+    strategies: tuple[str, ...]
+    seed: int
+    seats: tuple[SimulationResult, ...]
+    wins: tuple[float, ...]
+    seconds: float = field(default=0.0, compare=False)
+    requested: int | None = field(default=None, compare=False)
+
+    @property
+    def games(self) -> int:
+        return self.seats[0].games
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run stopped before all the games asked for were played."""
+        return self.requested is not None and self.requested > self.games
+
+    def share(self, seat: int) -> float:
+        """Seat ``seat``'s share of the wins."""
+        return self.wins[seat] / self.games
+
+    def interval(self, seat: int) -> tuple[float, float]:
+        """The 95 % interval of seat ``seat``'s win share (:func:`wilson`)."""
+        return wilson(self.share(seat), self.games)
+
+    def by_strategy(self) -> dict[str, tuple[int, float]]:
+        """Every strategy (in seat order) with its number of seats and the share of the games
+        one of its seats won."""
+        out: dict[str, tuple[int, float]] = {}
+        for name, won in zip(self.strategies, self.wins, strict=True):
+            seats, wins = out.get(name, (0, 0.0))
+            out[name] = (seats + 1, wins + won)
+        return {name: (seats, wins / self.games) for name, (seats, wins) in out.items()}
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else math.inf
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything as a JSON object (``kniffel simulate`` with a strategy per seat,
+        ``--json``): per seat its strategy, wins, win share and 95 % interval beside the
+        statistics of its totals; per strategy its seats and win share."""
+        seats = []
+        for i, result in enumerate(self.seats):
+            stats = result.to_json()
+            for key in ("rules", "seed", "games", "seconds", "games_per_second", "partial",
+                        "games_requested"):
+                stats.pop(key)
+            lo, hi = self.interval(i)
+            seats.append({"seat": i + 1, **stats, "wins": self.wins[i],
+                          "win_share": self.share(i), "win_interval": [lo, hi]})
+        return {
+            "rules": self.rules, "strategies": list(self.strategies), "seed": self.seed,
+            "games": self.games, "start": "rotating", "seats": seats,
+            "by_strategy": {name: {"seats": n, "win_share": share,
+                                   "win_interval": list(wilson(share, self.games))}
+                            for name, (n, share) in self.by_strategy().items()},
+            "seconds": self.seconds, "games_per_second": self.games_per_second,
+            "partial": self.partial,
+            "games_requested": self.games if self.requested is None else self.requested,
+        }
+
+
+class HeadToHeadInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped :func:`head_to_head`; ``partial`` is the result of the
+    games 0…N-1 finished so far (``None`` before game 0 finished), as
+    :class:`SimulationInterrupted`'s."""
+
+    def __init__(self, partial: HeadToHeadResult | None, requested: int) -> None:
+        super().__init__(partial.games if partial else 0, requested)
+        self.partial = partial
+        self.requested = requested
+
+
+SeatsResult = tuple[GameResult, ...]
+
+
+def _play_seats_game(rules: RuleSet, strategies: Sequence[Strategy], seed: int,
+                     index: int) -> SeatsResult:
+    """Game ``index`` of a head-to-head run: seat ``i`` played by ``strategies[i]``, seat
+    ``index mod seats`` first; every seat's :data:`GameResult`."""
+    players = [Player(f"Computer {i + 1}", PlayerKind.COMPUTER, s.name)
+               for i, s in enumerate(strategies)]
+    game = Game(rules, players, seed=game_seed(seed, index),
+                start_player=index % len(players))
+    match = Match(game, strategies=dict(enumerate(strategies)),
+                  rng=random.Random(f"strategy:{seed}:{index}"))
+    match.play_out()
+    out = []
+    for i in range(len(players)):
+        sheet = game.sheet(i)
+        out.append((sheet.total, sheet.bonus > 0, tuple(
+            (b.value, e.points, e.struck) for b, e in sheet.entries.items()),
+            rules.chips - sheet.chips_left))
+    return tuple(out)
+
+
+def _start_seats_worker(rules: RuleSet, names: tuple[str, ...]) -> None:
+    """In a worker process: build the strategies named ``names`` for ``rules`` once."""
+    from kniffel.engine.strategy import get_strategy
+
+    strategies = tuple(get_strategy(name, rules) for name in names)
+    _WORKER.update(play=partial(_play_seats_game, rules, strategies))
+
+
+def _seats_summed(rules: RuleSet, strategies: Sequence[Strategy], seed: int,
+                  results: Sequence[SeatsResult], seconds: float,
+                  requested: int) -> HeadToHeadResult:
+    """The :class:`HeadToHeadResult` of the games ``results``, in game order."""
+    seats = tuple(_summed(rules, s, seed, [r[i] for r in results], seconds, requested)
+                  for i, s in enumerate(strategies))
+    wins = [0.0] * len(strategies)
+    for r in results:
+        for i, won in enumerate(win_shares([seat[0] for seat in r])):
+            wins[i] += won
+    return HeadToHeadResult(rules.name, tuple(s.name for s in strategies), seed, seats,
+                            tuple(wins), seconds, requested)
+
+
+def head_to_head(rules: RuleSet, strategies: Sequence[Strategy], games: int, seed: int = 0, *,
+                 progress: Progress | None = None, jobs: int = 1) -> HeadToHeadResult:
+    """Play ``games`` games of ``rules`` with strategy ``i`` in seat ``i`` (2–:data:`MAX_PLAYERS`
+    seats), the start seat going round, and sum up every seat's results and wins.
+
+    Game ``g`` has the dice of :func:`game_seed` ``(seed, g)`` and starts with seat
+    ``g mod seats``; with ``jobs`` > 1 the games run in that many processes as in
+    :func:`simulate` (the same result whatever ``jobs`` is), and Ctrl-C raises
+    :class:`HeadToHeadInterrupted` with the games 0…N-1 finished so far.
+    """
+    _check_counts(games, jobs)
+    if not 2 <= len(strategies) <= MAX_PLAYERS:
+        raise KniffelError(f"a head-to-head run needs 2–{MAX_PLAYERS} strategies, one per "
+                           f"seat, got {len(strategies)}", code="simulate.seats",
+                           params={"most": MAX_PLAYERS, "got": len(strategies)})
+    play = partial(_play_seats_game, rules, tuple(strategies))
     try:
-        for i in range(games):
-            results.append(_play_game(rules, strategy, player, seed, i))
-            if progress is not None:
-                progress(i + 1, games)
-    except KeyboardInterrupt as e:
-        raise SimulationInterrupted(
-            _summed(rules, strategy, seed, results, time.perf_counter() - start, games)
-            if results else None, games) from e
-    return _summed(rules, strategy, seed, results, time.perf_counter() - start, games)
+        if jobs > 1 and games > 1 and all(_in_workers(s) for s in strategies):
+            results, seconds = _play_all(play, games, seed, min(jobs, games), _start_seats_worker,
+                                         (rules, tuple(s.name for s in strategies)), progress)
+        else:
+            results, seconds = _play_serial(play, games, seed, progress)
+    except _Stopped as e:
+        raise HeadToHeadInterrupted(
+            _seats_summed(rules, strategies, seed, e.results, e.seconds, games)
+            if e.results else None, games) from e
+    return _seats_summed(rules, strategies, seed, results, seconds, games)
+
+
+def head_to_head_title(result: HeadToHeadResult, lang: Lang) -> str:
+    """"Kniffel Extreme · Experte, auf Sieg gegen Experte · 1.000 Spiele · Startwert 0" (an
+    interrupted run: "… 250 von 1.000 Spielen (abgebrochen) …")."""
+    from kniffel.engine.messages import strategy_name
+
+    against = words("simulate.against", lang)
+    strategies = f" {against} ".join(strategy_name(s, lang) for s in result.strategies)
+    if result.partial:
+        return words("simulate.title_partial", lang, rules=result.rules, strategy=strategies,
+                     games=count(result.games, lang),
+                     requested=count(result.requested or 0, lang), seed=result.seed)
+    return words("simulate.title", lang, rules=result.rules, strategy=strategies,
+                 games=count(result.games, lang), seed=result.seed)
 
 
 def simulation_title(result: SimulationResult, lang: Lang) -> str:

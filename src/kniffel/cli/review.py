@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 #: A decision that loses at least this many expected points is listed by ``kniffel review``
 #: (every decision with ``--all``).
 REVIEW_LEAST = 0.5
+#: A decision that gives away at least this much chance to win (half a percentage point) is
+#: among a player's costliest for the chance to win, and its cost is said beside its points,
+#: in a game of two or more players.
+WIN_LEAST = 0.005
 
 
 @click.command("review", cls=KniffelCommand)
@@ -57,7 +61,9 @@ def review(save: str | None, game_id: int | None, db_path: str | None, show_all:
     solved on the spot, and where neither covers a position the expert player (its fitted model
     at the turn's end), which the output says. Of a finished game, every player's result split
     into the total expected at the start with best play, the points the decisions lost and
-    luck (the rest). --json: every decision at full precision.
+    luck (the rest). --json: every decision at full precision. With two or more players, also
+    what each decision cost in chance to win (in percentage points; exact in the last round,
+    before it by the win-chance model), and the costliest decisions for the chance to win.
     """
     from kniffel.engine.review import luck_skill_split
 
@@ -117,7 +123,7 @@ def review_json(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
                        "taken_text": text(d.taken), "best": action_to_json(d.best.action),
                        "best_text": text(d.best), "loss": round(d.loss, 6),
                        "source": d.source, "throw": d.position.rolls_used,
-                       "chip_used": d.position.chip_used}
+                       "chip_used": d.position.chip_used, **_win_json(d, text)}
                       for d in result.decisions],
         "sources": result.by_source(),
         "uncovered": [{"index": u.index, "player": names[u.player], "round": u.round,
@@ -127,8 +133,23 @@ def review_json(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
         "players": [{"name": name, "decisions": sum(d.player == i for d in result.decisions),
                      "total_loss": round(result.total_loss(i), 6),
                      "costliest": [d.index for d in result.costliest(3, i)],
+                     **({"total_win_loss": round(result.total_win_loss(i), 6),
+                         "costliest_for_win": [d.index for d in result.costliest_for_win(3, i)]}
+                        if result.judges_wins else {}),
                      "luck_skill": _luck_skill_json(split, i)}
                     for i, name in enumerate(names)]}
+
+
+def _win_json(d: Any, text: Any) -> dict[str, Any]:
+    """A decision's chances to win for ``--json`` (none where they were not judged): the
+    chance of the choice taken, of the best choice to win (and that choice), and the loss."""
+    if d.win_best is None:
+        return {}
+    from kniffel.engine.game import action_to_json
+
+    return {"win_taken": round(d.win_taken, 6), "win_best": round(d.win_best.win, 6),
+            "win_loss": round(d.win_loss, 6), "best_for_win": action_to_json(d.win_best.action),
+            "best_for_win_text": text(d.win_best)}
 
 
 def _luck_skill_json(split: Sequence[Any], player: int) -> dict[str, Any] | None:
@@ -176,7 +197,7 @@ def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
     the terminal's width."""
     from rich import box
 
-    from kniffel.engine.messages import count, number
+    from kniffel.engine.messages import count, number, percent
 
     rules = result.game.rules
     console = rich_console()
@@ -200,6 +221,17 @@ def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
             return words("review.chip_throw", lang)
         return words("review.throw_number", lang, throw=d.position.rolls_used)
 
+    def moment(d: Any) -> str:
+        return words("review.moment_chip" if d.position.chip_used else "review.moment",
+                     lang, round=d.round, throw=d.position.rolls_used, dice=dice(d))
+
+    def win_points(d: Any, sign: str = "−") -> str:
+        shown = number(100 * d.win_loss, lang, 1)
+        return words("review.win_points", lang, points=shown,
+                     sign=sign if shown != number(0, lang, 1) else "")
+
+    wins = result.judges_wins
+
     say(words("review.title", lang, title=rules.title(lang)))
     lines = luck_skill_lines(split, names, lang)
     if lines:
@@ -215,22 +247,41 @@ def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
         if not own:
             say(words("review.player_none", lang, name=name), "bold")
             continue
+        for_win = result.costliest_for_win(3, i) if wins else ()
+        for_win = tuple(d for d in for_win if d.win_loss >= WIN_LEAST)
         if round(total, 2) == 0:
             say(words("review.player_perfect", lang, name=name, count=count(len(own), lang)),
                 "bold")
-            continue
-        say(words("review.player", lang, name=name, count=count(len(own), lang),
-                  points=number(total, lang, 2)), "bold")
-        say(words("review.costliest", lang))
-        costly = rich_table(box=None, show_header=False, padding=(0, 0, 0, 2))
-        costly.add_column(no_wrap=True, justify="right")
-        costly.add_column()
-        for d in result.costliest(3, i):
-            moment = words("review.moment_chip" if d.position.chip_used else "review.moment",
-                           lang, round=d.round, throw=d.position.rolls_used, dice=dice(d))
-            costly.add_row(loss(d, "−"), words("review.costly", lang, moment=moment,
-                                               taken=choice(d.taken), best=choice(d.best)))
-        console.print(costly)
+            if not for_win:
+                continue
+        else:
+            say(words("review.player", lang, name=name, count=count(len(own), lang),
+                      points=number(total, lang, 2)), "bold")
+            say(words("review.costliest", lang))
+            costly = rich_table(box=None, show_header=False, padding=(0, 0, 0, 2))
+            costly.add_column(no_wrap=True, justify="right")
+            costly.add_column()
+            for d in result.costliest(3, i):
+                line = words("review.costly", lang, moment=moment(d), taken=choice(d.taken),
+                             best=choice(d.best))
+                if d.win_loss >= WIN_LEAST:
+                    line += "; " + words("review.win_cost", lang,
+                                         points=number(100 * d.win_loss, lang, 1))
+                costly.add_row(loss(d, "−"), line)
+            console.print(costly)
+        if for_win:
+            say(words("review.costliest_win", lang))
+            costly = rich_table(box=None, show_header=False, padding=(0, 0, 0, 2))
+            costly.add_column(no_wrap=True, justify="right")
+            costly.add_column()
+            for d in for_win:
+                assert d.win_best is not None
+                assert d.win_taken is not None
+                costly.add_row(words("review.win_cost_short", lang, points=win_points(d)), words(
+                    "review.costly_win", lang, moment=moment(d), taken=choice(d.taken),
+                    best=choice(d.win_best), chance=percent(d.win_taken, lang),
+                    best_chance=percent(d.win_best.win, lang)))
+            console.print(costly)
         shown = own if show_all else [d for d in own if d.loss >= REVIEW_LEAST]
         hidden += len(own) - len(shown)
         if not shown:
@@ -240,25 +291,29 @@ def _print_review(result: Any, split: Sequence[LuckSkill], names: Sequence[str],
         table = rich_table(title=title, title_justify="left", box=box.SIMPLE_HEAD,
                        show_edge=False, pad_edge=False, collapse_padding=True,
                        padding=(0, 1, 0, 0))
-        for code, right, wrap in (("review.col_round", True, False),
-                                  ("review.col_throw", True, False),
-                                  ("review.col_dice", False, True),
-                                  ("review.col_taken", False, True),
-                                  ("review.col_best", False, True),
-                                  ("review.col_loss", True, False)):
+        columns = [("review.col_round", True, False), ("review.col_throw", True, False),
+                   ("review.col_dice", False, True), ("review.col_taken", False, True),
+                   ("review.col_best", False, True), ("review.col_loss", True, False)]
+        if wins:
+            columns.append(("review.col_win", True, False))
+        for code, right, wrap in columns:
             # a choice's words wrap, and a word longer than its column folds rather than
             # being cut: the box's name is what the player reads it for ("Viererpa…")
             table.add_column(words(code, lang), justify="right" if right else "left",
                              no_wrap=not wrap, overflow="fold" if wrap else "ellipsis")
         for d in shown:
             same = d.best.action == d.taken.action
-            table.add_row(str(d.round), throw(d), dice(d), choice(d.taken),
-                          "–" if same else choice(d.best), loss(d),
-                          style="bold red" if d.loss >= 1.0 else None)
+            cells = [str(d.round), throw(d), dice(d), choice(d.taken),
+                     "–" if same else choice(d.best), loss(d)]
+            if wins:
+                cells.append(win_points(d) if d.win_best is not None else "–")
+            table.add_row(*cells, style="bold red" if d.loss >= 1.0 else None)
         console.print(table)
     say("")
     if hidden:
         say(words("review.hidden", lang, count=count(hidden, lang), least=least))
+    if wins:
+        say(words("review.win_note", lang))
     by_model = result.by_source().get("model", 0)
     if by_model:
         say(words("expert.review_fallback", lang, count=count(by_model, lang)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kniffel.engine import chances
 from kniffel.engine.advice import Advice, Option, Position
@@ -19,6 +20,9 @@ from kniffel.engine.expert import Expert, expert_for
 from kniffel.engine.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
 from kniffel.engine.messages import render
 from kniffel.engine.rules import Lang
+
+if TYPE_CHECKING:
+    from kniffel.engine.winning import WinAdvisor, WinOption
 
 
 @dataclass(frozen=True)
@@ -34,10 +38,23 @@ class Decision:
     taken: Option
     best: Option
     source: str = "table"
+    #: The chance to win of the choice taken and the choice with the best chance to win (a
+    #: game of two or more players judged with a :class:`~kniffel.engine.winning.WinAdvisor`;
+    #: None where nobody judged the chances).
+    win_taken: float | None = None
+    win_best: WinOption | None = None
 
     @property
     def loss(self) -> float:
         return max(0.0, self.best.expected - self.taken.expected)
+
+    @property
+    def win_loss(self) -> float:
+        """The chance to win the choice taken gave away against the best one (0–1; 0 where the
+        chances were not judged)."""
+        if self.win_taken is None or self.win_best is None:
+            return 0.0
+        return max(0.0, self.win_best.win - self.win_taken)
 
 
 @dataclass(frozen=True)
@@ -70,6 +87,25 @@ class Review:
         """Expected points lost over all judged decisions (of ``player``, or everyone's)."""
         return sum(d.loss for d in self.decisions if player is None or d.player == player)
 
+    @property
+    def judges_wins(self) -> bool:
+        """Whether the decisions carry their chances to win (a game of two or more players
+        reviewed with a win advisor)."""
+        return any(d.win_best is not None for d in self.decisions)
+
+    def total_win_loss(self, player: int | None = None) -> float:
+        """The chance to win given away over all judged decisions, summed (of ``player``, or
+        everyone's): each decision's against the position it was made in."""
+        return sum(d.win_loss for d in self.decisions if player is None or d.player == player)
+
+    def costliest_for_win(self, n: int = 3, player: int | None = None,
+                          ) -> tuple[Decision, ...]:
+        """The ``n`` decisions (of ``player``, or everyone's) that gave away the most chance to
+        win (ties: the earlier first; none that gave away nothing)."""
+        ranked = sorted((d for d in self.decisions if player is None or d.player == player),
+                        key=lambda d: (-d.win_loss, d.index))
+        return tuple(d for d in ranked[:n] if d.win_loss > 0)
+
     def costliest(self, n: int = 3, player: int | None = None) -> tuple[Decision, ...]:
         """The ``n`` decisions (of ``player``, or everyone's) that lost the most (ties: the
         earlier first; none that lost nothing)."""
@@ -93,11 +129,17 @@ NotJudged = tuple[KniffelError, ...]
 def review_decisions(game: Game, judge: Judge,
                      fallback: Callable[[Position, Exception], Advice | str | NotJudged]
                      | None = None, *,
-                     progress: Callable[[int, int], None] | None = None) -> Review:
+                     progress: Callable[[int, int], None] | None = None,
+                     win: WinAdvisor | None = None) -> Review:
     """Replay ``game`` and judge every decision with ``judge`` (when it raises a
     :class:`KniffelError`, ``fallback`` gives other advice or why it is not judged: a reason,
     or the errors behind it). ``progress(done, total)`` hears after each action how many of
-    the game's actions are replayed (a review of a long Extreme game takes half a minute)."""
+    the game's actions are replayed (a review of a long Extreme game takes half a minute).
+
+    With ``win`` (a game of two or more players) every judged decision carries its chance to
+    win and the best chance of its position too (:meth:`WinAdvisor.advise
+    <kniffel.engine.winning.WinAdvisor.advise>`, which remembers its work within a turn; a
+    position it cannot judge keeps the points alone)."""
     if game.mode is not Mode.DICE:
         raise IllegalMoveError("a review needs a game played with virtual dice (dice mode): a "
                                "score pad does not record the dice", code="review.needs_dice")
@@ -126,12 +168,30 @@ def review_decisions(game: Game, judge: Judge,
                                            advice))
             else:
                 taken = next(o for o in advice.options if o.action == action)
+                win_taken, win_best = _win_judged(win, replay, pos, action)
                 decisions.append(Decision(index, player, replay.round, pos, taken, advice.best,
-                                          advice.source))
+                                          advice.source, win_taken, win_best))
         replay.apply(action)
         if progress is not None:
             progress(index + 1, len(game.actions))
     return Review(game, tuple(decisions), tuple(uncovered))
+
+
+def _win_judged(win: WinAdvisor | None, game: Game, position: Position, action: Action,
+                ) -> tuple[float | None, WinOption | None]:
+    """The chance to win of ``action`` in ``game`` and the option with the best chance (both
+    None without ``win``, in a game of one player, or where the chances cannot be computed:
+    the points judge the decision alone)."""
+    if win is None or len(game.players) < 2:
+        return None, None
+    try:
+        advice = win.advise(game, position)
+    except KniffelError:
+        return None, None
+    taken = next((o for o in advice.options if o.action == action), None)
+    if taken is None:
+        return None, None
+    return taken.win, advice.for_win
 
 
 #: The decimals a review shows a player's split with.
@@ -188,11 +248,12 @@ def luck_skill_split(review: Review, *, model: chances.ChanceModel | None = None
     return luck_and_skill(review, expected)
 
 
-def review_game(game: Game, *, expert: Expert | None = None) -> Review:
+def review_game(game: Game, *, expert: Expert | None = None,
+                win: WinAdvisor | None = None) -> Review:
     """Judge every decision of ``game`` by the expert (no solver needed: works in the
-    browser)."""
+    browser); with ``win``, each decision's chance to win too (:func:`review_decisions`)."""
     judge = expert or expert_for(game.rules)
-    return review_decisions(game, judge.advise)
+    return review_decisions(game, judge.advise, win=win)
 
 
 __all__ = ["SHOWN_DIGITS", "Decision", "Judge", "LuckSkill", "NotJudged", "Review", "Uncovered",

@@ -26,13 +26,26 @@ __all__ = ["Decision", "Review", "Uncovered", "review"]
 
 def review(game: Game, *, directory: Path | None = None, build: bool = False,
            expert: Expert | bool = True,
-           progress: Callable[[int, int], None] | None = None) -> Review:
+           progress: Callable[[int, int], None] | None = None,
+           to_win: bool = True) -> Review:
     """Judge every decision of ``game`` (see the module docstring).
 
     Tables are read from ``directory`` (the user's cache by default); with ``build`` a missing
     table of a classic rule set is computed and stored. ``expert`` judges what no table covers
     (True: the packaged expert of the game's rules; False: nobody, such decisions are listed as
     not judged). ``progress(done, total)`` hears how many of the game's actions are done.
+    ``to_win``: in a game of two or more players, every decision's chance to win beside its
+    points (:func:`kniffel.engine.winning.win_advisor`; where the rule set has no chance model
+    the points stand alone).
     """
     advisor = Advisor(game.rules, directory=directory, build=build, expert=expert)
-    return review_decisions(game, advisor.advise, advisor.estimate, progress=progress)
+    win = None
+    if to_win and len(game.players) > 1:
+        from kniffel.engine.errors import KniffelError
+        from kniffel.engine.winning import win_advisor
+
+        try:
+            win = win_advisor(game.rules)
+        except KniffelError:
+            win = None
+    return review_decisions(game, advisor.advise, advisor.estimate, progress=progress, win=win)

@@ -45,7 +45,7 @@ class KniffelApp(App[None]):
     .setup-row { height: auto; }
     .setup-label { width: 14; padding: 1 1 0 0; }
     .setup-row Input { width: 1fr; max-width: 34; }
-    .setup-row Select { width: 1fr; max-width: 32; }
+    .setup-row Select { width: 36; }
     #setup-bar { height: auto; max-height: 5; dock: bottom; padding: 0 1; }
     #setup-bar Button { margin-right: 2; }
     #setup-side { height: auto; }

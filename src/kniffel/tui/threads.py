@@ -32,6 +32,7 @@ from kniffel.engine.game import Game
 from kniffel.engine.match import Match, Plan, SaveJob, Step
 from kniffel.engine.messages import render, text
 from kniffel.engine.rules import Lang, RuleSet
+from kniffel.engine.winning import WinAdvice, win_advisor
 
 T = TypeVar("T")
 
@@ -127,31 +128,45 @@ class HistoryWriter:
         self.save_soon()
 
 
-def _advise(position: Position) -> Advice | KniffelError:
-    """The expert's advice for ``position``, or the error that kept it from advising."""
+def _advise(position: Position, game: Game | None = None) -> Advice | WinAdvice | KniffelError:
+    """The expert's advice for ``position``, or the error that kept it from advising; with
+    ``game`` (a copy of a game of two or more players at ``position``) every choice's chance to
+    win beside it (:func:`kniffel.engine.winning.win_advice`), or the expert's advice alone
+    where that fails (the chances are an aid: the hint stands without them)."""
     try:
         with first_use(("hint", position.rules)):
-            return expert_for(position.rules).advise(position)
+            advice = expert_for(position.rules).advise(position)
     except KniffelError as e:
         return e
+    if game is None:
+        return advice
+    try:
+        with first_use(("win", position.rules)):
+            return win_advisor(position.rules).advise(game, position)
+    except Exception:  # see the docstring
+        return advice
 
 
 class Hinter:
-    """The hint: the expert's advice for the position on the table, computed in a thread and
-    shown (``shown``) unless the game moved on meanwhile."""
+    """The hint: the expert's advice for the position on the table (in a game of two or more
+    players with every choice's chance to win), computed in a thread and shown (``shown``)
+    unless the game moved on meanwhile."""
 
     def __init__(self, screen: Screen[Any], match: Match,
-                 shown: Callable[[Advice | KniffelError], None]) -> None:
+                 shown: Callable[[Advice | WinAdvice | KniffelError], None]) -> None:
         self.screen = screen
         self.match = match
         self.shown = shown
 
     def ask(self, position: Position) -> None:
-        """Start the advice for ``position`` (the match's position now)."""
-        in_thread(self.screen, "kniffel-hint", partial(_advise, position),
+        """Start the advice for ``position`` (the match's position now; the game is copied
+        here, on the app's thread, for the chances to win)."""
+        game = self.match.game
+        copy = game.copy() if len(game.players) > 1 else None
+        in_thread(self.screen, "kniffel-hint", partial(_advise, position, copy),
                   partial(self._answered, self.match.version))
 
-    def _answered(self, version: int, result: Advice | KniffelError) -> None:
+    def _answered(self, version: int, result: Advice | WinAdvice | KniffelError) -> None:
         if self.match.version != version:
             return  # the game moved on: the hint is for a position that is gone
         self.shown(result)

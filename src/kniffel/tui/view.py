@@ -22,6 +22,7 @@ from kniffel.engine.game import Action, Game, Score, Sheet, Strike, Throw, UseCh
 from kniffel.engine.match import Match, SaveState, SeatView
 from kniffel.engine.messages import CATALOG, fields, number, percent, render, render_code, text
 from kniffel.engine.rules import Box, Choice, Lang, RuleSet
+from kniffel.engine.winning import WinAdvice
 
 
 def tr(key: str, lang: Lang, **fields: object) -> str:
@@ -570,13 +571,22 @@ def save_line(state: SaveState, lang: Lang) -> str | None:
 # --- the hint ----------------------------------------------------------------------------------
 
 
-def hint_text(advice: Advice, lang: Lang, options: int = 3, width: int | None = None,
+def hint_text(advice: Advice | WinAdvice, lang: Lang, options: int = 3, width: int | None = None,
               lines: int = 2) -> str:
     """The hint line: the best options with their expected final scores (and the loss of the
     others, where it shows as more than 0.0), the numbers of
     :meth:`kniffel.engine.expert.Expert.advise`; broken between its parts into at most
     ``lines`` lines of ``width`` characters (a line never starts with a separator), with as
-    many of the best ``options`` as fit (the best one always)."""
+    many of the best ``options`` as fit (the best one always).
+
+    A :class:`~kniffel.engine.winning.WinAdvice` (a game of two or more players) whose choice to
+    win differs from the choice for the points gives both, each with its expected final total
+    and its chance to win (:func:`win_hint_text`); where they agree, the expert's hint as
+    above."""
+    if isinstance(advice, WinAdvice):
+        if advice.differ:
+            return win_hint_text(advice, lang, width, lines)
+        advice = advice.points
     line = wrap_pieces(_hint_pieces(advice, lang, options), width)
     while width is not None and options > 1 and line.count("\n") >= lines:
         options -= 1
@@ -601,3 +611,38 @@ def _hint_pieces(advice: Advice, lang: Lang, options: int) -> list[tuple[str, st
             value += f" (−{loss})"
         pieces.append((" | ", f"{described} · {value}"))
     return pieces
+
+
+def win_hint_text(advice: WinAdvice, lang: Lang, width: int | None = None,
+                  lines: int = 2) -> str:
+    """Both answers of a hint where they differ: "Für die Punkte: 6 6 behalten (Ø 243,1 · 31 %)
+    — Für den Sieg: 6 6 6 behalten (Ø 239,8 · 38 %)" on one line where it fits in ``width``
+    characters, else each answer on a line of its own (where ``lines`` allows two); where an
+    answer does not fit its line, the expected totals are left out first (the chances to win
+    are what the two answers are about), then the labels shortened ("Punkte: …", "Sieg: …");
+    where even that does not fit, the short form broken between its parts."""
+    for short, totals in ((False, True), (False, False), (True, False)):
+        halves = [label + (" " + numbers) for label, numbers in
+                  _win_hint_halves(advice, lang, short=short, totals=totals)]
+        one = " — ".join(halves)
+        if width is None or len(one) <= width:
+            return one
+        if lines >= 2 and all(len(half) <= width for half in halves):
+            return "\n".join(halves)
+    return "\n".join(wrap_pieces([("", label), (" ", numbers)], width) for label, numbers in
+                     _win_hint_halves(advice, lang, short=True, totals=False))
+
+
+def _win_hint_halves(advice: WinAdvice, lang: Lang, *, short: bool,
+                     totals: bool) -> list[tuple[str, str]]:
+    """The two answers of :func:`win_hint_text`, each as its choice with its label and its
+    numbers ("(Ø 243,1 · 31 %)", without ``totals`` "(31 %)")."""
+    rules = advice.points.position.rules
+    out = []
+    for key, option in (("hint_for_points", advice.for_points), ("hint_for_win", advice.for_win)):
+        chance = chance_text(option.win, lang, 99)
+        numbers = (tr("hint_numbers", lang, value=number(option.expected, lang), win=chance)
+                   if totals else tr("hint_chance", lang, win=chance))
+        label = tr(key + ("_short" if short else ""), lang, choice=option.describe(rules, lang))
+        out.append((label, numbers))
+    return out

@@ -20,6 +20,7 @@ from kniffel.engine.errors import KniffelError
 from kniffel.engine.game import Action, Score, Strike, UseChip
 from kniffel.engine.match import Match
 from kniffel.engine.rules import Lang
+from kniffel.engine.winning import WinAdvice
 from kniffel.tui.game.computers import ComputerPlay
 from kniffel.tui.game.quitting import Quitting
 from kniffel.tui.threads import Hinter
@@ -202,7 +203,7 @@ class GameScreen(ComputerPlay):
         self.hint_open = True
         self._draw_keys()
 
-    def _hinted(self, result: Advice | KniffelError) -> None:
+    def _hinted(self, result: Advice | WinAdvice | KniffelError) -> None:
         if isinstance(result, KniffelError):
             self.say(error_text(result, self.lang))
             return
