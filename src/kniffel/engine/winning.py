@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import Literal
 
 from kniffel.engine.advice import Advice, Option, Position
@@ -54,6 +55,7 @@ from kniffel.engine.expert import Expert, Worth, WorthOf, _Turn, expert_for
 from kniffel.engine.game import Action, Game, Mode, Throw
 from kniffel.engine.rules import Box, Entry, RuleSet
 from kniffel.engine.strategy import check_decision, register_strategy
+from kniffel.engine.turn_stages import TurnStages
 
 #: What a player plays for: the highest average total, or the best chance to win.
 Goal = Literal["points", "win"]
@@ -307,6 +309,15 @@ def _share_at(curve: tuple[int, tuple[float, ...]], t: int) -> float:
     return h[i]
 
 
+def _shares(curve: tuple[int, tuple[float, ...]], base: int, n: int) -> list[float]:
+    """``[H(base), …, H(base + n - 1)]`` (:func:`_share_at` of each)."""
+    lo, h = curve
+    start = base - lo
+    below = min(max(-start, 0), n)
+    inside = list(h[max(start, 0):max(start + n, 0)])
+    return [0.0] * below + inside + [1.0] * (n - below - len(inside))
+
+
 class ModelWorth:
     """The chance to win after an entry by the win-chance model (see the module docstring).
 
@@ -364,7 +375,11 @@ class ModelWorth:
             return _share_at(self.curve, total)
         rest = self.rest(box, points, x)
         base = total + rest.offset
-        return sum(p * _share_at(self.curve, base + i) for i, p in enumerate(rest.probs) if p)
+        # Σ_i R(i)·H(base + i): the same products in the same order as term by term (a
+        # product with R(i) = 0 adds nothing), H read off as one slice padded with its 0s
+        # below and 1s above, the products summed at C speed
+        worth: float = sum(map(mul, rest.probs, _shares(self.curve, base, len(rest.probs))))
+        return worth
 
 
 # --- the answer ----------------------------------------------------------------------------------
@@ -438,6 +453,7 @@ class WinAdvisor:
         self._memory: dict[tuple[object, ...], Distribution] = {}
         self._rests: dict[tuple[object, ...], Distribution] = {}
         self._worths: dict[tuple[object, ...], ModelWorth] = {}
+        self._turns: dict[tuple[object, ...], tuple[WorthOf, TurnStages]] = {}
         #: Turn recursions the last call computed for the later players of a last round.
         self.turns_played = 0
 
@@ -467,12 +483,7 @@ class WinAdvisor:
                         if self.rules.chips else 0)
         exact = is_last_round(game)
         self.turns_played = 0
-        if exact:
-            worth_of = self._last_round(game, mover, column)
-        else:
-            worth_of = self._model_worth(game, mover, column).of
-        turn = self.player.turn(column)
-        stages = self.expert.stages_for(turn, column.entries, worth_of)
+        worth_of, stages = self._turn_for(game, mover, column, exact)
         if position.roll is None:
             first = self.expert._m.dice.first
             wins: dict[Action, float] = {Throw(): float(stages.before(1)[first])}
@@ -484,6 +495,27 @@ class WinAdvisor:
         options = [WinOption(o.action, o.expected, o.loss, o.points, wins[o.action],
                              best - wins[o.action]) for o in points.options]
         return WinAdvice(points, _rank(options), exact)
+
+    def _turn_for(self, game: Game, mover: int, column: Column,
+                  exact: bool) -> tuple[WorthOf, TurnStages]:
+        """The worth of the mover's entries and the turn's recursion for it, remembered per
+        turn (the mover's column and the other players' sheets, which do not change in a
+        turn): the next throw's advice in the same turn reads them off."""
+        n = len(game.players)
+        key = (exact, mover, column.key, tuple(
+            game.sheet(i).total if game.sheet(i).is_full else Column.of(game, i).key
+            for i in ((mover + step) % n for step in range(1, n))))
+        found = self._turns.get(key)
+        if found is None:
+            if len(self._turns) > 64:
+                self._turns.clear()
+            if exact:
+                worth_of = self._last_round(game, mover, column)
+            else:
+                worth_of = self._model_worth(game, mover, column).of
+            stages = self.expert.stages_for(self.player.turn(column), column.entries, worth_of)
+            found = self._turns[key] = (worth_of, stages)
+        return found
 
     def _last_round(self, game: Game, mover: int, column: Column) -> WorthOf:
         n = len(game.players)

@@ -23,6 +23,8 @@ export const timing = {
   lastDrawMs: undefined, // duration: the last drawing of the screen (screen.js)
   lastHintMs: undefined, // duration: the last hint (expert.js)
   lastReviewMs: undefined, // duration: the last review (expert.js)
+  lastReviewWinsMs: undefined, // duration: the last review's chances to win (expert.js)
+  lastWarmTurnMs: undefined, // duration or error code: the last turn's chances to win warmed (expert.js)
   lastPadHintMs: undefined, // duration: the last tip on the pad (coach.js)
   lastPadReviewMs: undefined, // duration: the last review of a pad game (coach.js)
   tableOfferBytes: undefined, // the bytes of the last offer code of a table (table.js)
