@@ -71,6 +71,7 @@ export function warmTurn(cur) {
   const t0 = performance.now();
   askExpert({ op: "warm_turn", game: cur.game }).then((reply) => {
     timing.lastWarmTurnMs = reply.ok ? Math.round(performance.now() - t0) : reply.error.code;
+    timing.warmTurns = (timing.warmTurns ?? 0) + 1;
   });
 }
 

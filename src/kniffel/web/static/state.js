@@ -25,6 +25,7 @@ export const timing = {
   lastReviewMs: undefined, // duration: the last review (expert.js)
   lastReviewWinsMs: undefined, // duration: the last review's chances to win (expert.js)
   lastWarmTurnMs: undefined, // duration or error code: the last turn's chances to win warmed (expert.js)
+  warmTurns: undefined, // how many turns' chances to win were warmed (expert.js)
   lastPadHintMs: undefined, // duration: the last tip on the pad (coach.js)
   lastPadReviewMs: undefined, // duration: the last review of a pad game (coach.js)
   tableOfferBytes: undefined, // the bytes of the last offer code of a table (table.js)
