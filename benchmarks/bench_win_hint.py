@@ -11,9 +11,10 @@ throws are left, then enter the first box offered. Until the game ends (or ``--t
 
 Prints per game: the first hint (the expert's engine starting and building its tables), the hints
 after it (median, 95th percentile, max; how many showed both answers), and the time the turn's
-warming took in the expert's engine (each turn's start: the page does not wait for it); then the
-hint right after the first throw of a turn without waiting for that warming (``--eager``), which
-waits for the rest of it.
+warming took in the expert's engine (each turn's start: the page does not wait for it); with
+``--eager`` also a game whose hint comes right after each turn's first throw, without waiting for
+that warming (it waits for the rest of it); with ``--review`` the review of each finished game
+(its points, then every decision's chance to win).
 """
 
 from __future__ import annotations
@@ -138,6 +139,16 @@ def play(page: Page, players: int, turns: int | None, eager: bool) -> dict[str, 
     return {"first": first, "after": after, "warm": warm, "both": [float(both)]}
 
 
+def review(page: Page) -> tuple[float, float]:
+    """Open the finished game's review: the seconds until its points are drawn (the expert's
+    review) and until every decision's chance to win is there (the second request)."""
+    page.click("#review")
+    page.wait_for_selector("#review-list li", timeout=600_000)
+    page.wait_for_selector("#review-win-summary", timeout=1_200_000)
+    timing = page.evaluate("window.kniffelTiming")
+    return timing["lastReviewMs"] / 1000, timing["lastReviewWinsMs"] / 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", default="2,4", help="players per game (comma-separated)")
@@ -145,6 +156,8 @@ def main() -> None:
                         help="turns per game (default: the whole game)")
     parser.add_argument("--eager", action="store_true",
                         help="also a game whose hints come right after each turn's first throw")
+    parser.add_argument("--review", action="store_true",
+                        help="time the review of each finished game too (points, chances)")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -159,6 +172,8 @@ def main() -> None:
                 page.goto(url)
                 page.wait_for_selector(READY, state="attached", timeout=120_000)
                 got = play(page, n, args.turns, eager)
+                reviewed = review(page) if args.review and page.locator("#rematch").count() \
+                    else None
                 ctx.close()
                 label = f"{n} players{' (eager)' if eager else ''}"
                 print(f"-- Kniffel Extreme, {label}")
@@ -167,6 +182,9 @@ def main() -> None:
                       f"both answers shown {int(got['both'][0])}x")
                 if got["warm"]:
                     print(f"the turn's warming (expert's engine):    {summary(got['warm'])}")
+                if reviewed is not None:
+                    print(f"review: the points {reviewed[0]:.1f} s, then the chances to win "
+                          f"{reviewed[1]:.1f} s")
                 if got["after"] and not eager:
                     verdict = "within" if p95(got["after"]) <= BUDGET_MS else "OVER"
                     print(f"p95 {p95(got['after']):.0f} ms: {verdict} the {BUDGET_MS:.0f} ms "

@@ -234,3 +234,27 @@ def test_the_new_words_exist_in_both_languages_with_the_same_fields() -> None:
         assert de, code
         assert en, code
         assert fields(de) == fields(en), code
+
+
+def test_a_save_that_goes_on_from_the_last_one_asked_is_played_on_to_the_same_answers() -> None:
+    """The expert's engine plays a save on from the one asked last (not from its start): every
+    answer equals a fresh session's, after more actions, after fewer (an undo) and for another
+    game; a bad action is refused as a fresh session refuses it."""
+    full = gamble_save()
+    s = Session()
+    for n in (2, 40, 41, 97, 60, GAMBLE_ACTIONS):
+        save = {**full, "actions": full["actions"][:n]}
+        turn = Game.from_json(save).turn
+        if turn is None or turn.roll is None:
+            continue
+        assert s.handle({"op": "hint", "game": save}) == Session().handle(
+            {"op": "hint", "game": save})
+    other = {**full, "seed": 9, "actions": []}
+    assert s.handle({"op": "warm_turn", "game": other}) == Session().handle(
+        {"op": "warm_turn", "game": other})
+    assert s._asked is not None
+    bad = {**full, "actions": [*full["actions"], {"type": "enter", "box": "nope"}]}
+    s.handle({"op": "hint", "game": full})
+    refused = s.handle({"op": "hint", "game": bad})
+    assert refused["ok"] is False
+    assert refused == Session().handle({"op": "hint", "game": bad})

@@ -109,6 +109,8 @@ class Session:
         self.chances = chances
         #: the table this phone sits at (None: none)
         self.table: Table | None = None
+        #: the last game a request asked about (its save's header and actions, the game)
+        self._asked: tuple[tuple[object, ...], list[Any], Game] | None = None
 
     @property
     def game(self) -> Game | None:
@@ -129,6 +131,33 @@ class Session:
         if key not in self._strategies:
             self._strategies[key] = get_strategy(key[0], rules)
         return self._strategies[key]
+
+    def _asked_game(self, req: dict[str, Any]) -> Game:
+        """The game a request reads (``game``: a save; the game in play when absent), for
+        reading only. A save that goes on from the one asked about last (the same game, more
+        actions: the next throw's hint) is played on from it, not replayed from its start (a
+        late Kniffel Extreme game of four holds hundreds of actions); any other is replayed."""
+        save = req.get("game")
+        if save is None:
+            return self._game()
+        last = self._asked
+        if last is not None and isinstance(save, dict) and isinstance(save.get("actions"), list):
+            header, actions, game = last
+            theirs = save["actions"]
+            if (tuple(save.get(k) for k in _SAVE_HEADER) == header
+                    and len(theirs) >= len(actions) and theirs[:len(actions)] == actions):
+                try:
+                    for action in theirs[len(actions):]:
+                        game.apply(action_from_json(action))
+                except KniffelError:
+                    pass  # replayed from its start below: its own error names the fault
+                else:
+                    self._asked = (header, list(theirs), game)
+                    return game
+        game = Game.from_json(save)
+        assert isinstance(save, dict)
+        self._asked = (tuple(save.get(k) for k in _SAVE_HEADER), list(save["actions"]), game)
+        return game
 
     def _current(self) -> Match:
         if self.match is None:
@@ -309,7 +338,7 @@ class Session:
         win too, and the best choice for the points and the best to win (``win``). Changes
         nothing."""
         advice_view.install()
-        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        game = self._asked_game(req)
         win = _win_advice(game)
         if win is not None:
             return {"hint": advice_view.hint_view(game, win.points, win)}
@@ -339,7 +368,7 @@ class Session:
         hints of that turn (the dice game's or the coach's) answer at once from the advisor's
         memory. Nothing for a game of one player or one that is over. Changes nothing."""
         advice_view.install()
-        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        game = self._asked_game(req)
         turn = game.turn
         if len(game.players) < 2 or game.is_over() or turn is None:
             return {"warmed": False}
@@ -390,7 +419,7 @@ class Session:
         (:func:`coach_view.pad_hint_view`); in a game of several players with the chances to
         win as the dice game's hint has them. Changes nothing."""
         advice_view.install()
-        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        game = self._asked_game(req)
         roll = game.rules.parse_roll(_dice(req.get("dice")))
         rolls_used = req.get("rolls_used", game.rules.rolls)
         if isinstance(rolls_used, bool) or not isinstance(rolls_used, int):
