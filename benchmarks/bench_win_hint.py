@@ -117,25 +117,34 @@ def play(page: Page, players: int, turns: int | None, eager: bool) -> dict[str, 
     after: list[float] = []
     warm: list[float] = []
     both = 0
+    slowest: list[tuple[float, int, int, float]] = []
     seen = 0
     played = 0
     while not page.locator("#rematch").count() and (turns is None or played < turns):
-        if not eager:
+        if not eager and players > 1:
             while warm_count(page) <= seen:  # the turn's chances, computed at its start
                 page.wait_for_timeout(20)
             seen = warm_count(page)
             ms = page.evaluate("window.kniffelTiming.lastWarmTurnMs")
             if isinstance(ms, int | float):
                 warm.append(float(ms))
+        throw = 0
         while page.locator("#roll:not([disabled])").count():
             page.evaluate(CLICK, "#roll")
+            throw += 1
             ms, two = page.evaluate(HINT)
+            if first:
+                draw = page.evaluate("window.kniffelTiming.lastDrawMs")
+                slowest.append((ms, played // players + 1, throw, float(draw or 0)))
             (after if first else first).append(ms)
             both += bool(two)
             if eager:
                 break  # the turn's first throw only: what waits for the warming
         page.evaluate(CLICK, "#choices button")
         played += 1
+    slowest.sort(reverse=True)
+    print("slowest hints (ms, round, throw, the page's drawing ms):",
+          ", ".join(f"{ms:.0f} r{r} t{t} d{d:.0f}" for ms, r, t, d in slowest[:6]))
     return {"first": first, "after": after, "warm": warm, "both": [float(both)]}
 
 
@@ -151,7 +160,9 @@ def review(page: Page) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", default="2,4", help="players per game (comma-separated)")
+    parser.add_argument("--players", default="2,4",
+                        help="players per game (comma-separated; 1: the expert's hint alone, "
+                             "no chances to win, as a baseline in the same run)")
     parser.add_argument("--turns", type=int, default=None,
                         help="turns per game (default: the whole game)")
     parser.add_argument("--eager", action="store_true",
@@ -185,7 +196,7 @@ def main() -> None:
                 if reviewed is not None:
                     print(f"review: the points {reviewed[0]:.1f} s, then the chances to win "
                           f"{reviewed[1]:.1f} s")
-                if got["after"] and not eager:
+                if got["after"] and not eager and n > 1:
                     verdict = "within" if p95(got["after"]) <= BUDGET_MS else "OVER"
                     print(f"p95 {p95(got['after']):.0f} ms: {verdict} the {BUDGET_MS:.0f} ms "
                           "budget")
