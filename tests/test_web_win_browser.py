@@ -163,7 +163,10 @@ def test_the_review_says_what_a_decision_cost_of_the_chance_to_win(device: Devic
     costly = page.locator(f"#review-costliest li[data-index='{GAMBLE_ACTIONS}'] .win-cost")
     if costly.count():
         assert costly.text_content() == line
+    page.locator(f"#review-list li[data-index='{GAMBLE_ACTIONS}']").scroll_into_view_if_needed()
     audit(page, "win-review")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "review-de.png"))
     page.click("#lang")
     page.wait_for_selector("#review-win-summary")
     assert (page.text_content(f"#review-list li[data-index='{GAMBLE_ACTIONS}'] .win-cost")
