@@ -599,10 +599,14 @@ def test_computer_players_are_offered_only_with_virtual_dice(page: Page) -> None
     kind = page.locator("select[data-kind='1']")
     assert kind.get_attribute("aria-label") == "Wer spielt Spieler 2?"
     options = kind.locator("option").all_text_contents()
-    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)", "Computer (Experte)"]
-    # the expert is offered where it can play: in Kniffel Extreme only with its model
+    assert options == ["Mensch", "Computer (gierig)", "Computer (zufällig)", "Computer (Experte)",
+                       "Computer (Experte, auf Sieg)"]
+    # the expert is offered where it can play: in Kniffel Extreme only with its model (and so is
+    # the expert playing to win)
     extreme = advice_view.expert_status(preset("extreme"))
-    assert kind.locator("option[value='computer:expert']").is_disabled() is not extreme["ready"]
+    for expert in ("expert", "expert-win"):
+        assert kind.locator(f"option[value='computer:{expert}']").is_disabled() is not (
+            extreme["ready"])
     if not extreme["ready"]:
         assert page.text_content("#expert-note") == extreme["note"]["de"]
     page.select_option("#rules", "kniffel")

@@ -514,7 +514,7 @@ def test_two_computers_play_a_whole_game_by_themselves() -> None:
 @pytest.mark.parametrize(("request_", "problem"), [
     ({"mode": "pad", "players": [{"name": "Bot", "kind": "computer"}]}, "only with virtual dice"),
     ({"mode": "dice", "players": [{"name": "Bot", "kind": "computer", "strategy": "optimal"}]},
-     "greedy, random, expert, not 'optimal'"),
+     "greedy, random, expert, expert-win, not 'optimal'"),
 ])
 def test_computer_players_are_refused_on_the_pad_and_with_a_desktop_strategy(
     request_: dict[str, Any], problem: str

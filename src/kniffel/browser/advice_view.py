@@ -28,10 +28,11 @@ from kniffel.engine.chances import chance_model, chances_over_game
 from kniffel.engine.dice import Roll, keep_positions
 from kniffel.engine.errors import ExpertError, KniffelError
 from kniffel.engine.game import Game, Score, Strike, Throw, UseChip, action_to_json
-from kniffel.engine.messages import CATALOG, fields, number, render, text
-from kniffel.engine.review import Decision, LuckSkill, Review, luck_skill_split
+from kniffel.engine.messages import CATALOG, fields, number, percent, render, text
+from kniffel.engine.review import Decision, LuckSkill, Review, WinJudged, luck_skill_split
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, StrikeRule, preset
 from kniffel.engine.values import register_table_provider, values_for
+from kniffel.engine.winning import WinAdvice, WinOption
 
 LANGS: tuple[Lang, ...] = ("de", "en")
 #: Where the engine's files hold the classic rule sets' exact tables (fetched by the worker).
@@ -160,14 +161,51 @@ def option_view(rules: RuleSet, roll: Roll | None, option: Option) -> dict[str, 
     }
 
 
-def hint_view(game: Game, advice: Advice) -> dict[str, Any]:
+def win_answer_view(rules: RuleSet, roll: Roll | None, option: WinOption,
+                    words: dict[Lang, str] | None = None) -> dict[str, Any]:
+    """One of a hint's two answers (:func:`win_view`): the choice as :func:`option_view` has
+    it, with its chance to win (0–1); ``words`` in place of the choice's own (a chip's with the
+    dice it keeps)."""
+    view = {**option_view(rules, roll, option), "win": round(option.win, 4)}
+    if words is not None:
+        view["text"] = words
+    return view
+
+
+def win_view(rules: RuleSet, advice: WinAdvice,
+             words: dict[Lang, str] | None = None,
+             win_words: dict[Lang, str] | None = None) -> dict[str, Any]:
+    """A hint's two answers (:mod:`kniffel.engine.winning`): the best choice for the points
+    and the best for the win, each with its expected final total and its chance to win;
+    ``differ`` when playing to win asks for another choice (the page then shows both), and
+    whether the chances are exact (the last round) or the win-chance model's."""
+    roll = advice.points.position.roll
+    source = "exact" if advice.exact else "model"
+    return {
+        "differ": advice.differ,
+        "exact": advice.exact,
+        "points": win_answer_view(rules, roll, advice.for_points, words),
+        "win": win_answer_view(rules, roll, advice.for_win,
+                               win_words if advice.differ else words),
+        "source_text": _both(lambda lang: text(f"web.hint.win_source.{source}", lang)),
+    }
+
+
+def hint_view(game: Game, advice: Advice, win: WinAdvice | None = None) -> dict[str, Any]:
     """The hint for the player to move in ``game``: every choice best first with its expected
-    final score, the game's action count it belongs to, and where the values come from."""
+    final score, the game's action count it belongs to, and where the values come from; with
+    ``win`` (a game of several players) every choice's chance to win too and the two answers
+    (:func:`win_view`, under ``win``; None without)."""
     rules = game.rules
     player = game.current_player
     assert player is not None
     name = game.players[player].name
     best = advice.options[0]
+    options = [option_view(rules, advice.position.roll, o) for o in advice.options]
+    if win is not None:
+        chance = {o.action: o.win for o in win.options}
+        for o, view in zip(advice.options, options, strict=True):
+            view["win"] = round(chance[o.action], 4)
     return {
         "actions": len(game.actions),
         "player": player,
@@ -177,7 +215,8 @@ def hint_view(game: Game, advice: Advice) -> dict[str, Any]:
         "title": _both(lambda lang: text("web.hint.title", lang, player=name)),
         "expected_text": _both(lambda lang: text("web.hint.expected", lang,
                                                  points=number(best.expected, lang))),
-        "options": [option_view(rules, advice.position.roll, o) for o in advice.options],
+        "options": options,
+        "win": None if win is None else win_view(rules, win),
     }
 
 
@@ -258,6 +297,39 @@ def review_view(review: Review) -> dict[str, Any]:
         "uncovered": len(review.uncovered),
         "chances": review_chances_view(review),
     }
+
+
+def win_cost_line(judged: WinJudged, lang: Lang) -> str:
+    """A decision's chance to win in words: what it cost against the best choice to win
+    ("Kostete 4,2 Prozentpunkte Gewinnchance (31,0 % statt 35,2 %)"), or that it was as good
+    to the shown digit ("Gewinnchance 31,0 %, so hoch wie mit dem besten Zug")."""
+    taken, best = percent(judged.taken, lang), percent(judged.best, lang)
+    if taken == best:
+        return text("web.review.win_same", lang, taken=taken)
+    return text("web.review.win_cost", lang, points=number(100 * judged.loss, lang),
+                taken=taken, best=best)
+
+
+def review_wins_view(review: Review, wins: dict[int, WinJudged]) -> dict[str, Any]:
+    """The review's judging by the chance to win (:func:`~kniffel.engine.review.review_wins`):
+    every judged decision's chance to win (``taken``, ``best``, ``loss``, 0–1) and its line in
+    both languages, by action index; per player the percentage points lost in all and a
+    summary line; whether the chances are the win-chance model's (``source``). Empty
+    ``decisions`` for a game of one player."""
+    game = review.game
+    decisions = {str(i): {"index": j.index, "player": j.player, "taken": round(j.taken, 4),
+                          "best": round(j.best, 4), "loss": round(j.loss, 4), "exact": j.exact,
+                          "line": {lang: win_cost_line(j, lang) for lang in LANGS}}
+                 for i, j in wins.items()}
+    players = []
+    for i, p in enumerate(game.players):
+        lost = sum(j.loss for j in wins.values() if j.player == i)
+        players.append({"player": i, "loss": round(lost, 4), "summary": {
+            lang: text("web.review.win_summary", lang, name=p.name,
+                       points=number(100 * lost, lang)) for lang in LANGS}})
+    source = "exact" if wins and all(j.exact for j in wins.values()) else "model"
+    return {"decisions": decisions, "players": players if wins else [],
+            "source_text": _both(lambda lang: text(f"web.review.win_source.{source}", lang))}
 
 
 def review_chances_view(review: Review) -> dict[str, Any] | None:

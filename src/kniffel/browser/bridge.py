@@ -37,6 +37,7 @@ from kniffel.browser.view import (
     summary,
 )
 from kniffel.engine import expert
+from kniffel.engine.advice import Position
 from kniffel.engine.errors import (
     CorruptSaveError,
     IllegalMoveError,
@@ -51,6 +52,7 @@ from kniffel.engine.game import (
     Player,
     PlayerKind,
     Throw,
+    UseChip,
     action_from_json,
     action_to_json,
     players_from_json,
@@ -71,16 +73,18 @@ from kniffel.engine.messages import render, render_code, text
 from kniffel.engine.pad_review import (
     after_chip,
     pad_advice,
+    pad_position,
     review_pad,
     typed_throw,
     typed_throws,
 )
-from kniffel.engine.review import review_game
+from kniffel.engine.review import review_game, review_wins
 from kniffel.engine.rules import PRESETS, Lang, RuleSet, preset
 from kniffel.engine.saves import loads_game
 from kniffel.engine.strategy import Strategy, get_strategy
 from kniffel.engine.values import values_for
 from kniffel.engine.vectors import box_scores
+from kniffel.engine.winning import WinAdvice, win_advice
 
 HISTORY_FORMAT = FORMAT
 HISTORY_VERSION = VERSION
@@ -88,6 +92,8 @@ MAX_IMPORT_GAMES = MAX_GAMES
 #: The computer players the browser offers (``optimal`` needs the compiled solver: desktop
 #: only; ``expert`` plays every rule set whose values the site ships): the page's list.
 WEB_STRATEGIES = BROWSER_COMPUTERS
+#: The computer players that read the expert's values (refused at a new game without them).
+EXPERTS = frozenset({"expert", "expert-win"})
 
 Reply = dict[str, Any]
 
@@ -103,6 +109,8 @@ class Session:
         self.chances = chances
         #: the table this phone sits at (None: none)
         self.table: Table | None = None
+        #: the last game a request asked about (its save's header and actions, the game)
+        self._asked: tuple[tuple[object, ...], list[Any], Game] | None = None
 
     @property
     def game(self) -> Game | None:
@@ -123,6 +131,33 @@ class Session:
         if key not in self._strategies:
             self._strategies[key] = get_strategy(key[0], rules)
         return self._strategies[key]
+
+    def _asked_game(self, req: dict[str, Any]) -> Game:
+        """The game a request reads (``game``: a save; the game in play when absent), for
+        reading only. A save that goes on from the one asked about last (the same game, more
+        actions: the next throw's hint) is played on from it, not replayed from its start (a
+        late Kniffel Extreme game of four holds hundreds of actions); any other is replayed."""
+        save = req.get("game")
+        if save is None:
+            return self._game()
+        last = self._asked
+        if last is not None and isinstance(save, dict) and isinstance(save.get("actions"), list):
+            header, actions, game = last
+            theirs = save["actions"]
+            if (tuple(save.get(k) for k in _SAVE_HEADER) == header
+                    and len(theirs) >= len(actions) and theirs[:len(actions)] == actions):
+                try:
+                    for action in theirs[len(actions):]:
+                        game.apply(action_from_json(action))
+                except KniffelError:
+                    pass  # replayed from its start below: its own error names the fault
+                else:
+                    self._asked = (header, list(theirs), game)
+                    return game
+        game = Game.from_json(save)
+        assert isinstance(save, dict)
+        self._asked = (tuple(save.get(k) for k in _SAVE_HEADER), list(save["actions"]), game)
+        return game
 
     def _current(self) -> Match:
         if self.match is None:
@@ -168,7 +203,7 @@ class Session:
             return _web_strategy(strategy)
 
         players = players_from_json(req.get("players"), request=True, strategy=plays)
-        if any(p.strategy == "expert" for p in players):
+        if any(p.strategy in EXPERTS for p in players):
             # refused now, not at the expert's first move: its values must be here
             advice_view.install()
             values_for(rules, build=False)
@@ -299,9 +334,14 @@ class Session:
     def hint(self, req: dict[str, Any]) -> Reply:
         """The expert's hint for the player to move (virtual dice) in ``game`` (a save; the
         game in play when absent): every choice best first with its expected final score
-        (:func:`advice_view.hint_view`). Changes nothing."""
+        (:func:`advice_view.hint_view`); in a game of several players every choice's chance to
+        win too, and the best choice for the points and the best to win (``win``). Changes
+        nothing."""
         advice_view.install()
-        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        game = self._asked_game(req)
+        win = _win_advice(game)
+        if win is not None:
+            return {"hint": advice_view.hint_view(game, win.points, win)}
         return {"hint": advice_view.hint_view(game, expert.hint(game))}
 
     def review(self, req: dict[str, Any]) -> Reply:
@@ -311,6 +351,34 @@ class Session:
         advice_view.install()
         game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
         return {"review": advice_view.review_view(review_game(game))}
+
+    def review_wins(self, req: dict[str, Any]) -> Reply:
+        """The review's second part for a game of several players (``game``: a save; the game
+        in play when absent): every judged decision by its chance to win
+        (:func:`advice_view.review_wins_view`; empty for a game of one player). Asked after
+        :meth:`review`, whose points it does not hold up. Changes nothing."""
+        advice_view.install()
+        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        review = review_game(game)
+        return {"wins": advice_view.review_wins_view(review, review_wins(review))}
+
+    def warm_turn(self, req: dict[str, Any]) -> Reply:
+        """Compute the chances to win of the turn of the player to move in ``game`` (a save of
+        a game of several players; the game in play when absent) at its start, so that the
+        hints of that turn (the dice game's or the coach's) answer at once from the advisor's
+        memory. Nothing for a game of one player or one that is over. Changes nothing."""
+        advice_view.install()
+        game = self._asked_game(req)
+        turn = game.turn
+        if len(game.players) < 2 or game.is_over() or turn is None:
+            return {"warmed": False}
+        position = None  # a dice game: where it stands
+        if game.mode is not Mode.DICE:
+            # the turn's column is the same for any typed dice: a sample roll's
+            sample = game.rules.parse_roll([1, 2, 3, 4, 5, 6][:game.rules.dice_count])
+            position = pad_position(game, sample, 1)
+        win_advice(game, position)
+        return {"warmed": True}
 
     def moment(self, req: dict[str, Any]) -> Reply:
         """The view of a game (``game``: a save) as it was just before its action number
@@ -348,16 +416,26 @@ class Session:
         in ``game`` (a pad game's save; the game in play when absent) typed in (``dice``) after
         throw number ``rolls_used`` (1–3, 4 after a chip): before the last throw the dice to
         keep, after it the chip or the box, every choice with its expected final score
-        (:func:`coach_view.pad_hint_view`). Changes nothing."""
+        (:func:`coach_view.pad_hint_view`); in a game of several players with the chances to
+        win as the dice game's hint has them. Changes nothing."""
         advice_view.install()
-        game = self._game() if req.get("game") is None else Game.from_json(req.get("game"))
+        game = self._asked_game(req)
         roll = game.rules.parse_roll(_dice(req.get("dice")))
         rolls_used = req.get("rolls_used", game.rules.rolls)
         if isinstance(rolls_used, bool) or not isinstance(rolls_used, int):
             raise InvalidGameError(f"rolls_used must be a whole number, got {rolls_used!r}",
                                    code="web.bad_request")
         advice = pad_advice(game, roll, rolls_used)
-        return {"hint": coach_view.pad_hint_view(game, advice, after_chip(advice))}
+        win = _win_advice(game, advice.position)
+        win_then = None
+        if win is not None and win.differ and isinstance(win.for_win.action, UseChip):
+            pos = advice.position
+            assert pos.chips_left  # the chip is a legal choice: one is left
+            win_then = _win_advice(game, dataclasses.replace(
+                pos, chips_left=pos.chips_left - 1, chip_used=True))
+        return {"hint": coach_view.pad_hint_view(
+            game, advice, after_chip(advice), win,
+            None if win_then is None else win_then.for_win)}
 
     def pad_review(self, req: dict[str, Any]) -> Reply:
         """The coach's review of a score pad game (``game``: a save; the game in play when
@@ -641,8 +719,10 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "stats": Session.stats,
     "hint": Session.hint,
     "review": Session.review,
+    "review_wins": Session.review_wins,
     "moment": Session.moment,
     "warm_expert": Session.warm_expert,
+    "warm_turn": Session.warm_turn,
     "import": Session.parse_import,
     "export_history": Session.export_history,
     "pad_hint": Session.pad_hint,
@@ -745,6 +825,16 @@ def _web_strategy(name: object) -> str:
                                    code="strategy.unknown",
                                    params={"name": str(name), "strategies": list(WEB_STRATEGIES)})
     return name.strip().lower()
+
+
+def _win_advice(game: Game, position: Position | None = None) -> WinAdvice | None:
+    """The chances to win of the choices of the player to move (:func:`win_advice`, at
+    ``position`` where the game does not hold it: the coach's typed dice), or None in a game
+    of one player (nothing to win against: the hint stays the expert's alone) or one that is
+    over."""
+    if len(game.players) < 2 or game.is_over():
+        return None
+    return win_advice(game, position)
 
 
 def _dice(value: object) -> list[int] | str:

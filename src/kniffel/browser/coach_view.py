@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from kniffel.browser.advice_view import LANGS, expected_line, hint_view
+from kniffel.browser.advice_view import LANGS, expected_line, hint_view, win_view
 from kniffel.engine.advice import Advice, Option
 from kniffel.engine.dice import Keep
 from kniffel.engine.game import Game, Throw
 from kniffel.engine.messages import dice_text, text
 from kniffel.engine.pad_review import PadJudged, PadReview
 from kniffel.engine.rules import Lang
+from kniffel.engine.winning import WinAdvice
 
 
 def _chip_words(then: Option, lang: Lang) -> str:
@@ -28,19 +29,30 @@ def _chip_words(then: Option, lang: Lang) -> str:
     return text("advice.chip_keep", lang, kept=dice_text(a.keep.d6, a.keep.d10, lang))
 
 
-def pad_hint_view(game: Game, advice: Advice, then: Option | None = None) -> dict[str, Any]:
+def pad_hint_view(game: Game, advice: Advice, then: Option | None = None,
+                  win: WinAdvice | None = None, win_then: Option | None = None) -> dict[str, Any]:
     """The tip for the typed dice of the player to move in the pad ``game``: the dice game's
     hint (every choice best first with its expected final score, the best one's words), and the
     typed dice, the throw they lie after and whether a chip counts in this turn. Where the best
     choice is the chip, ``then`` is the best choice once it is handed in
     (:func:`~kniffel.engine.pad_review.after_chip`): the chip's words then say which dice to
-    keep for the 4th throw."""
+    keep for the 4th throw. With ``win`` (a game of several players: the same position's
+    :class:`~kniffel.engine.winning.WinAdvice`) the two answers as the dice game's hint has them
+    (:func:`~kniffel.browser.advice_view.win_view`), ``win_then`` being the best choice to win
+    once a chip that the to-win answer hands in is in."""
     pos = advice.position
     assert pos.roll is not None
-    view = {**hint_view(game, advice), "dice": list(pos.roll.values),
+    view = {**hint_view(game, advice, win), "dice": list(pos.roll.values),
             "rolls_used": pos.rolls_used, "chip_used": pos.chip_used}
+    words = None
     if then is not None and isinstance(then.action, Throw):
-        view["options"][0]["text"] = {lang: _chip_words(then, lang) for lang in LANGS}
+        words = {lang: _chip_words(then, lang) for lang in LANGS}
+        view["options"][0]["text"] = words
+    if win is not None:
+        win_words = None
+        if win_then is not None and isinstance(win_then.action, Throw):
+            win_words = {lang: _chip_words(win_then, lang) for lang in LANGS}
+        view["win"] = win_view(game.rules, win, words, win_words)
     return view
 
 

@@ -399,7 +399,7 @@ def pad_starts() -> dict[str, dict[str, Any]]:
 
 #: The computer players the browser offers (the bridge refuses any other); the first is the
 #: default.
-BROWSER_COMPUTERS: tuple[str, ...] = ("greedy", "random", "expert")
+BROWSER_COMPUTERS: tuple[str, ...] = ("greedy", "random", "expert", "expert-win")
 
 #: The catalog's codes of the page's own words.
 PAGE_PREFIX = "page."

@@ -20,6 +20,7 @@ from kniffel.engine.expert import Expert, expert_for
 from kniffel.engine.game import Action, Game, Mode, Outcome, Score, Strike, Throw, UseChip
 from kniffel.engine.messages import render
 from kniffel.engine.rules import Lang
+from kniffel.engine.winning import WinAdvisor, win_advisor
 
 if TYPE_CHECKING:
     from kniffel.engine.winning import WinAdvisor, WinOption
@@ -256,5 +257,49 @@ def review_game(game: Game, *, expert: Expert | None = None,
     return review_decisions(game, judge.advise, win=win)
 
 
+@dataclass(frozen=True)
+class WinJudged:
+    """A judged decision (``index`` in the game's actions) by its chance to win
+    (:mod:`kniffel.engine.winning`): the chance of the choice taken and of the best choice to
+    win (``best``, with its action), the chances exact (the last round) or the win-chance
+    model's; ``loss`` = best − taken (≥ 0)."""
+
+    index: int
+    player: int
+    taken: float
+    best: float
+    best_action: Action
+    exact: bool
+
+    @property
+    def loss(self) -> float:
+        return max(0.0, self.best - self.taken)
+
+
+def review_wins(review: Review, *, advisor: WinAdvisor | None = None) -> dict[int, WinJudged]:
+    """Every judged decision of ``review`` by its chance to win, by action index: the game is
+    replayed once and each decision asked of the :class:`~kniffel.engine.winning.WinAdvisor`
+    (which remembers each turn's computation, so a turn's three decisions cost about one).
+    Empty for a game of one player: there is nothing to win against."""
+    game = review.game
+    if len(game.players) < 2:
+        return {}
+    judge = advisor if advisor is not None else win_advisor(game.rules)
+    wanted = {d.index: d for d in review.decisions}
+    replay = game.at_start()
+    out: dict[int, WinJudged] = {}
+    for index, action in enumerate(game.actions):
+        d = wanted.get(index)
+        if d is not None:
+            advice = judge.advise(replay, d.position)
+            taken = next(o for o in advice.options if o.action == d.taken.action)
+            best = advice.for_win
+            out[index] = WinJudged(index, d.player, taken.win, best.win, best.action,
+                                   advice.exact)
+        replay.apply(action)
+    return out
+
+
 __all__ = ["SHOWN_DIGITS", "Decision", "Judge", "LuckSkill", "NotJudged", "Review", "Uncovered",
-           "luck_and_skill", "luck_skill_split", "review_decisions", "review_game"]
+           "WinJudged", "luck_and_skill", "luck_skill_split", "review_decisions", "review_game",
+           "review_wins"]

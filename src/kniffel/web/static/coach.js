@@ -4,6 +4,7 @@
 import { notice, showPanel } from "./dialogs.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
 import { askExpert } from "./engine.js?b=__BUILD__";
+import { answerText, coachInUse, showHintPanel, twoAnswers, warmTurn } from "./expert.js?b=__BUILD__";
 import { miniDice } from "./faces.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { saveUi } from "./storage.js?b=__BUILD__";
@@ -45,6 +46,9 @@ export function warmCoach(view) {
   askExpert({ op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike }).then((reply) => {
     (timing.coachWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
   });
+  // from now on each turn's chances to win are computed at its start (a game of several players)
+  coachInUse();
+  if (state.current) warmTurn(state.current);
 }
 
 async function askTip() {
@@ -86,33 +90,21 @@ export function drawCoach(view, live) {
   if (t && t.loading) {
     row.append(h("span", { class: "hint coach-thinking", role: "status" }, tr("web.hint.thinking")));
   } else if (t && t.data) {
-    // the best choice and its expected final score; a tap shows every choice
+    // the best choice and its expected final score (in a game of several players where playing
+    // to win asks for another choice: both, each with its chance to win); a tap shows every choice
     const best = t.data.options[0];
-    row.append(h("button", { type: "button", class: "coach-tip", id: "pad-tip-best", "aria-haspopup": "dialog",
-      title: tr("web.hint.all"), onclick: () => showTipTable(t.data) },
-    h("span", { class: "tip-badge" }, tr("page.coach.tip")), " ",
-    h("strong", {}, tr(best.text)), " · ", h("span", { class: "tip-expected" }, tr(t.data.expected_text)), " ›"));
+    const said = twoAnswers(t.data)
+      ? [h("span", { class: "tip-answer", id: "pad-tip-points" }, answerText("page.hint.for_points", t.data.win.points)),
+        h("strong", { class: "tip-answer", id: "pad-tip-win" }, answerText("page.hint.for_win", t.data.win.win))]
+      : [h("strong", {}, tr(best.text)), " · ", h("span", { class: "tip-expected" }, tr(t.data.expected_text))];
+    row.append(h("button", { type: "button", class: twoAnswers(t.data) ? "coach-tip two" : "coach-tip", id: "pad-tip-best",
+      "aria-haspopup": "dialog", title: tr("web.hint.all"), onclick: () => showHintPanel(t.data, "pad-tip-source", "pad-tip-table") },
+    h("span", { class: "tip-badge" }, tr("page.coach.tip")), " ", ...said, " ›"));
   } else {
     row.append(h("button", { type: "button", id: "pad-tip", class: "small", disabled: !live,
       "aria-label": tr("page.coach.tip_label"), title: tr("page.coach.tip_label"), onclick: () => askTip() }, tr("page.coach.tip")));
   }
   return row;
-}
-
-// Every choice of the tip, best first, with its expected final score and its loss (the dice
-// game's table, in its words).
-function showTipTable(data) {
-  const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
-    h("td", {}, tr(o.text)), h("td", { class: "num" }, dec(o.expected)),
-    h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
-  showPanel(tr(data.title),
-    h("p", { class: "hint", id: "pad-tip-source" }, tr(data.source_text), " ", tr("web.hint.explain")),
-    h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "pad-tip-table" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("web.hint.col_choice")),
-        h("th", { scope: "col", class: "num" }, tr("web.hint.col_expected")),
-        h("th", { scope: "col", class: "num" }, tr("web.hint.col_loss")))),
-      h("tbody", {}, rows))));
-  $("panel").classList.add("wide");
 }
 
 // --- the review of the pad game's entries ------------------------------------------------------

@@ -7,7 +7,7 @@ import { ask, askExpert } from "./engine.js?b=__BUILD__";
 import { miniDice } from "./faces.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
-import { dec, minus, refusal, tr } from "./words.js?b=__BUILD__";
+import { dec, minus, percent, refusal, tr } from "./words.js?b=__BUILD__";
 
 // Hints and reviews come from the engine's expert (kniffel.engine.expert, in the worker): every choice
 // with its expected final score, every decision with its loss. The page only shows them. A hint
@@ -31,8 +31,12 @@ export function expertReady(s) {
 // in the expert's engine (for hints), and when the expert plays in it, in the game's engine too
 // (its first move is then quick). The expert's tables are too large for the memory snapshot.
 const warmed = new Set();
+let coachUsed = false;
+export function coachInUse() { coachUsed = true; }
+
 export function warmExpert(cur) {
   const view = cur.view;
+  if (view.mode !== "dice" && coachUsed) warmTurn(cur); // the coach's hints on the score pad
   if (view.mode !== "dice" || view.over) return;
   const key = `${view.rules.name}${view.rules.free_strike ? "/free" : ""}`;
   const request = { op: "warm_expert", rules: view.rules.name, free_strike: view.rules.free_strike };
@@ -43,10 +47,44 @@ export function warmExpert(cur) {
       (timing.expertWarm ??= {})[key] = reply.ok ? Math.round(performance.now()) : reply.error.code;
     });
   }
-  if (!warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && p.strategy === "expert")) {
+  if (!warmed.has(`engine ${key}`) && view.players.some((p) => p.kind === "computer" && isExpert(p.strategy))) {
     warmed.add(`engine ${key}`);
     ask(request);
   }
+  warmTurn(cur);
+}
+
+// The computer players that read the expert's values (the expert, and the expert playing to win).
+export const isExpert = (strategy) => strategy === "expert" || strategy === "expert-win";
+
+// In a game of several players each turn's chances to win are computed in the expert's engine
+// at the turn's start (the engine's warm_turn), so that the hint with both answers, asked after
+// a throw of that turn, comes from its memory at once. A computer's turn needs no hint.
+let warmedTurn = null;
+export function warmTurn(cur) {
+  const view = cur.view;
+  if (view.over || view.players.length < 2 || view.current === null) return;
+  if (view.players[view.current].kind === "computer") return;
+  const key = `${cur.id}/${view.round}/${view.current}`;
+  if (warmedTurn === key) return;
+  warmedTurn = key;
+  const t0 = performance.now();
+  askExpert({ op: "warm_turn", game: cur.game }).then((reply) => {
+    timing.lastWarmTurnMs = reply.ok ? Math.round(performance.now() - t0) : reply.error.code;
+    timing.warmTurns = (timing.warmTurns ?? 0) + 1;
+  });
+}
+
+// One of a hint's two answers: "Für den Sieg: 6 6 6 behalten (Ø 239,8 · 38 %)".
+export function answerText(code, o) {
+  return tr(code, { choice: tr(o.text), expected: dec(o.expected), win: percent(o.win) });
+}
+
+// Whether a hint shows both answers: playing to win asks for another choice, one whose chance
+// reads higher (two equal percentages are no second answer to a reader).
+export function twoAnswers(data) {
+  const w = data && data.win;
+  return Boolean(w && w.differ && percent(w.points.win) !== percent(w.win.win));
 }
 
 // The hint of this moment of the game in progress, if one was asked for.
@@ -83,13 +121,23 @@ export function drawHintBox(view, hint, live) {
     return box;
   }
   const best = hint.data.options[0];
-  box.append(h("span", { class: "tip-badge", "aria-hidden": "true" }, tr("web.hint.suggested")),
-    h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" }, h("strong", {}, tr(best.text)), " · ",
-      h("span", { class: "tip-expected" }, tr(hint.data.expected_text))));
+  const keepButton = (id, o, words) => h("button", { type: "button", id, class: "small", disabled: !live,
+    onclick: () => { state.keep = new Set(o.keep); redraw(); focusSel("#roll"); } }, tr(words));
   const tools = h("span", { class: "tip-tools" });
-  if (best.keep && best.keep.length) {
-    tools.append(h("button", { type: "button", id: "hint-keep", class: "small", disabled: !live,
-      onclick: () => { state.keep = new Set(best.keep); redraw(); focusSel("#roll"); } }, tr("web.hint.keep_these")));
+  box.append(h("span", { class: "tip-badge", "aria-hidden": "true" }, tr("web.hint.suggested")));
+  if (twoAnswers(hint.data)) {
+    // playing to win asks for another choice: both, each with its average and its chance
+    const w = hint.data.win;
+    box.classList.add("two");
+    box.append(h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" },
+      h("span", { class: "tip-answer", id: "hint-points" }, answerText("page.hint.for_points", w.points)),
+      h("strong", { class: "tip-answer", id: "hint-win" }, answerText("page.hint.for_win", w.win))));
+    if (w.points.keep && w.points.keep.length) tools.append(keepButton("hint-keep", w.points, "web.hint.keep_points"));
+    if (w.win.keep && w.win.keep.length) tools.append(keepButton("hint-keep-win", w.win, "web.hint.keep_win"));
+  } else {
+    box.append(h("span", { class: "tip-text", id: "hint-best", tabindex: "-1" }, h("strong", {}, tr(best.text)), " · ",
+      h("span", { class: "tip-expected" }, tr(hint.data.expected_text))));
+    if (best.keep && best.keep.length) tools.append(keepButton("hint-keep", best, "web.hint.keep_these"));
   }
   tools.append(h("button", { type: "button", id: "hint-all", class: "small",
     onclick: () => showHintTable(view, hint.data) }, tr("web.hint.all")));
@@ -97,17 +145,28 @@ export function drawHintBox(view, hint, live) {
   return box;
 }
 
-// Every choice of the hint, best first, with its expected final score and its loss.
+// Every choice of the hint, best first, with its expected final score and its loss, and in a
+// game of several players its chance to win.
 function showHintTable(view, data) {
+  showHintPanel(data, "hint-source", "hint-table");
+}
+
+// The panel of every choice of a hint (the dice game's, the coach's: the ids of its source line
+// and its table).
+export function showHintPanel(data, sourceId, tableId) {
+  const win = Boolean(data.win);
   const rows = data.options.map((o, i) => h("tr", { class: i === 0 ? "best" : "", "data-kind": o.kind },
     h("td", {}, tr(o.text)), h("td", { class: "num" }, dec(o.expected)),
-    h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2))));
+    h("td", { class: "num" }, i === 0 ? "" : dec(o.loss, 2)),
+    win ? h("td", { class: "num" }, percent(o.win)) : null));
   showPanel(tr(data.title),
-    h("p", { class: "hint", id: "hint-source" }, tr(data.source_text), " ", tr("web.hint.explain")),
-    h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: "hint-table" },
+    h("p", { class: "hint", id: sourceId }, tr(data.source_text), " ", tr("web.hint.explain"),
+      win ? ` ${tr(data.win.source_text)}` : ""),
+    h("div", { class: "table-wrap", tabindex: "0" }, h("table", { class: "hint-table", id: tableId },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, tr("web.hint.col_choice")),
         h("th", { scope: "col", class: "num" }, tr("web.hint.col_expected")),
-        h("th", { scope: "col", class: "num" }, tr("web.hint.col_loss")))),
+        h("th", { scope: "col", class: "num" }, tr("web.hint.col_loss")),
+        win ? h("th", { scope: "col", class: "num" }, tr("web.hint.col_win")) : null)),
       h("tbody", {}, rows))));
   $("panel").classList.add("wide");
 }
@@ -135,6 +194,27 @@ export async function openReview(game, title, from) {
   const human = players.find((p) => p.kind === "human" && p.count);
   review.player = (human ?? players.find((p) => p.count) ?? players[0]).player;
   if (state.screen === "review") redraw();
+  if (players.length > 1) await reviewWins(review);
+}
+
+// The review's second part in a game of several players: every decision by its chance to win
+// (it takes longer than the points, so the points are shown first).
+async function reviewWins(review) {
+  review.wins = { loading: true };
+  if (state.screen === "review") redraw();
+  const t0 = performance.now();
+  const reply = await askExpert({ op: "review_wins", game: review.game });
+  timing.lastReviewWinsMs = performance.now() - t0;
+  if (state.review !== review) return;
+  review.wins = reply.ok ? reply.wins : null;
+  if (!reply.ok) notice(refusal(reply.error), "warn");
+  if (state.screen === "review") redraw();
+}
+
+// A decision's chance to win in words, once the review's second part is here.
+function winLine(review, d) {
+  const w = review.wins && review.wins.decisions ? review.wins.decisions[String(d.index)] : null;
+  return w ? h("span", { class: w.loss >= 0.0005 ? "win-cost lost" : "win-cost" }, tr(w.line)) : null;
 }
 
 function closeReview() {
@@ -182,6 +262,14 @@ export function drawReview(review) {
   }
   const p = data.players.find((x) => x.player === review.player) ?? data.players[0];
   wrap.append(h("p", { class: "review-summary", id: "review-summary" }, tr(p.summary)));
+  if (review.wins && review.wins.loading) {
+    wrap.append(h("p", { class: "review-running", id: "review-wins-running", role: "status" },
+      h("progress", { class: "thinking" }), " ", tr("web.review.win_running")));
+  } else if (review.wins && review.wins.players) {
+    const w = review.wins.players.find((x) => x.player === p.player);
+    if (w) wrap.append(h("p", { class: "review-summary", id: "review-win-summary" }, tr(w.summary), " ",
+      h("span", { class: "hint" }, tr(review.wins.source_text))));
+  }
   const mine = data.decisions.filter((d) => d.player === p.player);
   if (p.costliest.length) {
     wrap.append(h("h3", {}, tr("web.review.costliest")));
@@ -190,7 +278,7 @@ export function drawReview(review) {
       return h("li", { "data-index": d.index },
         h("div", { class: "when" }, tr(d.when)),
         h("div", { class: "costly-main" }, miniDice(d.dice, d10), h("strong", { class: "loss" }, lossText(d))),
-        ...decisionLines(d),
+        ...decisionLines(d), winLine(review, d),
         h("button", { type: "button", class: "small", "data-moment": d.index, onclick: () => showMoment(review, d) }, tr("web.review.show")));
     })));
   }
@@ -204,7 +292,7 @@ export function drawReview(review) {
     miniDice(d.dice, d10),
     h("span", { class: "sr" }, `${tr("web.review.col_loss")} ${dec(d.best_taken ? 0 : d.loss, 2)}`),
     h("span", { class: "loss", "aria-hidden": "true" }, lossText(d))),
-  h("div", { class: "dlines" }, ...decisionLines(d))))));
+  h("div", { class: "dlines" }, ...decisionLines(d), winLine(review, d))))));
   return wrap;
 }
 

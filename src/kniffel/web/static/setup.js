@@ -2,13 +2,16 @@
 
 import { focusSel, h } from "./dom.js?b=__BUILD__";
 import { bootWait, earlyStart } from "./early.js?b=__BUILD__";
-import { expertReady, expertStatus } from "./expert.js?b=__BUILD__";
+import { expertReady, expertStatus, isExpert } from "./expert.js?b=__BUILD__";
 import { computer, startGame } from "./game.js?b=__BUILD__";
 import { awake, facts, redraw, state } from "./state.js?b=__BUILD__";
 import { saveSettings } from "./storage.js?b=__BUILD__";
 import { canKeepAwake, keepAwake, secureContext } from "./system.js?b=__BUILD__";
 import { showTable } from "./table.js?b=__BUILD__";
 import { tr } from "./words.js?b=__BUILD__";
+
+// The words of the experts among the computer players (the others': page.setup.kind_<name>).
+const EXPERT_KINDS = { expert: "web.expert.kind", "expert-win": "web.expert.kind_win" };
 
 export function drawSetup() {
   const s = state.setup;
@@ -52,8 +55,8 @@ export function drawSetup() {
       } },
     h("option", { value: "human", selected: kind === "human" }, tr("page.setup.human")),
     facts.computers.map((c) => h("option", { value: `computer:${c}`, selected: kind === `computer:${c}`,
-      disabled: c === "expert" && !expertReady(s) && kind !== "computer:expert" },
-    c === "expert" ? tr("web.expert.kind") : tr(`page.setup.kind_${c}`)))) : null;
+      disabled: isExpert(c) && !expertReady(s) && kind !== `computer:${c}` },
+    tr(EXPERT_KINDS[c] ?? `page.setup.kind_${c}`)))) : null;
     players.append(h("div", { class: "player-row" },
       h("input", { type: "text", value: p.name, maxlength: 40, required: true, "aria-label": tr("page.setup.name_of", { n: i + 1 }),
         "data-player": i, oninput: (e) => { p.name = e.target.value; saveSettings(); },
@@ -76,7 +79,7 @@ export function drawSetup() {
   if (!dice) players.append(h("p", { class: "hint", id: "computers-note" }, tr("page.setup.computers_dice_only")));
   const expertNote = dice ? expertStatus(s) : null;
   if (expertNote && !expertNote.ready && expertNote.note) {
-    const chosen = s.players.some((p) => p.kind === "computer" && p.strategy === "expert");
+    const chosen = s.players.some((p) => p.kind === "computer" && isExpert(p.strategy));
     players.append(h("p", { class: chosen ? "notice warn inline" : "hint", id: "expert-note" }, tr(expertNote.note)));
   }
   form.append(players);
