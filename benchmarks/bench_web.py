@@ -324,11 +324,17 @@ LINK_4G = {"offline": False, "latency": 70, "downloadThroughput": 9_000_000 / 8,
 SLOW_SHARE = 0.25
 #: Records when the first entered score appears in the sheet (ours: a filled box; the peer: the
 #: last step: a selector, or ``[selector, text]``: a field holding that value or an element
-#: showing that text), in milliseconds since the navigation started.
+#: showing that text), in milliseconds since the navigation started; and, given a third
+#: selector (ours: the sheet's totals), when an element of it first shows a number other than
+#: 0 (``__totalMs``: the engine's first total).
 FIRST_SCORE_SCRIPT = """
 (() => {
-  const [selector, text] = %s;
+  const [selector, text, total] = %s;
   const seen = () => {
+    if (total && window.__totalMs === undefined && [...document.querySelectorAll(total)]
+      .some((el) => /^[1-9][0-9]*$/.test(el.textContent.trim()))) {
+      window.__totalMs = performance.now();
+    }
     if (window.__firstScoreMs !== undefined) return;
     const found = [...document.querySelectorAll(selector)].some((el) => text === null
       || el.value === text || el.textContent.trim() === text);
@@ -345,6 +351,8 @@ OUR_STEPS: list[Any] = ["#start:not([disabled])",
                         "td[data-player='0'][data-box='chance'] button.open",
                         "#picker-options button[data-strike='0']"]
 OUR_SCORE = "td[data-player='0'][data-box='chance'] button.filled"
+#: The sheet's totals (the engine's: they say "kommt gleich" until it runs).
+OUR_TOTAL = "tr.sum.total strong[data-total]"
 
 
 class SlowGroup:
@@ -398,12 +406,14 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
     """One cold first visit in a new browser: milliseconds from navigation to the first score
     shown (``score`` appearing after clicking ``steps`` in turn, each as soon as it is there),
     the bytes as sent of the requests finished by then (and those still under way), and, with
-    ``engine``, until the page says its engine runs (ours: ``data-ready``)."""
+    ``engine``, until the page says its engine runs (ours: ``data-ready``) and until the sheet's
+    total first shows the entry (``total_ms``; the peer's total shows it at once)."""
     browser = p.chromium.launch(executable_path=executable, args=ARGS)
     try:
         ctx = browser.new_context(service_workers="allow", **PHONE)
         ctx.add_init_script(FIRST_SCORE_SCRIPT % json.dumps(
-            score if isinstance(score, list) else [score, None]))
+            [*(score if isinstance(score, list) else [score, None]),
+             OUR_TOTAL if engine else None]))
         page = ctx.new_page()
         finished: list[tuple[float, Request]] = []
         started: list[tuple[float, Request]] = []
@@ -423,10 +433,13 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
             page.wait_for_timeout(20)  # (the page's policy forbids wait_for_function)
         at_score = time.perf_counter()
         ms = float(page.evaluate("window.__firstScoreMs"))
-        ready_ms = None
+        ready_ms = total_ms = None
         if engine:
             page.wait_for_selector(READY, state="attached", timeout=600_000)
             ready_ms = float(page.evaluate("window.kniffelTiming.interactiveMs"))
+            while page.evaluate("window.__totalMs === undefined"):
+                page.wait_for_timeout(20)
+            total_ms = float(page.evaluate("window.__totalMs"))
         at_end = time.perf_counter()
         done = {id(r) for _, r in finished}
         before = [r for t, r in finished if t <= at_score]
@@ -437,7 +450,7 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
         def size(r: Request) -> int:
             return int(r.sizes()["responseBodySize"])
 
-        out = {"ms": ms, "ready_ms": ready_ms,
+        out = {"ms": ms, "ready_ms": ready_ms, "total_ms": total_ms if engine else ms,
                "bytes": sum(size(r) for r in before), "requests": len(before),
                "flying": sorted({r.url.rsplit("/", 1)[-1].split("?")[0] for r in flying}),
                "bytes_ready": sum(size(r) for r in until_ready)}
@@ -483,6 +496,9 @@ def first_score(p: Any, chromium: str, url: str, conditions: list[str], runs: in
                         f"n={len(ms)}); bytes by then "
                         f"{statistics.median(r['bytes'] for r in got) / 1e6:.2f} MB in "
                         f"{statistics.median(r['requests'] for r in got):.0f} requests")
+                total = sorted(r["total_ms"] for r in got)
+                line += (f"; total shows it {total[0] / 1e3:.2f}–{total[-1] / 1e3:.2f} s (median "
+                         f"{statistics.median(total) / 1e3:.2f})")
                 if name == "ours":
                     ready = sorted(r["ready_ms"] for r in got)
                     flying = sorted({f for r in got for f in r["flying"]})

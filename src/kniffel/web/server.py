@@ -43,6 +43,7 @@ from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
 from kniffel.web import jsqr_files
 from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
+from kniffel.web.pyodide_stdlib import STDLIB_FILES
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -223,6 +224,37 @@ def stored_stdlib(data: bytes) -> bytes:
         return _stored_zip([(info, zf.read(info)) for info in zf.infolist()])
 
 
+def trimmed_stdlib(data: bytes, keep: tuple[str, ...] = STDLIB_FILES) -> bytes:
+    """Pyodide's ``python_stdlib.zip`` (``data``) with only the members the browser app's engine
+    runs on (``keep``: :data:`kniffel.web.pyodide_stdlib.STDLIB_FILES`) and the folders they lie
+    in, stored (as :func:`stored_stdlib`): 0.67 instead of 1.79 MB brotli-compressed. A member
+    of ``keep`` that the archive lacks (another Pyodide) is a :class:`WebSetupError`."""
+    wanted = set(keep)
+    folders = {name[:i + 1] for name in wanted for i, c in enumerate(name) if c == "/"}
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        infos = [i for i in zf.infolist() if i.filename in wanted or i.filename in folders]
+        lacking = wanted - {i.filename for i in infos}
+        if lacking:
+            raise WebSetupError(
+                f"Pyodide's python_stdlib.zip lacks {', '.join(sorted(lacking)[:5])}: another "
+                "Pyodide than kniffel.web.pyodide_stdlib was made for (run "
+                "scripts/pyodide_stdlib.py)", code="web.pyodide_incomplete",
+                params={"where": "python_stdlib.zip"})
+        return _stored_zip([(info, zf.read(info)) for info in infos])
+
+
+#: Pyodide's files the site serves: its lock file is not one of them, the engine's worker gets
+#: the lock file's facts from the build (:func:`engine_lock`) and loads no package.
+SITE_PYODIDE_FILES = tuple(name for name in PYODIDE_FILES if name != "pyodide-lock.json")
+
+
+def engine_lock(pyodide: Path) -> dict[str, Any]:
+    """Pyodide's lock file (in ``pyodide``) as the engine's worker hands it to ``loadPyodide``:
+    its ``info`` (the ABI version Pyodide checks, the Python version), no packages."""
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+    return {"info": lock["info"], "packages": {}}
+
+
 def is_site(folder: Path) -> bool:
     """Whether ``folder`` holds a site :func:`build_site` wrote (its ``meta.json`` with a build
     id, and ``kniffel.zip``): the user's own earlier export, which a new one may replace."""
@@ -345,11 +377,13 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     decoder, jsqr_version = jsqr_module(find_jsqr())
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)
-    for name in PYODIDE_FILES:
+    for name in SITE_PYODIDE_FILES:
         if name == "python_stdlib.zip":
-            (out / "pyodide" / name).write_bytes(stored_stdlib((pyodide / name).read_bytes()))
+            (out / "pyodide" / name).write_bytes(trimmed_stdlib((pyodide / name).read_bytes()))
         else:
             shutil.copyfile(pyodide / name, out / "pyodide" / name)
+    with suppress(FileNotFoundError):
+        (out / "pyodide" / "pyodide-lock.json").unlink()  # an earlier build's
     (out / jsqr_files.SITE_FILE).parent.mkdir(exist_ok=True)
     (out / jsqr_files.SITE_FILE).write_text(decoder, encoding="utf-8")
     zipped = package_zip()
@@ -367,18 +401,22 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     for p in statics:
         digest.update(p.read_bytes())
     digest.update(version.encode())
+    digest.update((out / "pyodide" / "python_stdlib.zip").read_bytes())
     build = digest.hexdigest()[:16]
     info = {**meta(), "build": build, "pyodide": version,
             "expert": advice_view.experts(), "words": advice_view.page_words()}
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
     # the score pad before the engine runs: the engine's own new games and order of play
-    (out / "pad-start.json").write_text(json.dumps(pad_starts(), ensure_ascii=False),
-                                        encoding="utf-8")
+    starts = pad_starts()
+    (out / "pad-start.json").write_text(json.dumps(starts, ensure_ascii=False), encoding="utf-8")
+    # both in index.html as well: the first screen needs no request ("<" escaped as in page_text)
+    start = json.dumps({"meta": info, "starts": starts},
+                       ensure_ascii=False).replace("<", "\\u003c")
     for size in ICON_SIZES:
         (out / f"icon-{size}.png").write_bytes(_icon(size))
     page = page_data()
     files = ["./", "meta.json", "pad-start.json", "kniffel.zip",
-             *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in PYODIDE_FILES),
+             *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in SITE_PYODIDE_FILES),
              jsqr_files.SITE_FILE, *tables]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
@@ -389,7 +427,10 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             # The service worker lists every file; every file knows the build id.
             text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
             text = page_text(text.replace("__ASSETS__", json.dumps(files)), p.suffix, page)
+            if p.name == "worker.js":
+                text = worker_text(text, out, pyodide)
             if p.name == "index.html":
+                text = text.replace("__START__", start, 1)
                 text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
             (out / rel).write_text(text, encoding="utf-8")
         else:
@@ -399,6 +440,18 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             "compressed": compressed}
 
 
+#: The files the engine's worker asks for at once, whose unpacked sizes it counts as its progress.
+ENGINE_FILES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "kniffel.zip")
+
+
+def worker_text(text: str, site: Path, pyodide: Path) -> str:
+    """worker.js as the site holds it: Pyodide's lock file's facts (:func:`engine_lock`) and
+    the sizes of :data:`ENGINE_FILES` in ``site`` written in."""
+    sizes = {name: (site / name).stat().st_size for name in ENGINE_FILES}
+    return (text.replace("__PYODIDE_LOCK__", json.dumps(engine_lock(pyodide)))
+            .replace("__ENGINE_SIZES__", json.dumps(sizes)))
+
+
 #: The page's own modules that are no module of the page (the engine's worker, the service
 #: worker): not preloaded by the page.
 NOT_PAGE_MODULES = ("worker.js", "sw.js")
@@ -406,14 +459,12 @@ NOT_PAGE_MODULES = ("worker.js", "sw.js")
 
 def preload_links(statics: list[Path], build: str) -> str:
     """The ``<link>`` elements index.html gets at build time: every module of the page
-    (``modulepreload``, at the address its imports use) and the two files its first screen
-    fetches (meta.json, pad-start.json), so the browser asks for all of them at once instead
-    of one level of imports after the other (on a 4G link each level costs a round trip)."""
+    (``modulepreload``, at the address its imports use), so the browser asks for all of them at
+    once instead of one level of imports after the other (on a 4G link each level costs a round
+    trip). The first screen's data needs no request: index.html holds it (``page-start``)."""
     links = [f'<link rel="modulepreload" href="{p.name}?b={build}">\n'
              for p in statics if p.suffix == ".js" and p.parent == STATIC_DIR
              and p.name not in NOT_PAGE_MODULES and p.name != "app.js"]
-    links += [f'<link rel="preload" href="{name}" as="fetch" crossorigin>\n'
-              for name in ("meta.json", "pad-start.json")]
     return "".join(links)
 
 
