@@ -584,12 +584,17 @@ def main() -> None:
     parser.add_argument("--peer-steps", default=None,
                         help="first-score: the peer's selectors to click as a JSON list, the "
                              "last one the score shown")
+    parser.add_argument("--modules", dest="bundle", action="store_false",
+                        help="serve the page's ES modules as they are (as the tests do) instead "
+                             "of the production page's bundle (esbuild, from npm)")
     parser.add_argument("--model", type=Path, default=None,
                         help="a Kniffel Extreme model file to serve in place of the package's "
                              "(made by scripts/fit_expert_model.py; for timing only)")
     args = parser.parse_args()
     started = time.perf_counter()
-    with running_server() as (url, site), sync_playwright() as p:
+    # (a tree before the bundle knows no bundle argument: --modules measures it)
+    built = running_server(bundle=True) if args.bundle else running_server()
+    with built as (url, site), sync_playwright() as p:
         if args.model is not None:
             with_model(site, args.model)
             print(f"Kniffel Extreme with the model file {args.model} (not the package's)")

@@ -278,14 +278,29 @@ def brotli_module() -> Any:
 _COMPRESSED: dict[str, dict[str, bytes]] = {}
 
 
-def compressed_copies(data: bytes) -> dict[str, bytes]:
+#: Brotli's settings for the production site (``best``): quality 11 with a 16 MB window for every
+#: file, 11 % smaller for Pyodide's wasm (2.77 instead of 3.10 MB) but a minute or two each, so
+#: kept between builds (:func:`_best_cache`).
+BROTLI_BEST = {"quality": 11, "lgwin": 24}
+
+
+def _best_cache() -> Path | None:
+    """Where the production site's brotli copies are kept between builds, by their contents'
+    SHA-256: ``node_modules/.cache/kniffel-site`` beside the esbuild that bundles it (a
+    checkout), or None."""
+    esbuild = find_esbuild()
+    return esbuild.parent.parent / ".cache" / "kniffel-site" if esbuild is not None else None
+
+
+def compressed_copies(data: bytes, best: bool = False) -> dict[str, bytes]:
     """The compressed copies of a file's contents worth keeping, by their ``Content-Encoding``:
     ``gzip`` (level 9, no name and time 0 in its header, so byte-for-byte reproducible) and
-    ``br`` where the ``brotli`` package is installed; none for a file under
-    ``COMPRESS_MIN_SIZE`` bytes, or where gzip does not save at least 5 %."""
+    ``br`` where the ``brotli`` package is installed (``best``: :data:`BROTLI_BEST`, kept
+    between builds); none for a file under ``COMPRESS_MIN_SIZE`` bytes, or where gzip does not
+    save at least 5 %."""
     if len(data) < COMPRESS_MIN_SIZE:
         return {}
-    key = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(data).hexdigest() + ("-best" if best else "")
     if key in _COMPRESSED:
         return _COMPRESSED[key]
     limit = len(data) * COMPRESS_MAX_SHARE
@@ -295,8 +310,20 @@ def compressed_copies(data: bytes) -> dict[str, bytes]:
         out["gzip"] = gz
         brotli = brotli_module()
         if brotli is not None:
-            quality = 11 if len(data) <= BROTLI_BEST_MAX_SIZE else 9
-            br: bytes = brotli.compress(data, quality=quality)
+            br: bytes | None = None
+            cache = _best_cache() if best else None
+            kept = cache / f"{key}.br" if cache is not None else None
+            if kept is not None and kept.is_file():
+                br = kept.read_bytes()
+            if br is None:
+                settings = BROTLI_BEST if best else {
+                    "quality": 11 if len(data) <= BROTLI_BEST_MAX_SIZE else 9}
+                br = brotli.compress(data, **settings)
+                if kept is not None:
+                    with suppress(OSError):  # no cache: compressed again next time
+                        kept.parent.mkdir(parents=True, exist_ok=True)
+                        kept.with_suffix(".tmp").write_bytes(br)
+                        kept.with_suffix(".tmp").replace(kept)
             if len(br) <= limit:
                 out["br"] = br
     if len(_COMPRESSED) >= 64:
@@ -305,7 +332,8 @@ def compressed_copies(data: bytes) -> dict[str, bytes]:
     return out
 
 
-def write_compressed(folder: Path, names: list[str]) -> dict[str, dict[str, int]]:
+def write_compressed(folder: Path, names: list[str],
+                     best: bool = False) -> dict[str, dict[str, int]]:
     """Write the compressed copies (:func:`compressed_copies`) of the files ``names`` of
     ``folder`` beside them (``X.br``, ``X.gz``, with the file's modification time) and remove
     those an earlier build left that this one has not; returns the sizes written, by file and
@@ -313,7 +341,7 @@ def write_compressed(folder: Path, names: list[str]) -> dict[str, dict[str, int]
     sizes: dict[str, dict[str, int]] = {}
     for name in names:
         path = folder / name
-        copies = compressed_copies(path.read_bytes())
+        copies = compressed_copies(path.read_bytes(), best)
         stat = path.stat()
         for encoding, suffix in ENCODINGS.items():
             target = path.with_name(path.name + suffix)
@@ -350,8 +378,51 @@ def page_text(text: str, suffix: str, page: dict[str, Any]) -> str:
     return _WORD_FIELD.sub(word, text) if suffix in (".html", ".webmanifest") else text
 
 
+def find_esbuild() -> Path | None:
+    """The bundler esbuild (the npm package ``esbuild``, a development dependency in
+    package.json): ``$KNIFFEL_ESBUILD``, else ``node_modules/.bin/esbuild`` in the current
+    directory or above the package's source (a checkout after ``npm ci``); None where there is
+    none (an installed wheel)."""
+    env = os.environ.get("KNIFFEL_ESBUILD")
+    candidates = [Path(env)] if env else []
+    for base in (Path.cwd(), *PACKAGE_DIR.parents):
+        candidates.append(base / "node_modules" / ".bin" / "esbuild")
+    return next((c for c in candidates if c.is_file()), None)
+
+
+#: The page's modules that stay files of their own in a bundled site: the engine's worker, the
+#: service worker (neither is a module of the page) and the page's entry, which the bundle
+#: replaces.
+UNBUNDLED = ("worker.js", "sw.js", "app.js")
+
+
+def bundle_page(site: Path, esbuild: Path) -> list[str]:
+    """Bundle the page's ES modules in ``site`` (app.js and every module it imports) into one
+    minified ``app.js`` with ``esbuild``: the production page draws its first screen from
+    index.html, style.css and this one script, instead of 29 modules. jsQR (``vendor/``, loaded
+    when a code is first scanned), the workers and history.css stay files of their own. Removes
+    the modules the bundle holds and returns their names (relative to ``site``)."""
+    import subprocess
+
+    entry = site / "app.js"
+    out = site / "app.bundle.js"
+    done = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify",
+                           "--target=es2022", "--external:./vendor/*", "--log-level=error",
+                           f"--outfile={out}"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise WebSetupError(f"esbuild could not bundle the page: {done.stderr.strip()}",
+                            code="web.setup")
+    out.replace(entry)
+    gone = []
+    for path in sorted(site.glob("*.js")):
+        if path.name not in UNBUNDLED:
+            path.unlink()
+            gone.append(path.name)
+    return gone
+
+
 def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, *,
-               force: bool = False) -> dict[str, Any]:
+               force: bool = False, bundle: bool | None = False) -> dict[str, Any]:
     """Write the static site to ``target`` and return its build facts: build id, Pyodide
     and jsQR versions (the QR code decoder, :data:`~kniffel.web.jsqr_files.SITE_FILE`), the
     files, and the sizes of their compressed copies (``compressed``: beside each file worth it,
@@ -359,7 +430,9 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     to browsers that accept them). ``target`` is created if missing; an
     existing folder must be empty or hold an earlier site (:func:`is_site`; its files are
     replaced, others kept), unless ``force``: nothing the user did not ask for is
-    overwritten."""
+    overwritten. ``bundle``: the page's modules bundled into one script (:func:`bundle_page`,
+    the production page); False keeps them as they are (development and the tests), None
+    bundles where esbuild is installed (:func:`find_esbuild`)."""
     out = Path(target)
     if out.exists() and not out.is_dir():
         raise WebSetupError(f"{out} exists and is not a directory", code="web.not_a_folder",
@@ -368,6 +441,10 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
         raise WebSetupError(f"{out} is not empty and holds no kniffel site",
                             code="web.export_not_empty", params={"where": str(out)})
     pyodide = pyodide_dir or find_pyodide()
+    esbuild = find_esbuild() if bundle is not False else None
+    if bundle and esbuild is None:
+        raise WebSetupError("esbuild is missing: run `npm ci` in the project directory (or set "
+                            "KNIFFEL_ESBUILD to its program)", code="web.setup")
     missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
     if missing:
         raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
@@ -420,6 +497,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
              jsqr_files.SITE_FILE, *tables]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
+    all_files = list(files)
     for p in statics:
         rel = p.relative_to(STATIC_DIR).as_posix()
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -431,13 +509,26 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
                 text = worker_text(text, out, pyodide)
             if p.name == "index.html":
                 text = text.replace("__START__", start, 1)
-                text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
+                if not esbuild:  # a bundle is one script: nothing to preload
+                    text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
             (out / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(p, out / rel)
-    compressed = write_compressed(out, [name for name in files if name != "./"])
+    if esbuild:
+        gone = set(bundle_page(out, esbuild))
+        files = [name for name in files if name not in gone]
+        for name in gone:
+            for suffix in ENCODINGS.values():
+                with suppress(FileNotFoundError):
+                    (out / (name + suffix)).unlink()  # an earlier build's copies
+        sw = out / "sw.js"  # its list of the site's files, without the modules bundled
+        sw.write_text(sw.read_text(encoding="utf-8").replace(
+            json.dumps(all_files), json.dumps(files)), encoding="utf-8")
+    # the production site (bundled) compressed as far as brotli goes
+    compressed = write_compressed(out, [name for name in files if name != "./"],
+                                  best=bool(esbuild))
     return {"build": build, "pyodide": version, "jsqr": jsqr_version, "files": files,
-            "compressed": compressed}
+            "compressed": compressed, "bundled": bool(esbuild)}
 
 
 #: The files the engine's worker asks for at once, whose unpacked sizes it counts as its progress.
@@ -636,16 +727,17 @@ def _bind(host: str, port: int, directory: str, compress: bool = True) -> _Serve
 
 
 @contextmanager
-def running_server(host: str = "127.0.0.1", port: int = 0, *,
-                   compress: bool = True) -> Iterator[tuple[str, Path]]:
+def running_server(host: str = "127.0.0.1", port: int = 0, *, compress: bool = True,
+                   bundle: bool | None = False) -> Iterator[tuple[str, Path]]:
     """Build the site in a temporary directory and serve it in a background thread; yields the
     address and the site directory, and stops the server on exit. ``compress=False`` sends
-    every file as it is (for measuring what the compressed copies save)."""
+    every file as it is (for measuring what the compressed copies save); ``bundle`` as
+    :func:`build_site` (the tests keep the page's modules, the benchmarks bundle them)."""
     with tempfile.TemporaryDirectory(prefix="kniffel-web-") as tmp:
         # first: a busy port is told before the site is built
         server = _bind(host, port, tmp, compress=compress)
         try:
-            build_site(tmp)
+            build_site(tmp, bundle=bundle)
         except BaseException:
             server.server_close()
             raise
