@@ -445,7 +445,8 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
         before = [r for t, r in finished if t <= at_score]
         flying = [r for t, r in started if t <= at_score and (
             id(r) not in done or any(t2 > at_score for t2, r2 in finished if r2 is r))]
-        until_ready = [r for t, r in finished if t <= at_end]
+        # (not the service worker's: it stores the whole site once the engine runs)
+        until_ready = [r for t, r in finished if t <= at_end and r.service_worker is None]
 
         def size(r: Request) -> int:
             return int(r.sizes()["responseBodySize"])
