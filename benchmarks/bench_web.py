@@ -573,10 +573,12 @@ def main() -> None:
     parser.add_argument("--hint-rules", default="kniffel,yahtzee,extreme",
                         help="rule sets whose hint latency is measured (comma-separated)")
     parser.add_argument("--hint-turns", type=int, default=4, help="turns with hints per set")
-    parser.add_argument("--only", choices=("all", "hints", "transfer", "first-score"),
+    parser.add_argument("--only", choices=("all", "start", "hints", "transfer", "first-score"),
                         default="all",
-                        help="hints: measure the hint latency only; transfer: the first visit's "
-                             "bytes only; first-score: the first score of a cold visit only")
+                        help="start: cold start, warm reload and actions (service worker on) "
+                             "only; hints: measure the hint latency only; transfer: the first "
+                             "visit's bytes only; first-score: the first score of a cold visit "
+                             "only")
     parser.add_argument("--conditions", default="full,4g,slow",
                         help="first-score: full, 4g, slow (comma-separated)")
     parser.add_argument("--first-runs", type=int, default=5, help="first-score: runs each")
@@ -622,8 +624,8 @@ def main() -> None:
                 if args.model is not None:
                     with_model(plain_site, args.model)
                 transfer(browser, url, plain_url)
-        if args.only == "all":
-            for sw in (True, False):
+        if args.only in ("all", "start"):
+            for sw in (True, False) if args.only == "all" else (True,):
                 run(browser, url, args.runs, args.reloads, args.turns, sw)
         if args.only in ("all", "hints"):
             for rules in filter(None, args.hint_rules.split(",")):
