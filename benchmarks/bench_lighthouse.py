@@ -2,7 +2,7 @@
 practices and SEO, on a phone (Lighthouse's mobile form factor and its simulated throttling).
 
 Run: ``.venv/bin/python benchmarks/bench_lighthouse.py`` (``--help`` for options). It serves a
-fresh build of the site on loopback (with its compressed copies, as ``kniffel web`` does) and
+fresh production build of the site on loopback (bundled, with its compressed copies) and
 runs npm's ``lighthouse``, pinned in ``benchmarks/package.json`` and its lockfile (the main setup
 does not install it: the first run does, with ``npm ci --prefix benchmarks``), with Debian's
 Chromium (``CHROME_PATH``, headless, ``--no-sandbox``). It prints the four scores and the audits
@@ -75,7 +75,7 @@ def main() -> None:
                         help="where Lighthouse's JSON report goes (default: a temporary file)")
     args = parser.parse_args()
     install()
-    with running_server() as (url, _), tempfile.TemporaryDirectory() as tmp:
+    with running_server(bundle=True) as (url, _), tempfile.TemporaryDirectory() as tmp:
         report = args.report or Path(tmp) / "lighthouse.json"
         result = lighthouse(url, args.chromium, report)
     print(f"Lighthouse {result['lighthouseVersion']}, {result['environment']['hostUserAgent']}")

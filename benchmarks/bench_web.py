@@ -324,11 +324,17 @@ LINK_4G = {"offline": False, "latency": 70, "downloadThroughput": 9_000_000 / 8,
 SLOW_SHARE = 0.25
 #: Records when the first entered score appears in the sheet (ours: a filled box; the peer: the
 #: last step: a selector, or ``[selector, text]``: a field holding that value or an element
-#: showing that text), in milliseconds since the navigation started.
+#: showing that text), in milliseconds since the navigation started; and, given a third
+#: selector (ours: the sheet's totals), when an element of it first shows a number other than
+#: 0 (``__totalMs``: the engine's first total).
 FIRST_SCORE_SCRIPT = """
 (() => {
-  const [selector, text] = %s;
+  const [selector, text, total] = %s;
   const seen = () => {
+    if (total && window.__totalMs === undefined && [...document.querySelectorAll(total)]
+      .some((el) => /^[1-9][0-9]*$/.test(el.textContent.trim()))) {
+      window.__totalMs = performance.now();
+    }
     if (window.__firstScoreMs !== undefined) return;
     const found = [...document.querySelectorAll(selector)].some((el) => text === null
       || el.value === text || el.textContent.trim() === text);
@@ -345,6 +351,8 @@ OUR_STEPS: list[Any] = ["#start:not([disabled])",
                         "td[data-player='0'][data-box='chance'] button.open",
                         "#picker-options button[data-strike='0']"]
 OUR_SCORE = "td[data-player='0'][data-box='chance'] button.filled"
+#: The sheet's totals (the engine's: they say "kommt gleich" until it runs).
+OUR_TOTAL = "tr.sum.total strong[data-total]"
 
 
 class SlowGroup:
@@ -398,12 +406,14 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
     """One cold first visit in a new browser: milliseconds from navigation to the first score
     shown (``score`` appearing after clicking ``steps`` in turn, each as soon as it is there),
     the bytes as sent of the requests finished by then (and those still under way), and, with
-    ``engine``, until the page says its engine runs (ours: ``data-ready``)."""
+    ``engine``, until the page says its engine runs (ours: ``data-ready``) and until the sheet's
+    total first shows the entry (``total_ms``; the peer's total shows it at once)."""
     browser = p.chromium.launch(executable_path=executable, args=ARGS)
     try:
         ctx = browser.new_context(service_workers="allow", **PHONE)
         ctx.add_init_script(FIRST_SCORE_SCRIPT % json.dumps(
-            score if isinstance(score, list) else [score, None]))
+            [*(score if isinstance(score, list) else [score, None]),
+             OUR_TOTAL if engine else None]))
         page = ctx.new_page()
         finished: list[tuple[float, Request]] = []
         started: list[tuple[float, Request]] = []
@@ -423,21 +433,25 @@ def first_score_run(p: Any, executable: str, url: str, steps: list[Any], score: 
             page.wait_for_timeout(20)  # (the page's policy forbids wait_for_function)
         at_score = time.perf_counter()
         ms = float(page.evaluate("window.__firstScoreMs"))
-        ready_ms = None
+        ready_ms = total_ms = None
         if engine:
             page.wait_for_selector(READY, state="attached", timeout=600_000)
             ready_ms = float(page.evaluate("window.kniffelTiming.interactiveMs"))
+            while page.evaluate("window.__totalMs === undefined"):
+                page.wait_for_timeout(20)
+            total_ms = float(page.evaluate("window.__totalMs"))
         at_end = time.perf_counter()
         done = {id(r) for _, r in finished}
         before = [r for t, r in finished if t <= at_score]
         flying = [r for t, r in started if t <= at_score and (
             id(r) not in done or any(t2 > at_score for t2, r2 in finished if r2 is r))]
-        until_ready = [r for t, r in finished if t <= at_end]
+        # (not the service worker's: it stores the whole site once the engine runs)
+        until_ready = [r for t, r in finished if t <= at_end and r.service_worker is None]
 
         def size(r: Request) -> int:
             return int(r.sizes()["responseBodySize"])
 
-        out = {"ms": ms, "ready_ms": ready_ms,
+        out = {"ms": ms, "ready_ms": ready_ms, "total_ms": total_ms if engine else ms,
                "bytes": sum(size(r) for r in before), "requests": len(before),
                "flying": sorted({r.url.rsplit("/", 1)[-1].split("?")[0] for r in flying}),
                "bytes_ready": sum(size(r) for r in until_ready)}
@@ -483,6 +497,9 @@ def first_score(p: Any, chromium: str, url: str, conditions: list[str], runs: in
                         f"n={len(ms)}); bytes by then "
                         f"{statistics.median(r['bytes'] for r in got) / 1e6:.2f} MB in "
                         f"{statistics.median(r['requests'] for r in got):.0f} requests")
+                total = sorted(r["total_ms"] for r in got)
+                line += (f"; total shows it {total[0] / 1e3:.2f}–{total[-1] / 1e3:.2f} s (median "
+                         f"{statistics.median(total) / 1e3:.2f})")
                 if name == "ours":
                     ready = sorted(r["ready_ms"] for r in got)
                     flying = sorted({f for r in got for f in r["flying"]})
@@ -556,10 +573,12 @@ def main() -> None:
     parser.add_argument("--hint-rules", default="kniffel,yahtzee,extreme",
                         help="rule sets whose hint latency is measured (comma-separated)")
     parser.add_argument("--hint-turns", type=int, default=4, help="turns with hints per set")
-    parser.add_argument("--only", choices=("all", "hints", "transfer", "first-score"),
+    parser.add_argument("--only", choices=("all", "start", "hints", "transfer", "first-score"),
                         default="all",
-                        help="hints: measure the hint latency only; transfer: the first visit's "
-                             "bytes only; first-score: the first score of a cold visit only")
+                        help="start: cold start, warm reload and actions (service worker on) "
+                             "only; hints: measure the hint latency only; transfer: the first "
+                             "visit's bytes only; first-score: the first score of a cold visit "
+                             "only")
     parser.add_argument("--conditions", default="full,4g,slow",
                         help="first-score: full, 4g, slow (comma-separated)")
     parser.add_argument("--first-runs", type=int, default=5, help="first-score: runs each")
@@ -568,12 +587,17 @@ def main() -> None:
     parser.add_argument("--peer-steps", default=None,
                         help="first-score: the peer's selectors to click as a JSON list, the "
                              "last one the score shown")
+    parser.add_argument("--modules", dest="bundle", action="store_false",
+                        help="serve the page's ES modules as they are (as the tests do) instead "
+                             "of the production page's bundle (esbuild, from npm)")
     parser.add_argument("--model", type=Path, default=None,
                         help="a Kniffel Extreme model file to serve in place of the package's "
                              "(made by scripts/fit_expert_model.py; for timing only)")
     args = parser.parse_args()
     started = time.perf_counter()
-    with running_server() as (url, site), sync_playwright() as p:
+    # (a tree before the bundle knows no bundle argument: --modules measures it)
+    built = running_server(bundle=True) if args.bundle else running_server()
+    with built as (url, site), sync_playwright() as p:
         if args.model is not None:
             with_model(site, args.model)
             print(f"Kniffel Extreme with the model file {args.model} (not the package's)")
@@ -600,8 +624,8 @@ def main() -> None:
                 if args.model is not None:
                     with_model(plain_site, args.model)
                 transfer(browser, url, plain_url)
-        if args.only == "all":
-            for sw in (True, False):
+        if args.only in ("all", "start"):
+            for sw in (True, False) if args.only == "all" else (True,):
                 run(browser, url, args.runs, args.reloads, args.turns, sw)
         if args.only in ("all", "hints"):
             for rules in filter(None, args.hint_rules.split(",")):

@@ -39,7 +39,8 @@ def web(host: str, port: int, no_browser: bool, export_dir: str | None, force: b
 
     try:
         if export_dir is not None:
-            info = build_site(export_dir, force=force)
+            # the production page: its modules bundled where esbuild is installed (a checkout)
+            info = build_site(export_dir, force=force, bundle=None)
             click.echo("kniffel web: " + words("cli.site_written", lang,
                                               count=count(len(info["files"]), lang),
                                               where=export_dir, build=info["build"],

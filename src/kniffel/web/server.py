@@ -43,6 +43,7 @@ from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
 from kniffel.web import jsqr_files
 from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
+from kniffel.web.pyodide_stdlib import STDLIB_FILES
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -223,6 +224,37 @@ def stored_stdlib(data: bytes) -> bytes:
         return _stored_zip([(info, zf.read(info)) for info in zf.infolist()])
 
 
+def trimmed_stdlib(data: bytes, keep: tuple[str, ...] = STDLIB_FILES) -> bytes:
+    """Pyodide's ``python_stdlib.zip`` (``data``) with only the members the browser app's engine
+    runs on (``keep``: :data:`kniffel.web.pyodide_stdlib.STDLIB_FILES`) and the folders they lie
+    in, stored (as :func:`stored_stdlib`): 0.67 instead of 1.79 MB brotli-compressed. A member
+    of ``keep`` that the archive lacks (another Pyodide) is a :class:`WebSetupError`."""
+    wanted = set(keep)
+    folders = {name[:i + 1] for name in wanted for i, c in enumerate(name) if c == "/"}
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        infos = [i for i in zf.infolist() if i.filename in wanted or i.filename in folders]
+        lacking = wanted - {i.filename for i in infos}
+        if lacking:
+            raise WebSetupError(
+                f"Pyodide's python_stdlib.zip lacks {', '.join(sorted(lacking)[:5])}: another "
+                "Pyodide than kniffel.web.pyodide_stdlib was made for (run "
+                "scripts/pyodide_stdlib.py)", code="web.pyodide_incomplete",
+                params={"where": "python_stdlib.zip"})
+        return _stored_zip([(info, zf.read(info)) for info in infos])
+
+
+#: Pyodide's files the site serves: its lock file is not one of them, the engine's worker gets
+#: the lock file's facts from the build (:func:`engine_lock`) and loads no package.
+SITE_PYODIDE_FILES = tuple(name for name in PYODIDE_FILES if name != "pyodide-lock.json")
+
+
+def engine_lock(pyodide: Path) -> dict[str, Any]:
+    """Pyodide's lock file (in ``pyodide``) as the engine's worker hands it to ``loadPyodide``:
+    its ``info`` (the ABI version Pyodide checks, the Python version), no packages."""
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+    return {"info": lock["info"], "packages": {}}
+
+
 def is_site(folder: Path) -> bool:
     """Whether ``folder`` holds a site :func:`build_site` wrote (its ``meta.json`` with a build
     id, and ``kniffel.zip``): the user's own earlier export, which a new one may replace."""
@@ -246,14 +278,29 @@ def brotli_module() -> Any:
 _COMPRESSED: dict[str, dict[str, bytes]] = {}
 
 
-def compressed_copies(data: bytes) -> dict[str, bytes]:
+#: Brotli's settings for the production site (``best``): quality 11 with a 16 MB window for every
+#: file, 11 % smaller for Pyodide's wasm (2.77 instead of 3.10 MB) but a minute or two each, so
+#: kept between builds (:func:`_best_cache`).
+BROTLI_BEST = {"quality": 11, "lgwin": 24}
+
+
+def _best_cache() -> Path | None:
+    """Where the production site's brotli copies are kept between builds, by their contents'
+    SHA-256: ``node_modules/.cache/kniffel-site`` beside the esbuild that bundles it (a
+    checkout), or None."""
+    esbuild = find_esbuild()
+    return esbuild.parent.parent / ".cache" / "kniffel-site" if esbuild is not None else None
+
+
+def compressed_copies(data: bytes, best: bool = False) -> dict[str, bytes]:
     """The compressed copies of a file's contents worth keeping, by their ``Content-Encoding``:
     ``gzip`` (level 9, no name and time 0 in its header, so byte-for-byte reproducible) and
-    ``br`` where the ``brotli`` package is installed; none for a file under
-    ``COMPRESS_MIN_SIZE`` bytes, or where gzip does not save at least 5 %."""
+    ``br`` where the ``brotli`` package is installed (``best``: :data:`BROTLI_BEST`, kept
+    between builds); none for a file under ``COMPRESS_MIN_SIZE`` bytes, or where gzip does not
+    save at least 5 %."""
     if len(data) < COMPRESS_MIN_SIZE:
         return {}
-    key = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(data).hexdigest() + ("-best" if best else "")
     if key in _COMPRESSED:
         return _COMPRESSED[key]
     limit = len(data) * COMPRESS_MAX_SHARE
@@ -263,8 +310,20 @@ def compressed_copies(data: bytes) -> dict[str, bytes]:
         out["gzip"] = gz
         brotli = brotli_module()
         if brotli is not None:
-            quality = 11 if len(data) <= BROTLI_BEST_MAX_SIZE else 9
-            br: bytes = brotli.compress(data, quality=quality)
+            br: bytes | None = None
+            cache = _best_cache() if best else None
+            kept = cache / f"{key}.br" if cache is not None else None
+            if kept is not None and kept.is_file():
+                br = kept.read_bytes()
+            if br is None:
+                settings = BROTLI_BEST if best else {
+                    "quality": 11 if len(data) <= BROTLI_BEST_MAX_SIZE else 9}
+                br = brotli.compress(data, **settings)
+                if kept is not None:
+                    with suppress(OSError):  # no cache: compressed again next time
+                        kept.parent.mkdir(parents=True, exist_ok=True)
+                        kept.with_suffix(".tmp").write_bytes(br)
+                        kept.with_suffix(".tmp").replace(kept)
             if len(br) <= limit:
                 out["br"] = br
     if len(_COMPRESSED) >= 64:
@@ -273,7 +332,8 @@ def compressed_copies(data: bytes) -> dict[str, bytes]:
     return out
 
 
-def write_compressed(folder: Path, names: list[str]) -> dict[str, dict[str, int]]:
+def write_compressed(folder: Path, names: list[str],
+                     best: bool = False) -> dict[str, dict[str, int]]:
     """Write the compressed copies (:func:`compressed_copies`) of the files ``names`` of
     ``folder`` beside them (``X.br``, ``X.gz``, with the file's modification time) and remove
     those an earlier build left that this one has not; returns the sizes written, by file and
@@ -281,7 +341,7 @@ def write_compressed(folder: Path, names: list[str]) -> dict[str, dict[str, int]
     sizes: dict[str, dict[str, int]] = {}
     for name in names:
         path = folder / name
-        copies = compressed_copies(path.read_bytes())
+        copies = compressed_copies(path.read_bytes(), best)
         stat = path.stat()
         for encoding, suffix in ENCODINGS.items():
             target = path.with_name(path.name + suffix)
@@ -318,8 +378,51 @@ def page_text(text: str, suffix: str, page: dict[str, Any]) -> str:
     return _WORD_FIELD.sub(word, text) if suffix in (".html", ".webmanifest") else text
 
 
+def find_esbuild() -> Path | None:
+    """The bundler esbuild (the npm package ``esbuild``, a development dependency in
+    package.json): ``$KNIFFEL_ESBUILD``, else ``node_modules/.bin/esbuild`` in the current
+    directory or above the package's source (a checkout after ``npm ci``); None where there is
+    none (an installed wheel)."""
+    env = os.environ.get("KNIFFEL_ESBUILD")
+    candidates = [Path(env)] if env else []
+    for base in (Path.cwd(), *PACKAGE_DIR.parents):
+        candidates.append(base / "node_modules" / ".bin" / "esbuild")
+    return next((c for c in candidates if c.is_file()), None)
+
+
+#: The page's modules that stay files of their own in a bundled site: the engine's worker, the
+#: service worker (neither is a module of the page) and the page's entry, which the bundle
+#: replaces.
+UNBUNDLED = ("worker.js", "sw.js", "app.js")
+
+
+def bundle_page(site: Path, esbuild: Path) -> list[str]:
+    """Bundle the page's ES modules in ``site`` (app.js and every module it imports) into one
+    minified ``app.js`` with ``esbuild``: the production page draws its first screen from
+    index.html, style.css and this one script, instead of 29 modules. jsQR (``vendor/``, loaded
+    when a code is first scanned), the workers and history.css stay files of their own. Removes
+    the modules the bundle holds and returns their names (relative to ``site``)."""
+    import subprocess
+
+    entry = site / "app.js"
+    out = site / "app.bundle.js"
+    done = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify",
+                           "--target=es2022", "--external:./vendor/*", "--log-level=error",
+                           f"--outfile={out}"], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise WebSetupError(f"esbuild could not bundle the page: {done.stderr.strip()}",
+                            code="web.setup")
+    out.replace(entry)
+    gone = []
+    for path in sorted(site.glob("*.js")):
+        if path.name not in UNBUNDLED:
+            path.unlink()
+            gone.append(path.name)
+    return gone
+
+
 def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, *,
-               force: bool = False) -> dict[str, Any]:
+               force: bool = False, bundle: bool | None = False) -> dict[str, Any]:
     """Write the static site to ``target`` and return its build facts: build id, Pyodide
     and jsQR versions (the QR code decoder, :data:`~kniffel.web.jsqr_files.SITE_FILE`), the
     files, and the sizes of their compressed copies (``compressed``: beside each file worth it,
@@ -327,7 +430,9 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     to browsers that accept them). ``target`` is created if missing; an
     existing folder must be empty or hold an earlier site (:func:`is_site`; its files are
     replaced, others kept), unless ``force``: nothing the user did not ask for is
-    overwritten."""
+    overwritten. ``bundle``: the page's modules bundled into one script (:func:`bundle_page`,
+    the production page); False keeps them as they are (development and the tests), None
+    bundles where esbuild is installed (:func:`find_esbuild`)."""
     out = Path(target)
     if out.exists() and not out.is_dir():
         raise WebSetupError(f"{out} exists and is not a directory", code="web.not_a_folder",
@@ -336,6 +441,10 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
         raise WebSetupError(f"{out} is not empty and holds no kniffel site",
                             code="web.export_not_empty", params={"where": str(out)})
     pyodide = pyodide_dir or find_pyodide()
+    esbuild = find_esbuild() if bundle is not False else None
+    if bundle and esbuild is None:
+        raise WebSetupError("esbuild is missing: run `npm ci` in the project directory (or set "
+                            "KNIFFEL_ESBUILD to its program)", code="web.setup")
     missing = [n for n in PYODIDE_FILES if not (pyodide / n).is_file()]
     if missing:
         raise WebSetupError(f"{pyodide} is not a complete Pyodide package (missing "
@@ -345,11 +454,13 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     decoder, jsqr_version = jsqr_module(find_jsqr())
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)
-    for name in PYODIDE_FILES:
+    for name in SITE_PYODIDE_FILES:
         if name == "python_stdlib.zip":
-            (out / "pyodide" / name).write_bytes(stored_stdlib((pyodide / name).read_bytes()))
+            (out / "pyodide" / name).write_bytes(trimmed_stdlib((pyodide / name).read_bytes()))
         else:
             shutil.copyfile(pyodide / name, out / "pyodide" / name)
+    with suppress(FileNotFoundError):
+        (out / "pyodide" / "pyodide-lock.json").unlink()  # an earlier build's
     (out / jsqr_files.SITE_FILE).parent.mkdir(exist_ok=True)
     (out / jsqr_files.SITE_FILE).write_text(decoder, encoding="utf-8")
     zipped = package_zip()
@@ -367,21 +478,26 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     for p in statics:
         digest.update(p.read_bytes())
     digest.update(version.encode())
+    digest.update((out / "pyodide" / "python_stdlib.zip").read_bytes())
     build = digest.hexdigest()[:16]
     info = {**meta(), "build": build, "pyodide": version,
             "expert": advice_view.experts(), "words": advice_view.page_words()}
     (out / "meta.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
     # the score pad before the engine runs: the engine's own new games and order of play
-    (out / "pad-start.json").write_text(json.dumps(pad_starts(), ensure_ascii=False),
-                                        encoding="utf-8")
+    starts = pad_starts()
+    (out / "pad-start.json").write_text(json.dumps(starts, ensure_ascii=False), encoding="utf-8")
+    # both in index.html as well: the first screen needs no request ("<" escaped as in page_text)
+    start = json.dumps({"meta": info, "starts": starts},
+                       ensure_ascii=False).replace("<", "\\u003c")
     for size in ICON_SIZES:
         (out / f"icon-{size}.png").write_bytes(_icon(size))
     page = page_data()
     files = ["./", "meta.json", "pad-start.json", "kniffel.zip",
-             *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in PYODIDE_FILES),
+             *(f"icon-{n}.png" for n in ICON_SIZES), *(f"pyodide/{n}" for n in SITE_PYODIDE_FILES),
              jsqr_files.SITE_FILE, *tables]
     for p in statics:
         files.append(p.relative_to(STATIC_DIR).as_posix())
+    all_files = list(files)
     for p in statics:
         rel = p.relative_to(STATIC_DIR).as_posix()
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -389,14 +505,42 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
             # The service worker lists every file; every file knows the build id.
             text = p.read_text(encoding="utf-8").replace("__BUILD__", build)
             text = page_text(text.replace("__ASSETS__", json.dumps(files)), p.suffix, page)
+            if p.name == "worker.js":
+                text = worker_text(text, out, pyodide)
             if p.name == "index.html":
-                text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
+                text = text.replace("__START__", start, 1)
+                if not esbuild:  # a bundle is one script: nothing to preload
+                    text = text.replace("</head>", preload_links(statics, build) + "</head>", 1)
             (out / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(p, out / rel)
-    compressed = write_compressed(out, [name for name in files if name != "./"])
+    if esbuild:
+        gone = set(bundle_page(out, esbuild))
+        files = [name for name in files if name not in gone]
+        for name in gone:
+            for suffix in ENCODINGS.values():
+                with suppress(FileNotFoundError):
+                    (out / (name + suffix)).unlink()  # an earlier build's copies
+        sw = out / "sw.js"  # its list of the site's files, without the modules bundled
+        sw.write_text(sw.read_text(encoding="utf-8").replace(
+            json.dumps(all_files), json.dumps(files)), encoding="utf-8")
+    # the production site (bundled) compressed as far as brotli goes
+    compressed = write_compressed(out, [name for name in files if name != "./"],
+                                  best=bool(esbuild))
     return {"build": build, "pyodide": version, "jsqr": jsqr_version, "files": files,
-            "compressed": compressed}
+            "compressed": compressed, "bundled": bool(esbuild)}
+
+
+#: The files the engine's worker asks for at once, whose unpacked sizes it counts as its progress.
+ENGINE_FILES = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "kniffel.zip")
+
+
+def worker_text(text: str, site: Path, pyodide: Path) -> str:
+    """worker.js as the site holds it: Pyodide's lock file's facts (:func:`engine_lock`) and
+    the sizes of :data:`ENGINE_FILES` in ``site`` written in."""
+    sizes = {name: (site / name).stat().st_size for name in ENGINE_FILES}
+    return (text.replace("__PYODIDE_LOCK__", json.dumps(engine_lock(pyodide)))
+            .replace("__ENGINE_SIZES__", json.dumps(sizes)))
 
 
 #: The page's own modules that are no module of the page (the engine's worker, the service
@@ -406,14 +550,12 @@ NOT_PAGE_MODULES = ("worker.js", "sw.js")
 
 def preload_links(statics: list[Path], build: str) -> str:
     """The ``<link>`` elements index.html gets at build time: every module of the page
-    (``modulepreload``, at the address its imports use) and the two files its first screen
-    fetches (meta.json, pad-start.json), so the browser asks for all of them at once instead
-    of one level of imports after the other (on a 4G link each level costs a round trip)."""
+    (``modulepreload``, at the address its imports use), so the browser asks for all of them at
+    once instead of one level of imports after the other (on a 4G link each level costs a round
+    trip). The first screen's data needs no request: index.html holds it (``page-start``)."""
     links = [f'<link rel="modulepreload" href="{p.name}?b={build}">\n'
              for p in statics if p.suffix == ".js" and p.parent == STATIC_DIR
              and p.name not in NOT_PAGE_MODULES and p.name != "app.js"]
-    links += [f'<link rel="preload" href="{name}" as="fetch" crossorigin>\n'
-              for name in ("meta.json", "pad-start.json")]
     return "".join(links)
 
 
@@ -585,16 +727,17 @@ def _bind(host: str, port: int, directory: str, compress: bool = True) -> _Serve
 
 
 @contextmanager
-def running_server(host: str = "127.0.0.1", port: int = 0, *,
-                   compress: bool = True) -> Iterator[tuple[str, Path]]:
+def running_server(host: str = "127.0.0.1", port: int = 0, *, compress: bool = True,
+                   bundle: bool | None = False) -> Iterator[tuple[str, Path]]:
     """Build the site in a temporary directory and serve it in a background thread; yields the
     address and the site directory, and stops the server on exit. ``compress=False`` sends
-    every file as it is (for measuring what the compressed copies save)."""
+    every file as it is (for measuring what the compressed copies save); ``bundle`` as
+    :func:`build_site` (the tests keep the page's modules, the benchmarks bundle them)."""
     with tempfile.TemporaryDirectory(prefix="kniffel-web-") as tmp:
         # first: a busy port is told before the site is built
         server = _bind(host, port, tmp, compress=compress)
         try:
-            build_site(tmp)
+            build_site(tmp, bundle=bundle)
         except BaseException:
             server.server_close()
             raise

@@ -76,25 +76,21 @@ async function boot() {
   };
   $("nav-game").onclick = () => { state.screen = state.current ? "game" : "setup"; draw(); };
   $("nav-history").onclick = () => { state.screen = "history"; state.opened = null; state.deleted = null; draw(); };
+  // The start screen's facts (meta.json: rule presets, the expert's status, the engine's words)
+  // and the score pad's start (pad-start.json, early.js), as the site's build wrote them into
+  // index.html: the first screen is usable with its first drawing, no request.
+  const start = JSON.parse($("page-start").textContent);
+  state.meta = start.meta;
+  window.kniffelMeta = start.meta;
+  addWords(start.meta.words); // the engine's words of hints, reviews and the expert: tr() speaks them now
+  useStarts(start.starts);
   safeDraw(); // the stored sheet at once; controls wait for the engine
   timing.firstDrawMs = performance.now();
-  // A game the engine must replay first starts the engine now; otherwise it starts once the
-  // first screen is usable (the start screen's rule sets and the score pad's start are here and
-  // drawn), so that a slow phone spends its first seconds on the page, not on Python.
+  timing.usableMs = timing.firstDrawMs;
+  // The engine starts now, once the first screen is drawn: its files come side by side while the
+  // player reads it (worker.js); a stored game it must replay waits for it anyway.
   if (state.pending || (state.current && !(state.current.view && state.current.view.early))) startEngine();
-  const metaHere = fetch("meta.json").then((r) => r.json()).then((m) => {
-    state.meta = m;
-    window.kniffelMeta = m;
-    addWords(m.words); // the engine's words of hints, reviews and the expert: tr() speaks them now
-  });
-  // the score pad before the engine runs (early.js): the engine's new games, written at build time
-  const startsHere = fetch("pad-start.json").then((r) => r.json()).then(useStarts)
-    .catch((err) => console.warn("kniffel: no pad start", err));
-  Promise.allSettled([metaHere, startsHere]).then(() => {
-    safeDraw();
-    timing.usableMs = performance.now();
-    setTimeout(startEngine, 0); // after this frame
-  });
+  else setTimeout(startEngine, 0); // after this task: the first screen is painted first
   await engineReady;
   let restore = state.current ? { record: state.current, raw: stored ? stored.raw : JSON.stringify(state.current) } : state.pending;
   while (restore) {

@@ -18,7 +18,7 @@ export function bootWait(code, id) {
     tr(code, { percent: state.boot.percent }));
 }
 
-// pad-start.json, once it is here (fetched at the page's start: app.js).
+// pad-start.json, as index.html holds it (read at the page's start: app.js).
 let starts = null;
 export function useStarts(data) {
   starts = data;

@@ -26,14 +26,23 @@ const BOOT_STEPS = { snapshot: [40, "page.boot.snapshot"], pyodide: [20, "page.b
 
 function onEngineMessage(event) {
   const msg = event.data;
-  if (msg.type === "progress") {
+  if (msg.type === "progress" && msg.step === "bytes") {
+    // the engine's files coming in ([received, total] bytes, worker.js): up to 70 % of the start
+    const [got, total] = msg.detail;
+    const percent = Math.max(state.boot.percent, 5 + Math.floor((65 * got) / total));
+    if (got >= total) (timing.steps ??= []).push(["bytes", msg.ms, Math.round(performance.now()), total]);
+    if (percent !== state.boot.percent && !state.ready) {
+      state.boot = { ...state.boot, percent };
+      redraw("boot");
+    }
+  } else if (msg.type === "progress") {
     (timing.steps ??= []).push([msg.step, msg.ms, Math.round(performance.now()), ...(msg.detail === undefined ? [] : [msg.detail])]);
     if (msg.step.endsWith("-failed") || msg.step.endsWith("-not-saved")) console.warn("kniffel:", msg.step, msg.detail);
     timing.bootPath = msg.step === "snapshot" ? "snapshot" : timing.bootPath ?? "fresh";
     if (msg.step === "pyodide" || msg.step === "snapshot-failed") timing.bootPath = "fresh";
     if (BOOT_STEPS[msg.step]) {
       const [percent, code] = BOOT_STEPS[msg.step];
-      state.boot = { ...state.boot, percent, code };
+      state.boot = { ...state.boot, percent: Math.max(percent, state.boot.percent), code };
       redraw("boot");
     }
   } else if (msg.type === "ready") {

@@ -5,13 +5,75 @@
 // waits for them). Both start from the same memory snapshot. The expert's tables are built after
 // the start, on the page's request (warm_expert): they would make the snapshot larger than
 // Pyodide 314 can restore (only its 30 MB starting heap: pyodide/pyodide#6254).
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+//
+// The game's engine starts as soon as the page's first screen is drawn, and it asks for every
+// file it needs at once, side by side (a 4G link carries them in parallel, no file waits for
+// another): Pyodide's loader and interpreter modules, the interpreter (pyodide.asm.wasm), the
+// part of Python's standard library the engine runs on (the site's build trims it:
+// kniffel.web.pyodide_stdlib) and kniffel.zip. Pyodide's own requests for the wasm and the
+// standard library get these responses (fetch below), and its lock file is the build's copy of
+// its facts with no packages (the engine loads none), so nothing is asked for twice or late.
 
 const BUILD = "__BUILD__";
 const SNAPSHOT_CACHE = "kniffel-snapshot";
 const SNAPSHOT_KEY = `./snapshot-${BUILD}.bin`;
 const indexURL = new URL("./pyodide/", import.meta.url).href;
 const t0 = performance.now();
+//: Pyodide's lock file as the engine needs it: its facts (ABI, Python), no packages.
+const LOCK = __PYODIDE_LOCK__;
+//: The sizes of the files below as they are unpacked (the build writes them): the share that has
+//: come in is the start's progress on a slow link.
+const SIZES = __ENGINE_SIZES__;
+const FILES = {
+  "pyodide/pyodide.asm.wasm": `${indexURL}pyodide.asm.wasm`,
+  "pyodide/python_stdlib.zip": `${indexURL}python_stdlib.zip`,
+  "kniffel.zip": new URL("./kniffel.zip", import.meta.url).href,
+};
+
+// The modules first, beside each other (the loader would import the interpreter's module only
+// after its own): a module is fetched once however often it is imported.
+const loader = import("./pyodide/pyodide.mjs");
+const interpreter = import("./pyodide/pyodide.asm.mjs");
+loader.catch(() => {}); // an error is reported where it is awaited
+interpreter.catch(() => {});
+
+// Every file at once; each response's body counted as it is read (by Pyodide, or fetchPackage).
+const ownFetch = self.fetch.bind(self);
+const total = Object.keys(FILES).reduce((n, name) => n + (SIZES[name] || 0), 0);
+let received = 0;
+let told = 0;
+function counted(response) {
+  if (!response.ok || !response.body || !total) return response;
+  const count = new TransformStream({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      const now = performance.now();
+      if (now - told > 100 || received >= total) {
+        told = now;
+        progress("bytes", [Math.min(received, total), total]);
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(count), {
+    status: response.status, statusText: response.statusText, headers: response.headers,
+  });
+}
+const early = new Map(Object.values(FILES).map((url) => {
+  const answer = ownFetch(url).then(counted);
+  answer.catch(() => {}); // an error is reported where it is awaited
+  return [url, answer];
+}));
+// Pyodide asks with fetch(URL): the first request for one of FILES gets the response under way.
+self.fetch = (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  const answer = early.get(url);
+  if (answer) {
+    early.delete(url);
+    return answer;
+  }
+  return ownFetch(input, init);
+};
 
 function progress(step, detail) {
   postMessage({ type: "progress", step, detail, ms: Math.round(performance.now() - t0) });
@@ -26,7 +88,7 @@ async function openCache() {
 }
 
 function fetchPackage() {
-  return fetch(new URL("./kniffel.zip", import.meta.url)).then((r) => {
+  return fetch(FILES["kniffel.zip"]).then((r) => {
     if (!r.ok) throw new Error(`kniffel.zip: HTTP ${r.status}`);
     return r.arrayBuffer();
   });
@@ -46,7 +108,9 @@ async function bootFromSnapshot(cache) {
       progress("snapshot-read", buf.byteLength);
       return buf;
     });
-    const py = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    const { loadPyodide } = await loader;
+    await interpreter;
+    const py = await loadPyodide({ indexURL, lockFileContents: LOCK, _loadSnapshot: snapshot });
     progress("restored");
     py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
     progress("unpacked");
@@ -62,7 +126,9 @@ async function bootFromSnapshot(cache) {
 async function bootFresh(cache) {
   progress("pyodide");
   const zip = fetchPackage();
-  const py = await loadPyodide({ indexURL, _makeSnapshot: Boolean(cache) });
+  const { loadPyodide } = await loader;
+  await interpreter;
+  const py = await loadPyodide({ indexURL, lockFileContents: LOCK, _makeSnapshot: Boolean(cache) });
   progress("package");
   py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/lib" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/lib'); import kniffel.browser.bridge");
