@@ -23,6 +23,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Callable
+from datetime import timedelta, timezone
 from typing import Any
 
 from kniffel.browser import advice_view, coach_view, share, table
@@ -55,6 +56,7 @@ from kniffel.engine.game import (
     action_to_json,
     players_from_json,
 )
+from kniffel.engine.history_csv import csv_text
 from kniffel.engine.history_file import (
     FORMAT,
     MAX_GAMES,
@@ -66,6 +68,7 @@ from kniffel.engine.history_file import (
     encode_history,
     is_history,
 )
+from kniffel.engine.identity import KnownGames, game_identity, game_key
 from kniffel.engine.match import Match
 from kniffel.engine.messages import render, render_code, text
 from kniffel.engine.pad_review import (
@@ -418,14 +421,17 @@ class Session:
                 {**e.to_json(), "finished": e.finished_at or e.started,
                  "summary": summary(e.game)} for e in decode_history(data)]}
         game = loads_game(text, name=name)
-        return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
+        return {"kind": "game", "uid": derived_uid(game), "game": game.to_json(),
                 "view": self._view(game), "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file (version 2) of the page's history entries: ``uid``, ``started``
         and ``finished_at`` where an entry has them; an older entry (``id``, ``finished``: the
         time it was stored) gets its ``id`` as uid and that time as its start, and counts as
-        finished when its game is over. Every game is replayed and checked."""
+        finished when its game is over. Every game is replayed and checked. With ``csv``, the
+        table for spreadsheets instead (:mod:`kniffel.engine.history_csv`, in the request's
+        language), its dates in the page's time zone ``zone`` (minutes behind UTC, as
+        ``Date.getTimezoneOffset()`` says; UTC without it)."""
         entries = req.get("entries")
         if not isinstance(entries, list):
             raise CorruptSaveError("entries must be a list", code="web.bad_request")
@@ -441,7 +447,7 @@ class Session:
                                        params={"number": number,
                                                "cause": cause_param(err)}) from None
             stored = e.get("finished") if isinstance(e.get("finished"), str) else None
-            uid = e.get("uid") or e.get("id") or derived_uid(e.get("game"))
+            uid = e.get("uid") or e.get("id") or derived_uid(game)
             started = e.get("started") or stored or UNKNOWN_TIME
             if "finished_at" in e:
                 finished_at = e.get("finished_at")
@@ -449,7 +455,34 @@ class Session:
                 finished_at = (stored or started) if game.is_over() else None
             out.append(HistoryEntry(str(uid), str(started),
                                     None if finished_at is None else str(finished_at), game))
+        if req.get("csv") is True:
+            return {"csv": csv_text(out, _lang(req), _zone(req.get("zone")))}
         return {"file": encode_history(out)}
+
+    def merge_history(self, req: dict[str, Any]) -> Reply:
+        """Which of the imported ``entries`` (each with its ``uid`` and ``game``, as ``import``
+        answers them) a history holding ``have`` (its entries' ``uid`` and ``game``) does not
+        hold yet, by :class:`~kniffel.engine.identity.KnownGames` (the same uid, or the same
+        game as played): ``add``, their indices in ``entries`` in order (a game twice among
+        them is added once), and ``known``, how many were there already. Reads the saves as
+        they are (the page stores the engine's own), replays nothing, changes nothing."""
+        def pairs(what: str) -> list[tuple[str, str]]:
+            items = req.get(what)
+            if not isinstance(items, list):
+                raise CorruptSaveError(f"{what} must be a list", code="web.bad_request")
+            out = []
+            for e in items:
+                uid, game = (e.get("uid"), e.get("game")) if isinstance(e, dict) else (None, None)
+                if not isinstance(uid, str) or not isinstance(game, dict):
+                    raise CorruptSaveError(f"each of {what} has a uid and a game, got {e!r:.60}",
+                                           code="web.bad_request")
+                out.append((uid, game_identity(game)))
+            return out
+
+        known = KnownGames(pairs("have"))
+        add = [i for i, (uid, identity) in enumerate(pairs("entries"))
+               if known.add(uid, identity)]
+        return {"add": add, "known": len(req["entries"]) - len(add)}
 
     def chances_now(self, req: dict[str, Any]) -> Reply:
         """The win chances of the game in play (:func:`chances_view`; None where its rule set
@@ -625,6 +658,16 @@ class Session:
         return json.dumps(self.handle(request), separators=(",", ":"), ensure_ascii=False)
 
 
+def _zone(offset: object) -> timezone | None:
+    """The page's time zone from ``Date.getTimezoneOffset()`` (minutes behind UTC), or None."""
+    if offset is None:
+        return None
+    if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) > 24 * 60:
+        raise CorruptSaveError(f"zone must be minutes behind UTC, got {offset!r:.40}",
+                               code="web.bad_request")
+    return timezone(timedelta(minutes=-offset))
+
+
 _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "new": Session.new,
     "load": Session.load,
@@ -645,6 +688,7 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "warm_expert": Session.warm_expert,
     "import": Session.parse_import,
     "export_history": Session.export_history,
+    "merge_history": Session.merge_history,
     "pad_hint": Session.pad_hint,
     "pad_review": Session.pad_review,
     "chances": Session.chances_now,
@@ -687,7 +731,7 @@ class _TableEngine:
                                                                        list):
             mine = game.to_json()
             theirs = save["actions"]
-            if (all(mine[k] == save.get(k) for k in _SAVE_HEADER)
+            if (game_key(mine) == game_key(save)
                     and theirs[:len(mine["actions"])] == mine["actions"]):
                 try:
                     for action in theirs[len(mine["actions"]):]:
@@ -701,7 +745,6 @@ class _TableEngine:
 
 
 #: The fields of a save that make it the game it is, its actions aside.
-_SAVE_HEADER = ("format", "version", "rules", "mode", "seed", "start_player", "players")
 
 
 #: The codes of a file that is no kniffel game or history at all (a photo, a text, other JSON).
@@ -781,8 +824,8 @@ def warm_up() -> None:
 
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
-                        "import", "export_history", "table_code", "table_sdp", "table_open",
-                        "table_join", "table_lost", "table_leave"})
+                        "import", "export_history", "merge_history", "table_code", "table_sdp",
+                        "table_open", "table_join", "table_lost", "table_leave"})
 
 
 def wanted_table(text: str) -> str | None:

@@ -39,6 +39,7 @@ from kniffel.engine.game import (
     UseChip,
     action_to_json,
 )
+from kniffel.engine.identity import game_identity, game_key
 from kniffel.engine.messages import CATALOG
 from kniffel.engine.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
 
@@ -273,7 +274,10 @@ def game_view(game: Game, *, chances: bool = True, wait: bool = True) -> dict[st
 
 def summary(game: Game) -> dict[str, Any]:
     """What the history keeps of a game besides its save: rule set, mode, players, totals, who
-    got the bonus, who won."""
+    got the bonus, who won, and the game's identity (:mod:`kniffel.engine.identity`): which
+    game it is (``game``, however far it was played) and the game as played (``identity``), by
+    which the page knows the same game without comparing saves."""
+    save = game.to_json()
     return {
         "rules": game.rules.name,
         "title": _both(game.rules.title),
@@ -283,6 +287,8 @@ def summary(game: Game) -> dict[str, Any]:
         "bonus": [game.sheet(i).bonus > 0 for i in range(len(game.players))],
         "winners": list(game.winners()),
         "over": game.is_over(),
+        "game": game_key(save),
+        "identity": game_identity(save),
     }
 
 

@@ -134,19 +134,26 @@ def print_stats(rows: Sequence[PlayerStats], lang: Lang) -> None:
 @db_option
 @click.option("--game", "game_id", type=click.IntRange(min=1), default=None, metavar="ID",
               help=both("cli.help.export.game"))
+@click.option("--csv", "as_csv", is_flag=True, help=both("cli.help.export.csv"))
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @lang_option
 @click.argument("target", type=click.Path(dir_okay=False, allow_dash=True), default="-")
-def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
+def export(db_path: str | None, game_id: int | None, as_csv: bool, force: bool, lang: Lang,
            target: str) -> None:
     """The file is the one the browser app imports too (format kniffel-history, version 2: uid,
     start and finish time and the game of every stored game). With --game ID, only that game
     is written, as a save file (kniffel show, kniffel advise --game, kniffel review read it).
+    With --csv, a table for spreadsheets instead: one row per player and finished game (date,
+    rule set, player, total, place, bonus, upper sum, every box), UTF-8 with a header; with
+    --game ID too, that game's rows.
 
     TARGET is checked before anything is read: it is never the history database itself or any
     other SQLite database, an existing file is replaced only with --force, and a missing folder
     is not created. Only reads the history: a missing or empty database file stays as it is.
     """
+    from datetime import datetime
+
+    from kniffel.engine.history_csv import csv_text
     from kniffel.engine.messages import plural
     from kniffel.storage import check_target, write_target
 
@@ -154,7 +161,14 @@ def export(db_path: str | None, game_id: int | None, force: bool, lang: Lang,
         if target != "-":
             check_target(target, force=force, keep=[db_path or default_db_path()])
         with open_history(db_path, "export", lang, create=False) as db:
-            if game_id is None:
+            if as_csv:
+                if game_id is None:
+                    no_database(db, lang)
+                entries = db.entries(game_id)
+                out = csv_text(entries, lang, datetime.now().astimezone().tzinfo)
+                done = plural("cli.exported_csv", sum(e.finished for e in entries), lang,
+                              where=target)
+            elif game_id is None:
                 no_database(db, lang)
                 data = db.export()
                 out = json.dumps(data, ensure_ascii=False, indent=1) + "\n"

@@ -41,6 +41,7 @@ export function drawHistory() {
   }
   const tools = h("div", { class: "controls" });
   tools.append(h("button", { type: "button", id: "export-history", onclick: exportHistory, disabled: !state.ready }, tr("page.history.export")));
+  tools.append(h("button", { type: "button", id: "export-csv", onclick: exportCsv, disabled: !state.ready }, tr("page.history.export_csv")));
   const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
     onchange: (e) => importFile(e.target) });
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
@@ -256,8 +257,8 @@ async function resume(entry) {
   if (reply && !reply.ok) notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn");
 }
 
-function download(name, data) {
-  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+function download(name, data, type = "application/json") {
+  const blob = new Blob([type === "application/json" ? JSON.stringify(data, null, 1) : data], { type });
   const a = h("a", { href: URL.createObjectURL(blob), download: name });
   document.body.append(a);
   a.click();
@@ -274,24 +275,30 @@ async function exportHistory() {
   if (reply.ok) download("kniffel-verlauf.json", reply.file);
 }
 
-// Add imported entries that are not stored yet (same uid, or the very same game): how many were
-// new and how many already there.
-function addEntries(entries) {
-  const uids = new Set(state.history.map((e) => e.uid));
-  const games = new Set(state.history.map((e) => JSON.stringify(e.game)));
-  let added = 0;
-  for (const e of entries) {
-    const game = JSON.stringify(e.game);
-    if (uids.has(e.uid) || games.has(game)) continue;
-    uids.add(e.uid);
-    games.add(game);
+// The history as a table for spreadsheets (kniffel.engine.history_csv): one row per player and
+// finished game, its dates in this browser's time zone.
+async function exportCsv() {
+  const reply = await ask({ op: "export_history", entries: byDate(state.history), csv: true,
+    zone: new Date().getTimezoneOffset() });
+  if (reply.ok) download("kniffel-verlauf.csv", reply.csv, "text/csv;charset=utf-8");
+  else notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn");
+}
+
+// Add imported entries that are not stored yet: the engine says which (the same uid, or the same
+// game as played: kniffel.engine.identity); how many were new and how many already there. Null
+// when the engine refused (its sentence is shown).
+async function addEntries(entries) {
+  const reply = await ask({ op: "merge_history", have: state.history.map((e) => ({ uid: e.uid, game: e.game })),
+    entries: entries.map((e) => ({ uid: e.uid, game: e.game })) });
+  if (!reply.ok) { notice(tr("page.history.import_bad", { why: refusal(reply.error) }), "warn"); return null; }
+  for (const i of reply.add) {
+    const e = entries[i];
     state.history.push({ uid: e.uid, started: e.started ?? null, finished_at: e.finished_at ?? null,
       game: e.game, summary: e.summary });
-    added++;
   }
   state.history = byDate(state.history);
-  if (added) saveHistory();
-  return { added, skipped: entries.length - added };
+  if (reply.add.length) saveHistory();
+  return { added: reply.add.length, skipped: reply.known };
 }
 
 // What an import of a history added: "2 neue Spiele importiert, 1 Spiel war schon im Verlauf."
@@ -317,11 +324,13 @@ async function importFile(input) {
   state.opened = null;
   const uid = reply.uid ?? newId();
   if (reply.kind === "history") {
-    const { added, skipped } = addEntries(reply.entries);
-    notice(importResult(added, skipped));
+    const merged = await addEntries(reply.entries);
+    if (!merged) return;
+    notice(importResult(merged.added, merged.skipped));
   } else if (reply.view.over) {
-    const { added } = addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
-    notice(added ? tr("page.history.imported_game") : tr("page.history.import_known"));
+    const merged = await addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
+    if (!merged) return;
+    notice(merged.added ? tr("page.history.imported_game") : tr("page.history.import_known"));
   } else {
     // an unfinished game continues here; the one in progress goes to the history
     const loaded = await loadGame(reply.game, { uid });
