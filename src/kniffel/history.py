@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from kniffel.engine.history_file import (
 )
 from kniffel.engine.identity import KnownGames, game_identity
 from kniffel.engine.rules import Box
+from kniffel.engine.standings import Result, day_of
 from kniffel.errors import (
     CorruptHistoryError,
     GameOpenError,
@@ -737,6 +738,15 @@ class History:
                 for gid, uid, started, finished in self._read(
                     f"SELECT id, uid, started_at, finished_at FROM games {where}"
                     "ORDER BY started_at, id", args)]
+
+    def results(self, zone: tzinfo | None = None) -> list[Result]:
+        """Every finished game's result (:class:`~kniffel.engine.standings.Result`), oldest
+        first, its day the start's in ``zone``; read from the rows, nothing replayed."""
+        records = sorted((r for r in self.games() if r.finished
+                          and all(t is not None for t in r.totals)),
+                         key=lambda r: (r.started_at, r.id))
+        return [Result(r.rules, r.players, tuple(t for t in r.totals if t is not None),
+                       day_of(r.started_at, zone)) for r in records]
 
     def export(self) -> dict[str, Any]:
         """Every stored game as one history file (:mod:`kniffel.engine.history_file`, oldest

@@ -372,12 +372,21 @@ class Session:
         return {"review": coach_view.pad_review_view(review_pad(game))}
 
     def stats(self, req: dict[str, Any]) -> Reply:
-        """Statistics over the history's summaries."""
+        """Statistics over the history's summaries (:func:`history_stats`), with the evening's
+        standings where the page sends each summary's time (``dates``) and its time zone
+        (``zone``, as ``Date.getTimezoneOffset()`` says)."""
         summaries = req.get("summaries")
         if not isinstance(summaries, list):
             raise CorruptSaveError(f"summaries must be a list, got {type(summaries).__name__}",
                                    code="web.bad_request")
-        return {"stats": history_stats([s for s in summaries if isinstance(s, dict)])}
+        dates = req.get("dates", [])
+        if not isinstance(dates, list) or len(dates) not in (0, len(summaries)):
+            raise CorruptSaveError("dates must be a list, one for each summary",
+                                   code="web.bad_request")
+        kept = [i for i, s in enumerate(summaries) if isinstance(s, dict)]
+        return {"stats": history_stats([summaries[i] for i in kept],
+                                       [dates[i] for i in kept] if dates else [],
+                                       _zone(req.get("zone")))}
 
     def parse_import(self, req: dict[str, Any]) -> Reply:
         """Check an imported file: one game, or a whole history (the engine's history file,

@@ -62,6 +62,7 @@ export function drawHistory() {
   } else {
     // one part per rule set (the engine's): Kniffel Extreme's totals and classic Kniffel's are
     // never averaged together, nor joined by one line in the plot
+    if (stats.evening) wrap.append(drawEvening(stats.evening));
     stats.rule_sets.forEach((part, k) => wrap.append(drawRuleSetStats(part, k, stats.order ?? ordered)));
   }
   wrap.append(h("h3", {}, tr("page.history.games")));
@@ -86,7 +87,36 @@ function drawRuleSetStats(part, k, ordered) {
     h("h4", { id: id("stats-title") }, tr(part.title)),
     h("p", { id: id("stats-summary") }, `${tr("page.history.games")}: ${num(part.games)} · ${tr("page.history.best")}: ${num(part.best)} · ${tr("page.history.average")}: ${num(part.average)}`),
     h("div", { class: "stats-wrap" }, table),
+    part.head_to_head?.length ? drawHeadToHead(part.head_to_head, id) : null,
     plot(part, ordered, id));
+}
+
+// Head to head (the engine's, kniffel.engine.standings): per pair of players who played each
+// other on this rule set, their games, each one's wins, the ties, and who was ahead on average.
+function drawHeadToHead(pairs, id) {
+  const margin = (p) => (p.margin === 0 ? tr("page.history.even")
+    : `${p.margin > 0 ? p.first : p.second} +${num(Math.abs(p.margin))}`);
+  return h("div", { class: "stats-wrap" }, h("table", { class: "stats h2h", id: id("h2h") },
+    h("caption", {}, tr("page.history.h2h")),
+    h("thead", {}, h("tr", {}, [tr("page.history.pair"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.ties"), tr("page.history.margin")]
+      .map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, pairs.map((p) => h("tr", {},
+      h("th", { scope: "row" }, h("span", { class: "pname", title: `${p.first} – ${p.second}` }, `${p.first} – ${p.second}`)),
+      h("td", {}, num(p.games)), h("td", {}, `${num(p.first_wins)} : ${num(p.second_wins)}`),
+      h("td", {}, num(p.ties)), h("td", {}, margin(p)))))));
+}
+
+// The last evening's standings: the games of the same players on one rule set on one day.
+function drawEvening(evening) {
+  const day = dateText(new Date(`${evening.day}T12:00:00`), false);
+  return h("section", { class: "evening", id: "evening", "aria-labelledby": "evening-title" },
+    h("h4", { id: "evening-title" }, tr("page.history.evening", { day, rules: tr(evening.title), games: num(evening.games) })),
+    h("div", { class: "stats-wrap" }, h("table", { class: "stats", id: "evening-table" },
+      h("thead", {}, h("tr", {}, ["#", tr("page.history.stat_player"), tr("page.history.wins"), tr("page.history.points"), tr("page.history.avg_place")]
+        .map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, evening.standings.map((s, i) => h("tr", {}, h("td", {}, num(i + 1)),
+        h("th", { scope: "row" }, h("span", { class: "pname", title: s.name }, s.name)),
+        h("td", {}, num(s.wins)), h("td", {}, num(s.points)), h("td", {}, num(s.average_place))))))));
 }
 
 // Unfinished games (the one in play is never among them: it is not in the history) stay in the
@@ -242,7 +272,8 @@ function undoDelete() {
 
 async function loadStats(ordered) {
   state.stats = { loading: true }; // asked once per change of the history
-  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary) });
+  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary),
+    dates: ordered.map((e) => entryDate(e) || null), zone: new Date().getTimezoneOffset() });
   if (reply.ok) {
     state.stats = { ...reply.stats, order: ordered };
     if (state.screen === "history") redraw();
