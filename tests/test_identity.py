@@ -171,6 +171,11 @@ def test_the_page_merge_adds_new_games_only_and_a_second_import_nothing() -> Non
     have += [{"uid": entries[2]["uid"], "game": entries[2]["game"]}]
     again = ask(session, {"op": "merge_history", "have": have, "entries": entries})
     assert again == {"ok": True, "add": [], "known": 3}
+    # the identities the engine wrote into the summaries serve as well as the games
+    quick = [{"uid": e["uid"], "identity": e["summary"]["identity"]} for e in entries]
+    assert ask(session, {"op": "merge_history", "have": quick[:1],
+                         "entries": quick}) == {"ok": True, "add": [1, 2], "known": 1}
+    assert entries[1]["summary"]["identity"] == games[1].identity
     # the same game twice in what comes is added once
     twice = ask(session, {"op": "merge_history", "have": [],
                           "entries": [entries[0], {**entries[0], "uid": "other"}]})
@@ -181,6 +186,7 @@ def test_the_page_merge_adds_new_games_only_and_a_second_import_nothing() -> Non
     {"op": "merge_history", "have": None, "entries": []},
     {"op": "merge_history", "have": [], "entries": [{"uid": 1, "game": {}}]},
     {"op": "merge_history", "have": [7], "entries": []},
+    {"op": "merge_history", "have": [{"uid": "u", "identity": ""}], "entries": []},
 ])
 def test_the_page_merge_refuses_a_malformed_request_and_changes_nothing(
         request_: dict[str, Any]) -> None:

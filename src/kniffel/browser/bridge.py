@@ -469,23 +469,28 @@ class Session:
         return {"file": encode_history(out)}
 
     def merge_history(self, req: dict[str, Any]) -> Reply:
-        """Which of the imported ``entries`` (each with its ``uid`` and ``game``, as ``import``
-        answers them) a history holding ``have`` (its entries' ``uid`` and ``game``) does not
-        hold yet, by :class:`~kniffel.engine.identity.KnownGames` (the same uid, or the same
-        game as played): ``add``, their indices in ``entries`` in order (a game twice among
-        them is added once), and ``known``, how many were there already. Reads the saves as
-        they are (the page stores the engine's own), replays nothing, changes nothing."""
+        """Which of the imported ``entries`` a history holding ``have`` does not hold yet, by
+        :class:`~kniffel.engine.identity.KnownGames` (the same uid, or the same game as
+        played): ``add``, their indices in ``entries`` in order (a game twice among them is
+        added once), and ``known``, how many were there already. Each item has its ``uid`` and
+        either the ``identity`` the engine gave its game (in the game's summary; the quick way
+        for a large history) or its ``game`` (a save, read as it is: the page stores the
+        engine's own). Replays nothing, changes nothing."""
         def pairs(what: str) -> list[tuple[str, str]]:
             items = req.get(what)
             if not isinstance(items, list):
                 raise CorruptSaveError(f"{what} must be a list", code="web.bad_request")
             out = []
             for e in items:
-                uid, game = (e.get("uid"), e.get("game")) if isinstance(e, dict) else (None, None)
-                if not isinstance(uid, str) or not isinstance(game, dict):
-                    raise CorruptSaveError(f"each of {what} has a uid and a game, got {e!r:.60}",
-                                           code="web.bad_request")
-                out.append((uid, game_identity(game)))
+                e = e if isinstance(e, dict) else {}
+                uid, identity, game = e.get("uid"), e.get("identity"), e.get("game")
+                if isinstance(uid, str) and isinstance(identity, str) and identity:
+                    out.append((uid, identity))
+                elif isinstance(uid, str) and isinstance(game, dict):
+                    out.append((uid, game_identity(game)))
+                else:
+                    raise CorruptSaveError(f"each of {what} has a uid and an identity or a "
+                                           f"game, got {e!r:.60}", code="web.bad_request")
             return out
 
         known = KnownGames(pairs("have"))

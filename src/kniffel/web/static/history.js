@@ -1,5 +1,6 @@
 // The history page: statistics, the stored games, import and export.
 
+import { drawKeeping, restoreSettings } from "./backup.js?b=__BUILD__";
 import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
@@ -46,6 +47,7 @@ export function drawHistory() {
     onchange: (e) => importFile(e.target) });
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
   wrap.append(tools);
+  wrap.append(drawKeeping());
   const ordered = byDate(state.history);
   if (!ordered.length) {
     wrap.append(h("p", { id: "history-empty" }, tr("page.history.empty")));
@@ -94,16 +96,17 @@ function drawRuleSetStats(part, k, ordered) {
 // Head to head (the engine's, kniffel.engine.standings): per pair of players who played each
 // other on this rule set, their games, each one's wins, the ties, and who was ahead on average.
 function drawHeadToHead(pairs, id) {
-  const margin = (p) => (p.margin === 0 ? tr("page.history.even")
-    : `${p.margin > 0 ? p.first : p.second} +${num(Math.abs(p.margin))}`);
+  // (names on lines of their own: a narrow phone wraps them instead of cutting them)
+  const margin = (p) => (p.margin === 0 ? [tr("page.history.even")]
+    : [p.margin > 0 ? p.first : p.second, h("br"), `+${num(Math.abs(p.margin))}`]);
   return h("div", { class: "stats-wrap" }, h("table", { class: "stats h2h", id: id("h2h") },
     h("caption", {}, tr("page.history.h2h")),
     h("thead", {}, h("tr", {}, [tr("page.history.pair"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.ties"), tr("page.history.margin")]
       .map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, pairs.map((p) => h("tr", {},
-      h("th", { scope: "row" }, h("span", { class: "pname", title: `${p.first} – ${p.second}` }, `${p.first} – ${p.second}`)),
+      h("th", { scope: "row", class: "pair" }, p.first, h("br"), `– ${p.second}`),
       h("td", {}, num(p.games)), h("td", {}, `${num(p.first_wins)} : ${num(p.second_wins)}`),
-      h("td", {}, num(p.ties)), h("td", {}, margin(p)))))));
+      h("td", {}, num(p.ties)), h("td", { class: "pair" }, ...margin(p)))))));
 }
 
 // The last evening's standings: the games of the same players on one rule set on one day.
@@ -318,9 +321,11 @@ async function exportCsv() {
 // Add imported entries that are not stored yet: the engine says which (the same uid, or the same
 // game as played: kniffel.engine.identity); how many were new and how many already there. Null
 // when the engine refused (its sentence is shown).
+// (the identity the engine wrote into a summary where there is one: no game is sent, nothing hashed)
+const known = (e) => (typeof e.summary?.identity === "string" ? { uid: e.uid, identity: e.summary.identity } : { uid: e.uid, game: e.game });
+
 async function addEntries(entries) {
-  const reply = await ask({ op: "merge_history", have: state.history.map((e) => ({ uid: e.uid, game: e.game })),
-    entries: entries.map((e) => ({ uid: e.uid, game: e.game })) });
+  const reply = await ask({ op: "merge_history", have: state.history.map(known), entries: entries.map(known) });
   if (!reply.ok) { notice(tr("page.history.import_bad", { why: refusal(reply.error) }), "warn"); return null; }
   for (const i of reply.add) {
     const e = entries[i];
@@ -357,6 +362,7 @@ async function importFile(input) {
   if (reply.kind === "history") {
     const merged = await addEntries(reply.entries);
     if (!merged) return;
+    restoreSettings(text); // a backup's names, on a phone that has none of its own
     notice(importResult(merged.added, merged.skipped));
   } else if (reply.view.over) {
     const merged = await addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
