@@ -99,14 +99,16 @@ function drawHeadToHead(pairs, id) {
   // (names on lines of their own: a narrow phone wraps them instead of cutting them)
   const margin = (p) => (p.margin === 0 ? [tr("page.history.even")]
     : [p.margin > 0 ? p.first : p.second, h("br"), `+${num(Math.abs(p.margin))}`]);
+  // the ties' column only where there was a tie: a narrow phone keeps the room for the names
+  const ties = pairs.some((p) => p.ties > 0);
   return h("div", { class: "stats-wrap" }, h("table", { class: "stats h2h", id: id("h2h") },
     h("caption", {}, tr("page.history.h2h")),
-    h("thead", {}, h("tr", {}, [tr("page.history.pair"), tr("page.history.games"), tr("page.history.wins"), tr("page.history.ties"), tr("page.history.margin")]
-      .map((x) => h("th", { scope: "col" }, x)))),
+    h("thead", {}, h("tr", {}, [tr("page.history.pair"), tr("page.history.games"), tr("page.history.wins"), ties ? tr("page.history.ties") : null, tr("page.history.margin")]
+      .filter((x) => x !== null).map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, pairs.map((p) => h("tr", {},
       h("th", { scope: "row", class: "pair" }, p.first, h("br"), `– ${p.second}`),
       h("td", {}, num(p.games)), h("td", {}, `${num(p.first_wins)} : ${num(p.second_wins)}`),
-      h("td", {}, num(p.ties)), h("td", { class: "pair" }, ...margin(p)))))));
+      ties ? h("td", {}, num(p.ties)) : null, h("td", { class: "pair" }, ...margin(p)))))));
 }
 
 // The last evening's standings: the games of the same players on one rule set on one day.
