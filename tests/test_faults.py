@@ -212,8 +212,10 @@ def _lock_then(args: Callable[[Scene], list[str]]) -> Callable[[Scene], list[str
     return setup
 
 
-def _target_cases(name: str, extra: Callable[[Scene], list[str]]) -> list[Case]:
-    """The file-target faults of ``kniffel export`` (``extra``: its options)."""
+def _target_cases(name: str, extra: Callable[[Scene], list[str]], full: int = 2000
+                  ) -> list[Case]:
+    """The file-target faults of ``kniffel export`` (``extra``: its options; ``full``: a disk
+    that holds fewer bytes than it writes)."""
     def run(target: Callable[[Scene], Path], *more: str) -> Callable[[Scene], list[str]]:
         return lambda s: ["export", "--db", str(s.db), *extra(s), *more, str(target(s))]
 
@@ -240,13 +242,18 @@ def _target_cases(name: str, extra: Callable[[Scene], list[str]]) -> list[Case]:
              ("cannot be written: the folder", "is read-only.")),
         Case(f"{name}-to-a-full-disk", run(lambda s: s.dir / "x.json"),
              ("kann nicht geschrieben werden: der Speicherplatz ist voll.",),
-             ("cannot be written: there is no space left.",), full=2000),
+             ("cannot be written: there is no space left.",), full=full),
     ]
 
 
 CASES = [
     *_target_cases("export", lambda s: []),
     *_target_cases("export-game", _game),
+    *_target_cases("export-csv", lambda s: ["--csv"], full=200),  # two games' rows: ~500 bytes
+    *_target_cases("export-csv-game", lambda s: ["--csv", *_game(s)], full=200),
+    Case("export-csv-from-a-locked-database",
+         _lock_then(lambda s: ["export", "--csv", "--db", str(s.db)]),
+         ("sperrt den Spielverlauf",), ("holds the game history locked",)),
     Case("export-from-a-locked-database", _lock_then(lambda s: ["export", "--db", str(s.db)]),
          ("sperrt den Spielverlauf",), ("holds the game history locked",)),
     Case("export-from-a-file-that-is-no-database",

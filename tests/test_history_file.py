@@ -24,8 +24,8 @@ from kniffel.engine.history_file import (
     decode_history,
     derived_uid,
     encode_history,
-    fingerprint,
 )
+from kniffel.engine.identity import game_identity
 from kniffel.engine.messages import render
 from kniffel.history import History
 
@@ -93,7 +93,7 @@ def test_browser_version_1_files_are_still_read_with_a_uid_from_the_game() -> No
     assert (a.started, a.finished_at) == ("2026-02-01T12:00:00.000Z", "2026-02-01T12:00:00.000Z")
     assert (b.started, b.finished_at) == ("2026-02-02T12:00:00.000Z", None)  # not over
     assert (c.started, c.finished_at) == (UNKNOWN_TIME, None)
-    assert a.uid == derived_uid(done.to_json()) != b.uid
+    assert a.uid == derived_uid(done) != b.uid
     assert decode_history(old)[0].uid == a.uid  # the same game, the same uid
 
 
@@ -201,15 +201,15 @@ def test_bridge_import_of_a_bad_game_file_names_it_in_the_pages_language() -> No
     assert "the file" not in de
 
 
-def test_the_fingerprint_is_the_games_content_not_its_file_version_uid_or_times() -> None:
+def test_the_identity_is_the_games_content_not_its_file_version_uid_or_times() -> None:
     game = played(21)
     data = game.to_json()
-    assert fingerprint(data) == fingerprint({**data, "version": 1, "over": None})
-    assert fingerprint(data) != fingerprint(played(22).to_json())
+    assert game_identity(data) == game_identity({**data, "version": 1, "over": None})
+    assert game_identity(data) != game_identity(played(22).to_json())
     renamed = Game(game.rules, ["Anne", "Ben"], seed=game.seed)
     for action in game.actions:
         renamed.apply(action)
-    assert fingerprint(renamed.to_json()) != fingerprint(data)
+    assert game_identity(renamed.to_json()) != game_identity(data)
 
 
 def test_the_same_game_from_a_browser_version_1_file_and_a_desktop_export_is_stored_once(

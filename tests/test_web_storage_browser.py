@@ -423,6 +423,58 @@ def test_an_import_skips_games_already_stored_says_how_many_were_new_and_keeps_d
     assert len(json.loads(stored(page)[HISTORY])["entries"]) == 3
 
 
+def test_a_game_another_phone_stored_under_its_own_uid_is_one_game_by_the_engines_identity(
+    page: Page,
+) -> None:
+    """A table's game stored on every phone: the same game under another uid and other times,
+    from the engine's own summary (its identity) of a game the page stored, is skipped."""
+    game = finished(["Anna", "Ben"], [20, 25])
+    mine = entry("mine", game, "2025-03-12T18:00:00.000Z", "2025-03-12T18:40:00.000Z")
+    theirs = entry("theirs", game, "2025-03-12T18:00:02.000Z", "2025-03-12T18:40:05.000Z")
+    other = entry("other", finished(["Anna", "Ben"], [20, 24]), "2025-03-13T18:00:00.000Z",
+                  "2025-03-13T18:40:00.000Z")
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": [mine]})})
+    page.click("#nav-history")
+    import_file(page, history_export(theirs, other))
+    assert "1 neues Spiel importiert, 1 Spiel war schon im Verlauf." in notice_text(
+        page, "importiert")
+    assert [e["uid"] for e in json.loads(stored(page)[HISTORY])["entries"]] == ["mine", "other"]
+
+
+def test_the_history_exports_a_table_for_spreadsheets(page: Page) -> None:
+    a = entry("u-a", finished(["Anna", "Zoë"], [20, 25]), "2025-03-12T18:00:00.000Z",
+              "2025-03-12T18:40:00.000Z")
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": [a]})})
+    page.click("#nav-history")
+    with page.expect_download() as download:
+        page.click("#export-csv")
+    assert download.value.suggested_filename == "kniffel-verlauf.csv"
+    text = Path(download.value.path()).read_bytes().decode("utf-8")
+    rows = [line.split(",") for line in text.removeprefix("\ufeff").split("\r\n") if line]
+    assert rows[0][:5] == ["Spiel", "Datum", "Regeln", "Spieler", "Gesamt"]
+    assert [(r[3], r[4], r[5]) for r in rows[1:]] == [("Anna", "20", "2"), ("Zoë", "25", "1")]
+
+
+def test_the_statistics_show_head_to_head_and_the_last_evenings_standings(page: Page) -> None:
+    games = [finished(["Anna", "Ben"], [20, 25]), finished(["Anna", "Ben"], [30, 6], seed=2),
+             finished(["Anna", "Ben"], [9, 9], seed=3)]
+    entries = [entry(f"e{i}", g, f"2025-03-12T1{i}:00:00.000Z", f"2025-03-12T1{i}:30:00.000Z")
+               for i, g in enumerate(games)]
+    restart(page, {HISTORY: json.dumps({"version": 1, "entries": entries})})
+    page.click("#nav-history")
+    page.wait_for_selector("#h2h")
+    rows = page.locator("#h2h tbody tr").all_inner_texts()
+    # Anna 1 win, Ben 1, one tie; Anna ahead by (−5 + 24 + 0) / 3 = 6,3 on average
+    assert [" ".join(r.split()) for r in rows] == ["Anna – Ben 3 1 : 1 1 Anna +6,3"]
+    assert "Direkter Vergleich" in (page.text_content("#h2h caption") or "")
+    title = page.text_content("#evening-title") or ""
+    assert title.startswith("Abend vom 12.03.2025") or "12.3.2025" in title, title
+    assert "3 Spiele" in title
+    standings = [" ".join(r.split()) for r in page.locator("#evening-table tbody tr")
+                 .all_inner_texts()]
+    assert standings[0].startswith("1 Anna 2 59")  # two first places (one shared), 59 points
+
+
 def test_an_entry_opens_read_only_and_can_be_deleted_with_undo(page: Page) -> None:
     data = real_data()
     restart(page, {HISTORY: data[HISTORY]})

@@ -370,7 +370,7 @@ def test_history_stats_are_per_rule_set_never_one_average_over_extreme_and_class
     # a summary without its rule set is skipped, like any malformed one
     bad = finished_summary("kniffel", {"Anna": 292})
     del bad["rules"]
-    assert history_stats([bad]) == {"games": 0, "skipped": 1, "rule_sets": []}
+    assert history_stats([bad]) == {"games": 0, "skipped": 1, "rule_sets": [], "evening": None}
 
 
 @settings(max_examples=25, deadline=None)

@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -38,9 +38,10 @@ from kniffel.engine.history_file import (
     HistoryEntry,
     decode_history,
     encode_history,
-    fingerprint,
 )
+from kniffel.engine.identity import KnownGames, game_identity
 from kniffel.engine.rules import Box
+from kniffel.engine.standings import Result, day_of
 from kniffel.errors import (
     CorruptHistoryError,
     GameOpenError,
@@ -727,11 +728,25 @@ class History:
 
     # --- export and import ---------------------------------------------------------------
 
-    def entries(self) -> list[HistoryEntry]:
-        """Every stored game as a history entry (oldest first)."""
+    def entries(self, game_id: int | None = None) -> list[HistoryEntry]:
+        """Every stored game as a history entry (oldest first); with ``game_id``, that game
+        alone (:class:`HistoryError` ``history.no_such_game`` where there is none)."""
+        if game_id is not None:
+            self.load(game_id)  # says so where there is no such game
+        where, args = ("WHERE id = ? ", (game_id,)) if game_id is not None else ("", ())
         return [HistoryEntry(uid, started, finished, self.load(gid))
                 for gid, uid, started, finished in self._read(
-                    "SELECT id, uid, started_at, finished_at FROM games ORDER BY started_at, id")]
+                    f"SELECT id, uid, started_at, finished_at FROM games {where}"
+                    "ORDER BY started_at, id", args)]
+
+    def results(self, zone: tzinfo | None = None) -> list[Result]:
+        """Every finished game's result (:class:`~kniffel.engine.standings.Result`), oldest
+        first, its day the start's in ``zone``; read from the rows, nothing replayed."""
+        records = sorted((r for r in self.games() if r.finished
+                          and all(t is not None for t in r.totals)),
+                         key=lambda r: (r.started_at, r.id))
+        return [Result(r.rules, r.players, tuple(t for t in r.totals if t is not None),
+                       day_of(r.started_at, zone)) for r in records]
 
     def export(self) -> dict[str, Any]:
         """Every stored game as one history file (:mod:`kniffel.engine.history_file`, oldest
@@ -749,25 +764,16 @@ class History:
 
     def add_entries(self, entries: Sequence[HistoryEntry]) -> ImportResult:
         """Store the games of ``entries`` (already checked) in one transaction; those stored
-        already, by uid or by content (:func:`~kniffel.engine.history_file.fingerprint`: the same
-        game
-        from a file without uids, or under another uid), are skipped and reported."""
+        already (:class:`~kniffel.engine.identity.KnownGames`: the same uid, or the same game by
+        its identity, from a file without uids or under another uid) are skipped and
+        reported."""
         skipped: list[str] = []
         with self._transaction() as db:
-            known = {r[0] for r in db.execute("SELECT uid FROM games")}
-            contents: set[str] | None = None  # read once, when a uid is new
+            known = KnownGames(_identities(db))
             for entry in entries:
-                if entry.uid in known:
+                if not known.add(entry.uid, entry.game.identity):
                     skipped.append(entry.uid)
                     continue
-                if contents is None:
-                    contents = _fingerprints(db)
-                content = fingerprint(entry.game.to_json())
-                if content in contents:
-                    skipped.append(entry.uid)
-                    continue
-                contents.add(content)
-                known.add(entry.uid)
                 gid = _insert(db, entry.game, entry.uid, entry.started, entry.finished_at)
                 db.execute("UPDATE games SET updated_at = ? WHERE id = ?",
                            (entry.finished_at or entry.started, gid))
@@ -877,8 +883,9 @@ def _store_results(db: sqlite3.Connection, game_id: int, game: Game) -> None:
                     (kn.points if kn else 0) if over else None, game_id, seat))
 
 
-def _fingerprints(db: sqlite3.Connection) -> set[str]:
-    """The content fingerprints of every stored game (from its rows, without replaying it)."""
+def _identities(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The uid and identity (:func:`~kniffel.engine.identity.game_identity`) of every stored
+    game, from its rows, without replaying it."""
     players: dict[int, list[dict[str, Any]]] = {}
     for gid, name, kind, strategy in db.execute(
             "SELECT game_id, name, kind, strategy FROM players ORDER BY game_id, seat"):
@@ -886,11 +893,12 @@ def _fingerprints(db: sqlite3.Connection) -> set[str]:
     actions: dict[int, list[Any]] = {}
     for gid, text in db.execute("SELECT game_id, action FROM actions ORDER BY game_id, seq"):
         actions.setdefault(gid, []).append(json.loads(text))
-    return {fingerprint({"rules": {"name": rules, "free_strike": bool(free)}, "mode": mode,
-                         "seed": seed, "start_player": start, "players": players.get(gid, []),
-                         "actions": actions.get(gid, [])})
-            for gid, rules, free, mode, seed, start in db.execute(
-                "SELECT id, rules, free_strike, mode, seed, start_player FROM games")}
+    return [(uid, game_identity({"rules": {"name": rules, "free_strike": bool(free)},
+                                 "mode": mode, "seed": seed, "start_player": start,
+                                 "players": players.get(gid, []),
+                                 "actions": actions.get(gid, [])}))
+            for gid, uid, rules, free, mode, seed, start in db.execute(
+                "SELECT id, uid, rules, free_strike, mode, seed, start_player FROM games")]
 
 
 def _load(db: sqlite3.Connection, game_id: int) -> Game:

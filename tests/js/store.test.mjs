@@ -92,7 +92,7 @@ test("only a kniffel-view of version 1 is one the page draws itself", () => {
 const game = (seed) => ({ players: [{ name: "Anna" }], actions: [{ type: "throw", seed }] });
 const entry = (uid, when, seed) => ({ uid, started: when, finished_at: when, game: game(seed),
   summary: { rules: "extreme", title: { de: "Kniffel Extreme" }, mode: "dice", players: ["Anna"], totals: [300],
-    bonus: [true], winners: [0], over: true } });
+    bonus: [true], winners: [0], over: true, game: `key-${seed}`, identity: `identity-${seed}` } });
 
 test("the stored game in progress needs its id, players and actions", () => {
   assert.equal(checkCurrent({ version: 1, id: "a", started: "2026-11-30T10:00:00Z", game: game(1) }, ""), null);
@@ -100,7 +100,7 @@ test("the stored game in progress needs its id, players and actions", () => {
   assert.match(checkCurrent({ version: 1, id: "a", started: "yesterday", game: game(1) }, ""), /^started: not a date/);
 });
 
-test("damaged and repeated history entries are set aside, the others kept", () => {
+test("damaged and repeated history entries (the same uid, or the engine's same identity) are set aside, the others kept", () => {
   const good = entry("a", "2026-11-30T10:00:00Z", 1);
   const sameGame = { ...entry("b", "2026-11-30T11:00:00Z", 1) };
   const sameUid = entry("a", "2026-11-30T12:00:00Z", 2);
@@ -109,6 +109,9 @@ test("damaged and repeated history entries are set aside, the others kept", () =
   assert.deepEqual(clean.entries, [good]);
   assert.equal(clean.bad, 2);
   assert.equal(clean.repeated, 2);
+  // entries of an older page without the engine's identity are never taken for one another
+  const bare = (uid) => { const e = entry(uid, "2026-11-30T10:00:00Z", 1); delete e.summary.identity; return e; };
+  assert.equal(cleanEntries([bare("x"), bare("y")]).entries.length, 2);
   assert.equal(checkHistory({ version: 1, entries: [1, 2] }, ""), null);
   assert.match(checkHistory({ version: 1, entries: {} }, ""), /^entries: not a list/);
 });

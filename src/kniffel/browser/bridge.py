@@ -23,6 +23,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Callable
+from datetime import timedelta, timezone
 from typing import Any
 
 from kniffel.browser import advice_view, coach_view, share, table
@@ -57,6 +58,7 @@ from kniffel.engine.game import (
     action_to_json,
     players_from_json,
 )
+from kniffel.engine.history_csv import csv_text
 from kniffel.engine.history_file import (
     FORMAT,
     MAX_GAMES,
@@ -68,6 +70,7 @@ from kniffel.engine.history_file import (
     encode_history,
     is_history,
 )
+from kniffel.engine.identity import KnownGames, game_identity, game_key
 from kniffel.engine.match import Match
 from kniffel.engine.messages import render, render_code, text
 from kniffel.engine.pad_review import (
@@ -447,12 +450,21 @@ class Session:
         return {"review": coach_view.pad_review_view(review_pad(game))}
 
     def stats(self, req: dict[str, Any]) -> Reply:
-        """Statistics over the history's summaries."""
+        """Statistics over the history's summaries (:func:`history_stats`), with the evening's
+        standings where the page sends each summary's time (``dates``) and its time zone
+        (``zone``, as ``Date.getTimezoneOffset()`` says)."""
         summaries = req.get("summaries")
         if not isinstance(summaries, list):
             raise CorruptSaveError(f"summaries must be a list, got {type(summaries).__name__}",
                                    code="web.bad_request")
-        return {"stats": history_stats([s for s in summaries if isinstance(s, dict)])}
+        dates = req.get("dates", [])
+        if not isinstance(dates, list) or len(dates) not in (0, len(summaries)):
+            raise CorruptSaveError("dates must be a list, one for each summary",
+                                   code="web.bad_request")
+        kept = [i for i, s in enumerate(summaries) if isinstance(s, dict)]
+        return {"stats": history_stats([summaries[i] for i in kept],
+                                       [dates[i] for i in kept] if dates else [],
+                                       _zone(req.get("zone")))}
 
     def parse_import(self, req: dict[str, Any]) -> Reply:
         """Check an imported file: one game, or a whole history (the engine's history file,
@@ -496,14 +508,17 @@ class Session:
                 {**e.to_json(), "finished": e.finished_at or e.started,
                  "summary": summary(e.game)} for e in decode_history(data)]}
         game = loads_game(text, name=name)
-        return {"kind": "game", "uid": derived_uid(game.to_json()), "game": game.to_json(),
+        return {"kind": "game", "uid": derived_uid(game), "game": game.to_json(),
                 "view": self._view(game), "summary": summary(game)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file (version 2) of the page's history entries: ``uid``, ``started``
         and ``finished_at`` where an entry has them; an older entry (``id``, ``finished``: the
         time it was stored) gets its ``id`` as uid and that time as its start, and counts as
-        finished when its game is over. Every game is replayed and checked."""
+        finished when its game is over. Every game is replayed and checked. With ``csv``, the
+        table for spreadsheets instead (:mod:`kniffel.engine.history_csv`, in the request's
+        language), its dates in the page's time zone ``zone`` (minutes behind UTC, as
+        ``Date.getTimezoneOffset()`` says; UTC without it)."""
         entries = req.get("entries")
         if not isinstance(entries, list):
             raise CorruptSaveError("entries must be a list", code="web.bad_request")
@@ -519,7 +534,7 @@ class Session:
                                        params={"number": number,
                                                "cause": cause_param(err)}) from None
             stored = e.get("finished") if isinstance(e.get("finished"), str) else None
-            uid = e.get("uid") or e.get("id") or derived_uid(e.get("game"))
+            uid = e.get("uid") or e.get("id") or derived_uid(game)
             started = e.get("started") or stored or UNKNOWN_TIME
             if "finished_at" in e:
                 finished_at = e.get("finished_at")
@@ -527,7 +542,39 @@ class Session:
                 finished_at = (stored or started) if game.is_over() else None
             out.append(HistoryEntry(str(uid), str(started),
                                     None if finished_at is None else str(finished_at), game))
+        if req.get("csv") is True:
+            return {"csv": csv_text(out, _lang(req), _zone(req.get("zone")))}
         return {"file": encode_history(out)}
+
+    def merge_history(self, req: dict[str, Any]) -> Reply:
+        """Which of the imported ``entries`` a history holding ``have`` does not hold yet, by
+        :class:`~kniffel.engine.identity.KnownGames` (the same uid, or the same game as
+        played): ``add``, their indices in ``entries`` in order (a game twice among them is
+        added once), and ``known``, how many were there already. Each item has its ``uid`` and
+        either the ``identity`` the engine gave its game (in the game's summary; the quick way
+        for a large history) or its ``game`` (a save, read as it is: the page stores the
+        engine's own). Replays nothing, changes nothing."""
+        def pairs(what: str) -> list[tuple[str, str]]:
+            items = req.get(what)
+            if not isinstance(items, list):
+                raise CorruptSaveError(f"{what} must be a list", code="web.bad_request")
+            out = []
+            for e in items:
+                e = e if isinstance(e, dict) else {}
+                uid, identity, game = e.get("uid"), e.get("identity"), e.get("game")
+                if isinstance(uid, str) and isinstance(identity, str) and identity:
+                    out.append((uid, identity))
+                elif isinstance(uid, str) and isinstance(game, dict):
+                    out.append((uid, game_identity(game)))
+                else:
+                    raise CorruptSaveError(f"each of {what} has a uid and an identity or a "
+                                           f"game, got {e!r:.60}", code="web.bad_request")
+            return out
+
+        known = KnownGames(pairs("have"))
+        add = [i for i, (uid, identity) in enumerate(pairs("entries"))
+               if known.add(uid, identity)]
+        return {"add": add, "known": len(req["entries"]) - len(add)}
 
     def chances_now(self, req: dict[str, Any]) -> Reply:
         """The win chances of the game in play (:func:`chances_view`; None where its rule set
@@ -703,6 +750,16 @@ class Session:
         return json.dumps(self.handle(request), separators=(",", ":"), ensure_ascii=False)
 
 
+def _zone(offset: object) -> timezone | None:
+    """The page's time zone from ``Date.getTimezoneOffset()`` (minutes behind UTC), or None."""
+    if offset is None:
+        return None
+    if isinstance(offset, bool) or not isinstance(offset, int) or abs(offset) > 24 * 60:
+        raise CorruptSaveError(f"zone must be minutes behind UTC, got {offset!r:.40}",
+                               code="web.bad_request")
+    return timezone(timedelta(minutes=-offset))
+
+
 _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "new": Session.new,
     "load": Session.load,
@@ -725,6 +782,7 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "warm_turn": Session.warm_turn,
     "import": Session.parse_import,
     "export_history": Session.export_history,
+    "merge_history": Session.merge_history,
     "pad_hint": Session.pad_hint,
     "pad_review": Session.pad_review,
     "chances": Session.chances_now,
@@ -767,7 +825,7 @@ class _TableEngine:
                                                                        list):
             mine = game.to_json()
             theirs = save["actions"]
-            if (all(mine[k] == save.get(k) for k in _SAVE_HEADER)
+            if (game_key(mine) == game_key(save)
                     and theirs[:len(mine["actions"])] == mine["actions"]):
                 try:
                     for action in theirs[len(mine["actions"]):]:
@@ -781,7 +839,6 @@ class _TableEngine:
 
 
 #: The fields of a save that make it the game it is, its actions aside.
-_SAVE_HEADER = ("format", "version", "rules", "mode", "seed", "start_player", "players")
 
 
 #: The codes of a file that is no kniffel game or history at all (a photo, a text, other JSON).
@@ -871,8 +928,8 @@ def warm_up() -> None:
 
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
-                        "import", "export_history", "table_code", "table_sdp", "table_open",
-                        "table_join", "table_lost", "table_leave"})
+                        "import", "export_history", "merge_history", "table_code", "table_sdp",
+                        "table_open", "table_join", "table_lost", "table_leave"})
 
 
 def wanted_table(text: str) -> str | None:

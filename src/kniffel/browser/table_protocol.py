@@ -48,7 +48,7 @@ from typing import Any, Protocol
 
 from kniffel.engine.errors import KniffelError, dice_param
 from kniffel.engine.game import Game, Outcome, Sheet
-from kniffel.engine.history_file import derived_uid
+from kniffel.engine.identity import game_key
 
 #: The protocol's version (every message's ``v``).
 VERSION = 1
@@ -59,8 +59,6 @@ VERSION = 1
 MOVES = frozenset({"act", "roll", "undo", "computer_move", "new", "load"})
 #: The words of a phone coming and going: sent on to every phone but the one they are about.
 SEAT_WORDS = frozenset({"table.said.joined", "table.said.back", "table.said.left"})
-#: The fields of a save that make a game the game it is (the actions aside).
-_HEADER = ("format", "rules", "mode", "seed", "start_player", "players")
 
 Message = dict[str, Any]
 
@@ -120,8 +118,8 @@ class Result:
 
 def game_id(save: dict[str, Any]) -> str:
     """The id of a save's game: the same for every save of the same game, whatever its
-    actions (its rule set, mode, seed, start player and players)."""
-    return derived_uid({k: save.get(k) for k in _HEADER})
+    actions (:func:`kniffel.engine.identity.game_key`)."""
+    return game_key(save)
 
 
 def said_of(before: Game, after: Game, request: dict[str, Any], device: str

@@ -9,8 +9,10 @@ Pure Python, no I/O: it runs inside Pyodide.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
+from datetime import tzinfo
 from functools import cache, partial
 from importlib import resources
 from typing import Any
@@ -39,8 +41,10 @@ from kniffel.engine.game import (
     UseChip,
     action_to_json,
 )
+from kniffel.engine.identity import game_identity, game_key
 from kniffel.engine.messages import CATALOG
 from kniffel.engine.rules import BOX_TEXTS, PRESETS, Box, Lang, RuleSet, StrikeRule, preset
+from kniffel.engine.standings import Result, day_of, evenings, head_to_head
 
 VIEW_FORMAT = "kniffel-view"
 VIEW_VERSION = 1
@@ -273,7 +277,10 @@ def game_view(game: Game, *, chances: bool = True, wait: bool = True) -> dict[st
 
 def summary(game: Game) -> dict[str, Any]:
     """What the history keeps of a game besides its save: rule set, mode, players, totals, who
-    got the bonus, who won."""
+    got the bonus, who won, and the game's identity (:mod:`kniffel.engine.identity`): which
+    game it is (``game``, however far it was played) and the game as played (``identity``), by
+    which the page knows the same game without comparing saves."""
+    save = game.to_json()
     return {
         "rules": game.rules.name,
         "title": _both(game.rules.title),
@@ -283,18 +290,25 @@ def summary(game: Game) -> dict[str, Any]:
         "bonus": [game.sheet(i).bonus > 0 for i in range(len(game.players))],
         "winners": list(game.winners()),
         "over": game.is_over(),
+        "game": game_key(save),
+        "identity": game_identity(save),
     }
 
 
-def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def history_stats(summaries: Sequence[Mapping[str, Any]], dates: Sequence[object] = (),
+                  zone: tzinfo | None = None) -> dict[str, Any]:
     """Statistics over finished games' summaries (oldest first), one part per rule set (never
     one average over Kniffel Extreme and classic Kniffel, whose totals lie far apart): games,
     and per rule set its name and title, its games, best and average total, and per player name
     the games, wins, best and average total and bonus rate, and the player's totals in order
     for the plot (``[index, total]``, the index into ``summaries``). The rule set played most
     comes first (the most recent of equally many). Unfinished or malformed summaries are
-    skipped and counted."""
+    skipped and counted. Each rule set's part has its ``head_to_head`` too
+    (:func:`kniffel.engine.standings.head_to_head`); ``evening`` is the last evening's standings
+    (:func:`kniffel.engine.standings.evenings`; the games' days from ``dates``, each summary's
+    ISO time, in ``zone``), or None."""
     parts: dict[str, dict[str, Any]] = {}
+    results: list[Result] = []
     finished = skipped = 0
     for index, s in enumerate(summaries):
         names, totals = s.get("players"), s.get("totals")
@@ -309,6 +323,8 @@ def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             skipped += 1
             continue
         finished += 1
+        results.append(Result(rules, tuple(names), tuple(totals),
+                              day_of(dates[index] if index < len(dates) else None, zone)))
         part = parts.setdefault(rules, {"rules": rules, "title": _title(rules, title),
                                         "games": 0, "last": index, "totals": [],
                                         "players": {}})
@@ -326,6 +342,7 @@ def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             p["totals"].append([index, total])
             part["totals"].append(total)
     out = []
+    pairs = head_to_head(results)
     for part in sorted(parts.values(), key=lambda q: (-q["games"], -q["last"])):
         rows = []
         for p in sorted(part["players"].values(),
@@ -339,8 +356,16 @@ def history_stats(summaries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         out.append({"rules": part["rules"], "title": part["title"], "games": part["games"],
                     "best": max(all_totals),
                     "average": round(sum(all_totals) / len(all_totals), 1),
-                    "players": rows})
-    return {"games": finished, "skipped": skipped, "rule_sets": out}
+                    "players": rows,
+                    "head_to_head": [{k: v for k, v in dataclasses.asdict(p).items()
+                                      if k != "rules"} for p in pairs
+                                     if p.rules == part["rules"]]})
+    last = next(iter(evenings(results)), None)
+    evening = None if last is None else {
+        "day": last.day, "rules": last.rules, "title": _both(preset(last.rules).title)
+        if last.rules in PRESETS else {lang: last.rules for lang in LANGS},
+        "games": last.games, "standings": [dataclasses.asdict(s) for s in last.standings]}
+    return {"games": finished, "skipped": skipped, "rule_sets": out, "evening": evening}
 
 
 def _title(rules: str, title: object) -> dict[str, str]:

@@ -57,6 +57,7 @@ from kniffel.engine.errors import (
     UnsupportedVersionError,
     cause_param,
 )
+from kniffel.engine.identity import game_identity
 from kniffel.engine.rules import Box, Choice, Entry, RuleSet, preset
 from kniffel.engine.turns import DiceTurn, ModeTurn, PadTurn, PlayerState, check_player_index
 
@@ -387,6 +388,12 @@ class Game:
     @property
     def seed(self) -> int:
         return self._seed
+
+    @property
+    def identity(self) -> str:
+        """This game as played so far, the same wherever it is stored
+        (:func:`kniffel.engine.identity.game_identity` of its save)."""
+        return game_identity(self.to_json())
 
     @property
     def start_player(self) -> int:

@@ -12,14 +12,12 @@ Pure Python, no I/O (it also runs inside Pyodide). A file is::
 too: the desktop's (``uid``, ``started_at``, ``updated_at``, ``finished_at``) and the browser's
 (``finished``: the time the page stored the entry, and no uid — a uid is derived from the game
 itself, so importing the same file twice adds its games once). Across versions the same game is
-known by its content (:func:`fingerprint`), whatever its uid.
+known by its identity (:func:`kniffel.engine.identity.game_identity`), whatever its uid.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,29 +65,10 @@ def is_history(data: object) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def derived_uid(game_json: object) -> str:
-    """A uid for a game that came without one: the same game always gets the same uid."""
-    text = json.dumps(game_json, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "g" + hashlib.sha256(text.encode()).hexdigest()[:31]
-
-
-#: The parts of a game's JSON that make it the game it is (not when or where it was stored).
-CONTENT_KEYS = ("rules", "mode", "seed", "start_player", "players", "actions")
-
-
-def fingerprint(game_json: Mapping[str, Any]) -> str:
-    """The content fingerprint of a game: the same for the same game (rule set, mode, seed,
-    start player, players and every action) in any file version, whatever its uid or times.
-    ``game_json`` is a game's JSON object (:meth:`Game.to_json`, or the same keys).
-
-    >>> from kniffel import Game, preset
-    >>> game = Game(preset("kniffel"), ["Anna"], seed=1)
-    >>> fingerprint(game.to_json()) == fingerprint({**game.to_json(), "version": 99})
-    True
-    """
-    content = {key: game_json.get(key) for key in CONTENT_KEYS}
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+def derived_uid(game: Game) -> str:
+    """A uid for a game that came without one: the same game always gets the same uid (its
+    identity's first 31 hex digits)."""
+    return "g" + game.identity[:31]
 
 
 def decode_history(data: object, *, undated: str | None = None) -> list[HistoryEntry]:
@@ -148,11 +127,8 @@ def _save_entry(save: dict[str, Any], undated: str | None) -> HistoryEntry:
     saved = _when(save.get("saved"))
     started = _when(save.get("started")) or saved or undated or UNKNOWN_TIME
     finished = _when(save.get("finished_at")) or saved or undated
-    untimed = {k: v for k, v in save.items() if k not in SAVE_TIMES}
-    item = {"uid": derived_uid(untimed), "started": started, "finished_at": finished,
-            "game": save}
-    entry = _entry(item, 1, VERSION, over_only=True)
-    return entry
+    item = {"uid": "", "started": started, "finished_at": finished, "game": save}
+    return _entry(item, 1, VERSION, over_only=True)
 
 
 def _entry(item: object, number: int, version: int, *, over_only: bool = False) -> HistoryEntry:
@@ -165,9 +141,13 @@ def _entry(item: object, number: int, version: int, *, over_only: bool = False) 
     except KniffelError as e:
         raise InvalidImportError(f"{where}: {e}", code="import.game_invalid",
                                  params={"number": number, "cause": cause_param(e)}) from None
-    if version == 1 and "uid" not in item:  # version 1, written by the browser
+    if over_only:  # a single save: its uid is its game's
+        uid = derived_uid(game)
+        started = _text(item, "started", number)
+        finished_at = _opt_text(item, "finished_at", number)
+    elif version == 1 and "uid" not in item:  # version 1, written by the browser
         stored = _opt_text(item, "finished", number)
-        uid = derived_uid(item.get("game"))
+        uid = derived_uid(game)
         started = stored or UNKNOWN_TIME
         finished_at = stored if game.is_over() else None
     else:  # version 2, or version 1 written by the desktop

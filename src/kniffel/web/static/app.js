@@ -10,6 +10,7 @@
 // dialogs.js (notices, panels), share.js (sharing, hand-off, links), system.js (wake lock and
 // update). No module imports one that imports it back (tests/js/layers.test.mjs).
 
+import { checkKept } from "./backup.js?b=__BUILD__";
 import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
@@ -53,6 +54,7 @@ function markReady() {
   // Offline copy of the site: registered once the engine runs, so that storing the files does
   // not compete with the first start (they come from the HTTP cache by then).
   registerWorker(); // with the update notice: the wake lock and update section
+  checkKept(); // whether the browser keeps the history for good (asked for when installed)
 }
 
 async function boot() {

@@ -1,5 +1,6 @@
 // The game in progress: sending actions to the engine, saying what they did, new games.
 
+import { askToKeep } from "./backup.js?b=__BUILD__";
 import { refreshIfStale } from "./chances.js?b=__BUILD__";
 import { notice, showPicker } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
@@ -135,6 +136,8 @@ export function takeReply(reply, { before, undo = false, told = false, carried =
   saveCurrent();
   saveUi();
   syncHistory();
+  // a finished game: the moment the browser grants keeping the data for good
+  if (reply.view.over) askToKeep();
   redraw();
 }
 

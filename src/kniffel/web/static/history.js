@@ -1,5 +1,6 @@
 // The history page: statistics, the stored games, import and export.
 
+import { drawKeeping, restoreSettings } from "./backup.js?b=__BUILD__";
 import { openPadReview, padReviewButton } from "./coach.js?b=__BUILD__";
 import { notice } from "./dialogs.js?b=__BUILD__";
 import { $, focusSel, h } from "./dom.js?b=__BUILD__";
@@ -41,10 +42,12 @@ export function drawHistory() {
   }
   const tools = h("div", { class: "controls" });
   tools.append(h("button", { type: "button", id: "export-history", onclick: exportHistory, disabled: !state.ready }, tr("page.history.export")));
+  tools.append(h("button", { type: "button", id: "export-csv", onclick: exportCsv, disabled: !state.ready }, tr("page.history.export_csv")));
   const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
     onchange: (e) => importFile(e.target) });
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
   wrap.append(tools);
+  wrap.append(drawKeeping());
   const ordered = byDate(state.history);
   if (!ordered.length) {
     wrap.append(h("p", { id: "history-empty" }, tr("page.history.empty")));
@@ -61,6 +64,7 @@ export function drawHistory() {
   } else {
     // one part per rule set (the engine's): Kniffel Extreme's totals and classic Kniffel's are
     // never averaged together, nor joined by one line in the plot
+    if (stats.evening) wrap.append(drawEvening(stats.evening));
     stats.rule_sets.forEach((part, k) => wrap.append(drawRuleSetStats(part, k, stats.order ?? ordered)));
   }
   wrap.append(h("h3", {}, tr("page.history.games")));
@@ -85,7 +89,39 @@ function drawRuleSetStats(part, k, ordered) {
     h("h4", { id: id("stats-title") }, tr(part.title)),
     h("p", { id: id("stats-summary") }, `${tr("page.history.games")}: ${num(part.games)} · ${tr("page.history.best")}: ${num(part.best)} · ${tr("page.history.average")}: ${num(part.average)}`),
     h("div", { class: "stats-wrap" }, table),
+    part.head_to_head?.length ? drawHeadToHead(part.head_to_head, id) : null,
     plot(part, ordered, id));
+}
+
+// Head to head (the engine's, kniffel.engine.standings): per pair of players who played each
+// other on this rule set, their games, each one's wins, the ties, and who was ahead on average.
+function drawHeadToHead(pairs, id) {
+  // (names on lines of their own: a narrow phone wraps them instead of cutting them)
+  const margin = (p) => (p.margin === 0 ? [tr("page.history.even")]
+    : [p.margin > 0 ? p.first : p.second, h("br"), `+${num(Math.abs(p.margin))}`]);
+  // the ties' column only where there was a tie: a narrow phone keeps the room for the names
+  const ties = pairs.some((p) => p.ties > 0);
+  return h("div", { class: "stats-wrap" }, h("table", { class: "stats h2h", id: id("h2h") },
+    h("caption", {}, tr("page.history.h2h")),
+    h("thead", {}, h("tr", {}, [tr("page.history.pair"), tr("page.history.games"), tr("page.history.wins"), ties ? tr("page.history.ties") : null, tr("page.history.margin")]
+      .filter((x) => x !== null).map((x) => h("th", { scope: "col" }, x)))),
+    h("tbody", {}, pairs.map((p) => h("tr", {},
+      h("th", { scope: "row", class: "pair" }, p.first, h("br"), `– ${p.second}`),
+      h("td", {}, num(p.games)), h("td", {}, `${num(p.first_wins)} : ${num(p.second_wins)}`),
+      ties ? h("td", {}, num(p.ties)) : null, h("td", { class: "pair" }, ...margin(p)))))));
+}
+
+// The last evening's standings: the games of the same players on one rule set on one day.
+function drawEvening(evening) {
+  const day = dateText(new Date(`${evening.day}T12:00:00`), false);
+  return h("section", { class: "evening", id: "evening", "aria-labelledby": "evening-title" },
+    h("h4", { id: "evening-title" }, tr("page.history.evening", { day, rules: tr(evening.title), games: num(evening.games) })),
+    h("div", { class: "stats-wrap" }, h("table", { class: "stats", id: "evening-table" },
+      h("thead", {}, h("tr", {}, ["#", tr("page.history.stat_player"), tr("page.history.wins"), tr("page.history.points"), tr("page.history.avg_place")]
+        .map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, evening.standings.map((s, i) => h("tr", {}, h("td", {}, num(i + 1)),
+        h("th", { scope: "row" }, h("span", { class: "pname", title: s.name }, s.name)),
+        h("td", {}, num(s.wins)), h("td", {}, num(s.points)), h("td", {}, num(s.average_place))))))));
 }
 
 // Unfinished games (the one in play is never among them: it is not in the history) stay in the
@@ -241,7 +277,8 @@ function undoDelete() {
 
 async function loadStats(ordered) {
   state.stats = { loading: true }; // asked once per change of the history
-  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary) });
+  const reply = await ask({ op: "stats", summaries: ordered.map((e) => e.summary),
+    dates: ordered.map((e) => entryDate(e) || null), zone: new Date().getTimezoneOffset() });
   if (reply.ok) {
     state.stats = { ...reply.stats, order: ordered };
     if (state.screen === "history") redraw();
@@ -256,8 +293,8 @@ async function resume(entry) {
   if (reply && !reply.ok) notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn");
 }
 
-function download(name, data) {
-  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+function download(name, data, type = "application/json") {
+  const blob = new Blob([type === "application/json" ? JSON.stringify(data, null, 1) : data], { type });
   const a = h("a", { href: URL.createObjectURL(blob), download: name });
   document.body.append(a);
   a.click();
@@ -274,24 +311,32 @@ async function exportHistory() {
   if (reply.ok) download("kniffel-verlauf.json", reply.file);
 }
 
-// Add imported entries that are not stored yet (same uid, or the very same game): how many were
-// new and how many already there.
-function addEntries(entries) {
-  const uids = new Set(state.history.map((e) => e.uid));
-  const games = new Set(state.history.map((e) => JSON.stringify(e.game)));
-  let added = 0;
-  for (const e of entries) {
-    const game = JSON.stringify(e.game);
-    if (uids.has(e.uid) || games.has(game)) continue;
-    uids.add(e.uid);
-    games.add(game);
+// The history as a table for spreadsheets (kniffel.engine.history_csv): one row per player and
+// finished game, its dates in this browser's time zone.
+async function exportCsv() {
+  const reply = await ask({ op: "export_history", entries: byDate(state.history), csv: true,
+    zone: new Date().getTimezoneOffset() });
+  if (reply.ok) download("kniffel-verlauf.csv", reply.csv, "text/csv;charset=utf-8");
+  else notice(tr("page.history.refused", { why: refusal(reply.error) }), "warn");
+}
+
+// Add imported entries that are not stored yet: the engine says which (the same uid, or the same
+// game as played: kniffel.engine.identity); how many were new and how many already there. Null
+// when the engine refused (its sentence is shown).
+// (the identity the engine wrote into a summary where there is one: no game is sent, nothing hashed)
+const known = (e) => (typeof e.summary?.identity === "string" ? { uid: e.uid, identity: e.summary.identity } : { uid: e.uid, game: e.game });
+
+async function addEntries(entries) {
+  const reply = await ask({ op: "merge_history", have: state.history.map(known), entries: entries.map(known) });
+  if (!reply.ok) { notice(tr("page.history.import_bad", { why: refusal(reply.error) }), "warn"); return null; }
+  for (const i of reply.add) {
+    const e = entries[i];
     state.history.push({ uid: e.uid, started: e.started ?? null, finished_at: e.finished_at ?? null,
       game: e.game, summary: e.summary });
-    added++;
   }
   state.history = byDate(state.history);
-  if (added) saveHistory();
-  return { added, skipped: entries.length - added };
+  if (reply.add.length) saveHistory();
+  return { added: reply.add.length, skipped: reply.known };
 }
 
 // What an import of a history added: "2 neue Spiele importiert, 1 Spiel war schon im Verlauf."
@@ -317,11 +362,14 @@ async function importFile(input) {
   state.opened = null;
   const uid = reply.uid ?? newId();
   if (reply.kind === "history") {
-    const { added, skipped } = addEntries(reply.entries);
-    notice(importResult(added, skipped));
+    const merged = await addEntries(reply.entries);
+    if (!merged) return;
+    restoreSettings(text); // a backup's names, on a phone that has none of its own
+    notice(importResult(merged.added, merged.skipped));
   } else if (reply.view.over) {
-    const { added } = addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
-    notice(added ? tr("page.history.imported_game") : tr("page.history.import_known"));
+    const merged = await addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
+    if (!merged) return;
+    notice(merged.added ? tr("page.history.imported_game") : tr("page.history.import_known"));
   } else {
     // an unfinished game continues here; the one in progress goes to the history
     const loaded = await loadGame(reply.game, { uid });

@@ -191,7 +191,8 @@ export const entryDate = (e) => e.finished_at ?? e.started ?? "";
 // Sort entries oldest first (stable; undated ones first).
 export const byDate = (entries) => [...entries].sort((a, b) => entryDate(a).localeCompare(entryDate(b)));
 
-// The good entries of a stored history and the number set aside (damaged or repeated games).
+// The good entries of a stored history and the number set aside (damaged or repeated games: the
+// same uid, or the same game as played by the identity the engine wrote into its summary).
 export function cleanEntries(entries) {
   const good = [];
   const seenUid = new Set();
@@ -204,13 +205,13 @@ export function cleanEntries(entries) {
       bad++;
       continue;
     }
-    const game = JSON.stringify(e.game);
-    if (seenUid.has(e.uid) || seenGame.has(game)) {
+    const game = e.summary.identity;
+    if (seenUid.has(e.uid) || (game !== undefined && seenGame.has(game))) {
       repeated++;
       continue;
     }
     seenUid.add(e.uid);
-    seenGame.add(game);
+    if (game !== undefined) seenGame.add(game);
     good.push(e);
   }
   return { entries: good, bad, repeated };

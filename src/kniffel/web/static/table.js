@@ -234,11 +234,11 @@ function arrive(reply, before) {
   // the new state, for the player to move there (another column); they close
   if ($("picker").open) $("picker").close();
   const cur = state.current;
-  const same = cur && cur.game && sameGame(cur.game, reply.game);
+  const same = cur && sameGame(cur.summary, reply.summary);
   if (!same) {
     shelveCurrent();
     // a game of this phone's history (the table went back to it): that entry, not a second copy
-    const kept = state.history.find((e) => e.game && sameGame(e.game, reply.game));
+    const kept = state.history.find((e) => sameGame(e.summary, reply.summary));
     if (kept) {
       state.history = state.history.filter((e) => e !== kept);
       saveHistory();
@@ -257,11 +257,11 @@ function arrive(reply, before) {
   redraw();
 }
 
-// Whether two saves are of one game (its rules, players and seed): the table's game arriving
-// again replaces its older state; any other game is kept aside first.
+// Whether two games' summaries are of one game, however far each was played (the engine's
+// key of the game, kniffel.engine.identity.game_key): the table's game arriving again replaces
+// its older state; any other game is kept aside first.
 export function sameGame(a, b) {
-  const head = (g) => JSON.stringify([g.rules, g.mode, g.seed, g.start_player, g.players]);
-  return head(a) === head(b);
+  return typeof a?.game === "string" && a.game === b?.game;
 }
 
 async function closed(link) {
