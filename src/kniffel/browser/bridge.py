@@ -101,6 +101,11 @@ EXPERTS = frozenset({"expert", "expert-win"})
 Reply = dict[str, Any]
 
 
+
+#: The fields of a save that make it the game it is, its actions aside (the expert's engine
+#: plays a save on from the one asked last only where these agree).
+_SAVE_HEADER = ("format", "version", "rules", "mode", "seed", "start_player", "players")
+
 class Session:
     """The game the page is showing, and the requests that read and change it."""
 
