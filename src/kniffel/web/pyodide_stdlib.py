@@ -75,6 +75,7 @@ STDLIB_FILES: tuple[str, ...] = (
     "contextvars.py",
     "copy.py",
     "copyreg.py",
+    "csv.py",
     "ctypes/__init__.py",
     "ctypes/_endian.py",
     "dataclasses.py",
