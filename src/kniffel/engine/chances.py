@@ -323,6 +323,19 @@ class PlayerState:
         return cls(dict(sheet.entries), sheet.total, sheet.upper_sum, chips)
 
 
+def most_to_come(rules: RuleSet, entries: Mapping[Box, Entry], upper: int) -> int:
+    """The most points the boxes open beside ``entries`` can still bring, the upper sum being
+    ``upper``: their highest points, the bonus while it is open, and further Kniffels' extra
+    points for every open box where the rules grant them."""
+    open_boxes = [b for b in rules.boxes if b not in entries]
+    top = sum(rules.max_points(b) for b in open_boxes)
+    if upper < rules.bonus_threshold and any(b.is_upper for b in open_boxes):
+        top += rules.bonus_points
+    if rules.extra_kniffel is not ExtraKniffel.NONE and Box.KNIFFEL in rules.boxes:
+        top += rules.extra_kniffel_bonus * len(open_boxes)
+    return top
+
+
 class ChanceModel:
     """Final-total distributions for the players of one rule set (values and spread loaded
     once)."""
@@ -377,16 +390,8 @@ class ChanceModel:
         return self.values.future(mask, state.upper, x) + self.spread.shift_of(open_boxes)
 
     def most_to_come(self, state: PlayerState) -> int:
-        """The most points the open boxes can still bring (with the bonus, and further
-        Kniffels' extra points for every open box)."""
-        rules = self.rules
-        open_boxes = [b for b in rules.boxes if b not in state.entries]
-        top = sum(rules.max_points(b) for b in open_boxes)
-        if state.upper < rules.bonus_threshold and any(b.is_upper for b in open_boxes):
-            top += rules.bonus_points
-        if self._further:
-            top += rules.extra_kniffel_bonus * len(open_boxes)
-        return top
+        """The most points the open boxes can still bring (:func:`most_to_come`)."""
+        return most_to_come(self.rules, state.entries, state.upper)
 
     @staticmethod
     def _key(state: PlayerState) -> tuple[object, ...]:

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kniffel.engine.advice import Advice, Option, Position
-from kniffel.engine.chances import ChanceModel, PlayerState, chance_model
+from kniffel.engine.chances import ChanceModel, PlayerState, chance_model, most_to_come
 from kniffel.engine.distribution import Distribution
 from kniffel.engine.endgame import Endgame, endgame_for
 from kniffel.engine.errors import IllegalMoveError, InvalidArgumentError
@@ -182,7 +182,8 @@ class LastRound:
         self.count = sum(1 for t in finished if t == top)
         self._shares: dict[tuple[int, int, int], float] = {}
         self._memory = memory if memory is not None else {}
-        self._reach = [(c.total, c.total + _most_to_come(self.rules, c)) for c in self.later]
+        self._reach = [(c.total, c.total + most_to_come(self.rules, c.entries, c.upper))
+                       for c in self.later]
         self.turns_played = 0
 
     def share(self, k: int, top: int, count: int) -> float:
@@ -247,16 +248,6 @@ class LastRound:
     def mover_utility(self) -> Callable[[int], float]:
         """``U₀``: the mover's share of a final total."""
         return self.utility(-1, self.top, self.count)
-
-
-def _most_to_come(rules: RuleSet, column: Column) -> int:
-    """The most points the open boxes of ``column`` can still add (bonus and further Kniffels'
-    extra points included)."""
-    open_boxes = column.open_boxes(rules)
-    top = sum(rules.max_points(b) for b in open_boxes)
-    if column.upper < rules.bonus_threshold and any(b.is_upper for b in open_boxes):
-        top += rules.bonus_points
-    return top + rules.extra_kniffel_bonus * len(open_boxes)
 
 
 def is_last_round(game: Game) -> bool:
@@ -544,7 +535,8 @@ class WinAdvisor:
         worth_of = self.player.final_worth(column, value)
         # every final total the mover can reach, valued now: the later players' turns are
         # computed here, not inside the mover's recursion
-        for x in range(column.total, column.total + _most_to_come(self.rules, column) + 1):
+        reach = most_to_come(self.rules, column.entries, column.upper)
+        for x in range(column.total, column.total + reach + 1):
             value(x)
         self.turns_played = rnd.turns_played
         return worth_of
