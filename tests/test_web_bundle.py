@@ -6,6 +6,7 @@ total follows once it does."""
 from __future__ import annotations
 
 import json
+import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Request
 
+from kniffel.web.bytecode import find_node
 from kniffel.web.server import STATIC_DIR, find_esbuild, running_server
 
 pytestmark = pytest.mark.browser
@@ -95,3 +97,19 @@ def test_a_first_visit_asks_for_each_file_once_and_takes_a_score_before_the_engi
     assert not modules & set(counts)
     page_first = asked.index("app.js")
     assert asked.index("worker.js") > page_first
+
+
+def test_the_production_site_ships_its_python_as_bytecode(bundled_site: tuple[str, Path]) -> None:
+    """Where node compiles it (kniffel.web.bytecode), the production site's kniffel.zip and
+    Pyodide's trimmed standard library hold every module as ``.pyc`` and no ``.py``: a first
+    visit's interpreter compiles nothing (the test above runs the engine from them)."""
+    if find_node() is None:
+        pytest.skip("node is missing: the site keeps its sources where no node compiles them")
+    _, site = bundled_site
+    for name in ("kniffel.zip", "pyodide/python_stdlib.zip"):
+        with zipfile.ZipFile(site / name) as zf:
+            members = zf.namelist()
+        assert not [m for m in members if m.endswith(".py")], name
+        assert [m for m in members if m.endswith(".pyc")], name
+    with zipfile.ZipFile(site / "kniffel.zip") as zf:
+        assert "kniffel/browser/bridge.pyc" in zf.namelist()

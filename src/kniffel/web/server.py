@@ -42,6 +42,7 @@ from kniffel.engine.errors import KniffelError
 from kniffel.engine.expert_model import MODEL_FILES, packed_copy
 from kniffel.engine.rules import Lang
 from kniffel.web import jsqr_files
+from kniffel.web.bytecode import compiled_zips
 from kniffel.web.pyodide_files import COPY_FOLDER, PYODIDE_FILES
 from kniffel.web.pyodide_stdlib import STDLIB_FILES
 
@@ -241,6 +242,12 @@ def trimmed_stdlib(data: bytes, keep: tuple[str, ...] = STDLIB_FILES) -> bytes:
                 "scripts/pyodide_stdlib.py)", code="web.pyodide_incomplete",
                 params={"where": "python_stdlib.zip"})
         return _stored_zip([(info, zf.read(info)) for info in infos])
+
+
+#: Where the engine's worker puts the zips' members (``kniffel.zip`` unpacked, Pyodide's standard
+#: library as ``/lib/python314.zip`` for Python 3.14): their code's file names.
+PACKAGE_PREFIX = "/home/pyodide/lib/"
+STDLIB_PREFIX = "/lib/python%s.zip/"
 
 
 #: Pyodide's files the site serves: its lock file is not one of them, the engine's worker gets
@@ -454,16 +461,25 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     decoder, jsqr_version = jsqr_module(find_jsqr())
     out.mkdir(parents=True, exist_ok=True)
     (out / "pyodide").mkdir(exist_ok=True)
+    stdlib = trimmed_stdlib((pyodide / "python_stdlib.zip").read_bytes())
+    zipped = package_zip()
+    compiled = None
+    if esbuild:  # the production site: its Python as bytecode where node compiles it
+        python = str(engine_lock(pyodide)["info"]["python"])
+        compiled = compiled_zips(
+            {"stdlib": (stdlib, STDLIB_PREFIX % "".join(python.split(".")[:2])),
+             "package": (zipped, PACKAGE_PREFIX)}, pyodide, python, _best_cache())
+    if compiled is not None:
+        stdlib, zipped = compiled["stdlib"], compiled["package"]
     for name in SITE_PYODIDE_FILES:
         if name == "python_stdlib.zip":
-            (out / "pyodide" / name).write_bytes(trimmed_stdlib((pyodide / name).read_bytes()))
+            (out / "pyodide" / name).write_bytes(stdlib)
         else:
             shutil.copyfile(pyodide / name, out / "pyodide" / name)
     with suppress(FileNotFoundError):
         (out / "pyodide" / "pyodide-lock.json").unlink()  # an earlier build's
     (out / jsqr_files.SITE_FILE).parent.mkdir(exist_ok=True)
     (out / jsqr_files.SITE_FILE).write_text(decoder, encoding="utf-8")
-    zipped = package_zip()
     (out / "kniffel.zip").write_bytes(zipped)
     digest = hashlib.sha256(zipped)
     digest.update(decoder.encode())
@@ -528,7 +544,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     compressed = write_compressed(out, [name for name in files if name != "./"],
                                   best=bool(esbuild))
     return {"build": build, "pyodide": version, "jsqr": jsqr_version, "files": files,
-            "compressed": compressed, "bundled": bool(esbuild)}
+            "compressed": compressed, "bundled": bool(esbuild), "bytecode": compiled is not None}
 
 
 #: The files the engine's worker asks for at once, whose unpacked sizes it counts as its progress.

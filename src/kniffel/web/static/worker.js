@@ -8,9 +8,10 @@
 //
 // The game's engine starts as soon as the page's first screen is drawn, and it asks for every
 // file it needs at once, side by side (a 4G link carries them in parallel, no file waits for
-// another): Pyodide's loader and interpreter modules, the interpreter (pyodide.asm.wasm), the
+// another): Pyodide's loader and interpreter modules, the interpreter (pyodide.asm.wasm) and the
 // part of Python's standard library the engine runs on (the site's build trims it:
-// kniffel.web.pyodide_stdlib) and kniffel.zip. Pyodide's own requests for the wasm and the
+// kniffel.web.pyodide_stdlib); kniffel.zip as soon as those are in. The production site's Python
+// is bytecode (kniffel.web.bytecode): the interpreter starts without compiling a module. Pyodide's own requests for the wasm and the
 // standard library get these responses (fetch below), and its lock file is the build's copy of
 // its facts with no packages (the engine loads none), so nothing is asked for twice or late.
 
@@ -37,13 +38,17 @@ const interpreter = import("./pyodide/pyodide.asm.mjs");
 loader.catch(() => {}); // an error is reported where it is awaited
 interpreter.catch(() => {});
 
-// Every file at once; each response's body counted as it is read (by Pyodide, or fetchPackage).
+// The interpreter's files at once, kniffel.zip right after them (below); each response's body
+// counted as it is read (by Pyodide, or fetchPackage).
 const ownFetch = self.fetch.bind(self);
 const total = Object.keys(FILES).reduce((n, name) => n + (SIZES[name] || 0), 0);
 let received = 0;
 let told = 0;
-function counted(response) {
-  if (!response.ok || !response.body || !total) return response;
+function counted(response, whole) {
+  if (!response.ok || !response.body || !total) {
+    whole();
+    return response;
+  }
   const count = new TransformStream({
     transform(chunk, controller) {
       received += chunk.byteLength;
@@ -54,16 +59,32 @@ function counted(response) {
       }
       controller.enqueue(chunk);
     },
+    flush: whole,
   });
   return new Response(response.body.pipeThrough(count), {
     status: response.status, statusText: response.statusText, headers: response.headers,
   });
 }
-const early = new Map(Object.values(FILES).map((url) => {
-  const answer = ownFetch(url).then(counted);
-  answer.catch(() => {}); // an error is reported where it is awaited
-  return [url, answer];
-}));
+// A file's response, and when its body has come in whole (or could not come).
+function request(url) {
+  let whole;
+  const done = new Promise((resolve) => { whole = resolve; });
+  const answer = ownFetch(url).then((r) => counted(r, whole));
+  answer.catch(() => whole());
+  return { answer, done };
+}
+const interpreterFiles = [FILES["pyodide/pyodide.asm.wasm"], FILES["pyodide/python_stdlib.zip"]].map(request);
+// kniffel.zip is read only once the interpreter runs: asked for when the interpreter's files are
+// in, it does not share a slow link with them (on 4G they come 0.5 s sooner, and the interpreter
+// starts while it comes); on a fast link it is there long before the interpreter is.
+const packageFile = Promise.all(interpreterFiles.map((f) => f.done))
+  .then(() => request(FILES["kniffel.zip"]).answer);
+const early = new Map([
+  [FILES["pyodide/pyodide.asm.wasm"], interpreterFiles[0].answer],
+  [FILES["pyodide/python_stdlib.zip"], interpreterFiles[1].answer],
+  [FILES["kniffel.zip"], packageFile],
+]);
+for (const answer of early.values()) answer.catch(() => {}); // reported where it is awaited
 // Pyodide asks with fetch(URL): the first request for one of FILES gets the response under way.
 self.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
