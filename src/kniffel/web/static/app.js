@@ -14,7 +14,7 @@ import { checkKept } from "./backup.js?b=__BUILD__";
 import { keptChances, refreshChances } from "./chances.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { useStarts } from "./early.js?b=__BUILD__";
-import { ask, engineReady, startEngine } from "./engine.js?b=__BUILD__";
+import { ask, engineReady, goEngine, startEngine } from "./engine.js?b=__BUILD__";
 import { setCurrent } from "./game.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { awake, BUILD, facts, onRedraw, play, state, timing } from "./state.js?b=__BUILD__";
@@ -45,6 +45,10 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") awake.refused = false;
   keepAwake();
 });
+
+// How long after the first screen a first visit's engine starts its interpreter when the player
+// has entered nothing yet (a first entry starts it at once: game.js actEarly).
+const GO_AFTER_MS = 1000;
 
 function markReady() {
   state.ready = true;
@@ -90,9 +94,14 @@ async function boot() {
   timing.firstDrawMs = performance.now();
   timing.usableMs = timing.firstDrawMs;
   // The engine starts now, once the first screen is drawn: its files come side by side while the
-  // player reads it (worker.js); a stored game it must replay waits for it anyway.
-  if (state.pending || (state.current && !(state.current.view && state.current.view.early))) startEngine();
-  else setTimeout(startEngine, 0); // after this task: the first screen is painted first
+  // player reads it (worker.js); a stored game it must replay waits for it anyway. Otherwise its
+  // interpreter starts with the first entry or request, or GO_AFTER_MS after the first screen:
+  // the player's first taps do not share the CPU with Pyodide's start.
+  if (state.pending || (state.current && !(state.current.view && state.current.view.early))) goEngine();
+  else {
+    setTimeout(startEngine, 0); // after this task: the first screen is painted first
+    setTimeout(goEngine, GO_AFTER_MS);
+  }
   await engineReady;
   let restore = state.current ? { record: state.current, raw: stored ? stored.raw : JSON.stringify(state.current) } : state.pending;
   while (restore) {

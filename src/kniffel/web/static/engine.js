@@ -5,8 +5,12 @@ import { BUILD, redraw, state, timing } from "./state.js?b=__BUILD__";
 
 // The game's engine starts when the page asks for it (startEngine, app.js: once the first screen
 // is drawn and usable, so that its start does not hold up the first entry) or with the first
-// request, whichever comes first.
+// request, whichever comes first. Started, it asks for its files at once; its interpreter starts
+// on goEngine() or with the first request (worker.js): on a first visit, with the player's
+// first entry or a moment after the first screen (app.js), so that Pyodide's start does not take
+// the CPU from the player's first taps.
 let worker = null;
+let going = false;
 const waiting = new Map();
 let nextId = 1;
 let resolveEngine;
@@ -18,6 +22,14 @@ export function startEngine() {
   worker = new Worker(new URL(`./worker.js?b=${BUILD}`, import.meta.url), { type: "module" });
   worker.onmessage = onEngineMessage;
   return worker;
+}
+
+// The engine's interpreter starts now (its files may still be coming).
+export function goEngine() {
+  if (going) return;
+  going = true;
+  timing.engineGoMs = Math.round(performance.now());
+  startEngine().postMessage({ type: "go" });
 }
 
 // What the worker says while it starts lands in the page's state (state.boot, drawn by screen.js
@@ -64,6 +76,7 @@ export function ask(request) {
   return new Promise((resolve) => {
     const id = nextId++;
     waiting.set(id, resolve);
+    going = true; // a request starts the interpreter (worker.js)
     startEngine().postMessage({ id, request: { lang: state.lang, ...request } });
   });
 }
@@ -77,6 +90,7 @@ const expertWaiting = new Map();
 function expertEngine() {
   if (expertWorker) return expertWorker;
   expertWorker = new Worker(new URL(`./worker.js?b=${BUILD}&expert=1`, import.meta.url), { type: "module" });
+  expertWorker.postMessage({ type: "go" }); // its interpreter starts at once (worker.js)
   expertWorker.onmessage = (event) => {
     const msg = event.data;
     if (msg.type === "progress") (timing.expertSteps ??= []).push([msg.step, msg.ms]);

@@ -5,7 +5,7 @@ import { refreshIfStale } from "./chances.js?b=__BUILD__";
 import { notice, showPicker } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { earlyAct, earlyGame, earlyGameOf, earlyStart } from "./early.js?b=__BUILD__";
-import { ask } from "./engine.js?b=__BUILD__";
+import { ask, goEngine } from "./engine.js?b=__BUILD__";
 import { keptAfter, keptAfterUndo, noteKeep } from "./keep.js?b=__BUILD__";
 import { facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveCurrent, saveHistory, saveUi, shelveCurrent, syncHistory } from "./storage.js?b=__BUILD__";
@@ -155,6 +155,8 @@ function actEarly(request) {
   saveCurrent();
   saveUi();
   redraw();
+  // the totals wait for the engine from now on: its interpreter starts once this is drawn
+  requestAnimationFrame(() => setTimeout(goEngine, 0));
   return { ok: true, game: next.game, view: next.view };
 }
 

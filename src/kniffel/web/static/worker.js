@@ -6,14 +6,15 @@
 // the start, on the page's request (warm_expert): they would make the snapshot larger than
 // Pyodide 314 can restore (only its 30 MB starting heap: pyodide/pyodide#6254).
 //
-// The game's engine starts as soon as the page's first screen is drawn, and it asks for every
-// file it needs at once, side by side (a 4G link carries them in parallel, no file waits for
-// another): Pyodide's loader and interpreter modules, the interpreter (pyodide.asm.wasm) and the
-// part of Python's standard library the engine runs on (the site's build trims it:
-// kniffel.web.pyodide_stdlib); kniffel.zip as soon as those are in. The production site's Python
-// is bytecode (kniffel.web.bytecode): the interpreter starts without compiling a module. Pyodide's own requests for the wasm and the
-// standard library get these responses (fetch below), and its lock file is the build's copy of
-// its facts with no packages (the engine loads none), so nothing is asked for twice or late.
+// The game's engine starts as soon as the page's first screen is drawn, and it asks for the
+// files it needs first at once, side by side: Pyodide's loader and interpreter modules, the
+// interpreter (pyodide.asm.wasm) and the part of Python's standard library the engine runs on
+// (the site's build trims it: kniffel.web.pyodide_stdlib); kniffel.zip, read only once the
+// interpreter runs, as soon as those are in. The production site's Python is bytecode
+// (kniffel.web.bytecode): the interpreter starts without compiling a module. Pyodide's own
+// requests for the wasm and the standard library get these responses (fetch below), and its lock
+// file is the build's copy of its facts with no packages (the engine loads none), so nothing is
+// asked for twice or late.
 
 const BUILD = "__BUILD__";
 const SNAPSHOT_CACHE = "kniffel-snapshot";
@@ -38,38 +39,44 @@ const interpreter = import("./pyodide/pyodide.asm.mjs");
 loader.catch(() => {}); // an error is reported where it is awaited
 interpreter.catch(() => {});
 
-// The interpreter's files at once, kniffel.zip right after them (below); each response's body
-// counted as it is read (by Pyodide, or fetchPackage).
+// The interpreter's files at once, kniffel.zip right after them (below). Each response's body
+// is read as it comes (counted: the start's progress), whether or not Pyodide reads it yet, so
+// no download waits for the interpreter's start; Pyodide reads its copy (a tee) when it starts.
 const ownFetch = self.fetch.bind(self);
 const total = Object.keys(FILES).reduce((n, name) => n + (SIZES[name] || 0), 0);
 let received = 0;
 let told = 0;
-function counted(response, whole) {
-  if (!response.ok || !response.body || !total) {
-    whole();
-    return response;
-  }
-  const count = new TransformStream({
-    transform(chunk, controller) {
-      received += chunk.byteLength;
+async function drain(body, whole) {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
       const now = performance.now();
-      if (now - told > 100 || received >= total) {
+      if (total && (now - told > 100 || received >= total)) {
         told = now;
         progress("bytes", [Math.min(received, total), total]);
       }
-      controller.enqueue(chunk);
-    },
-    flush: whole,
-  });
-  return new Response(response.body.pipeThrough(count), {
-    status: response.status, statusText: response.statusText, headers: response.headers,
-  });
+    }
+  } catch {
+    // the download broke off: Pyodide's copy says so where it is read
+  }
+  whole();
 }
-// A file's response, and when its body has come in whole (or could not come).
+// A file's response (its body Pyodide's copy), and when its body has come in whole (or broke off).
 function request(url) {
   let whole;
   const done = new Promise((resolve) => { whole = resolve; });
-  const answer = ownFetch(url).then((r) => counted(r, whole));
+  const answer = ownFetch(url).then((response) => {
+    if (!response.ok || !response.body) {
+      whole();
+      return response;
+    }
+    const [kept, counted] = response.body.tee();
+    drain(counted, whole);
+    return new Response(kept, { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
   answer.catch(() => whole());
   return { answer, done };
 }
@@ -85,6 +92,12 @@ const early = new Map([
   [FILES["kniffel.zip"], packageFile],
 ]);
 for (const answer of early.values()) answer.catch(() => {}); // reported where it is awaited
+
+// The interpreter starts when the page says so ({type: "go"}) or with the first request: on a
+// first visit the page lets the player's first taps go first (engine.js goEngine), since
+// Pyodide's start takes the CPU for a second or more; the files come meanwhile.
+let go;
+const started = new Promise((resolve) => { go = resolve; });
 // Pyodide asks with fetch(URL): the first request for one of FILES gets the response under way.
 self.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
@@ -173,6 +186,8 @@ async function bootFresh(cache) {
 const ready = (async () => {
   progress("worker");
   const cache = await openCache();
+  await started;
+  progress("go");
   const py = (await bootFromSnapshot(cache)) ?? (await bootFresh(cache));
   const bridge = py.pyimport("kniffel.browser.bridge");
   return { py, handle: bridge.handle_json, wanted: bridge.wanted_table };
@@ -207,6 +222,8 @@ ready.then(
 // must not let a later one overtake it).
 let queue = Promise.resolve();
 onmessage = (event) => {
+  go();
+  if (event.data && event.data.type === "go") return;
   queue = queue.then(() => answer(event.data));
 };
 
