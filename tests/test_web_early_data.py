@@ -70,9 +70,11 @@ def test_wanted_table_names_a_classic_games_table_only_where_values_may_be_read(
     monkeypatch.setattr(advice_view, "TABLES_DIR", tmp_path)
     kniffel = Game(preset("kniffel"), [Player("A")], mode=Mode.PAD, seed=0).to_json()
     extreme = Game(preset("extreme"), [Player("A")], mode=Mode.PAD, seed=0).to_json()
-    assert bridge.wanted_table(json.dumps({"op": "load", "game": kniffel})) == "kniffel.table"
-    assert bridge.wanted_table(json.dumps({"op": "new", "rules": "kniffel",
-                                           "free_strike": True})) == "kniffel-free-strike.table"
+    assert bridge.wanted_table(json.dumps({"op": "load", "game": kniffel})) \
+        == "browser/tables/kniffel.table"
+    assert bridge.wanted_table(json.dumps({"op": "new", "rules": "kniffel", "free_strike": True})) \
+        == "browser/tables/kniffel-free-strike.table"
+    # (Kniffel Extreme's model is among the package's data files here: nothing to fetch)
     assert bridge.wanted_table(json.dumps({"op": "load", "game": extreme})) is None
     assert bridge.wanted_table(json.dumps({"op": "load", "game": kniffel,
                                            "chances": False})) is None
@@ -81,3 +83,25 @@ def test_wanted_table_names_a_classic_games_table_only_where_values_may_be_read(
     assert bridge.wanted_table("not json") is None
     (tmp_path / "kniffel.table").write_bytes(b"here")
     assert bridge.wanted_table(json.dumps({"op": "load", "game": kniffel})) is None
+
+
+def test_wanted_table_names_the_extreme_model_where_the_package_lacks_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's kniffel.zip holds no model (a file of its own, tables/expert-extreme.packed):
+    a request of a Kniffel Extreme game that may read the expert's values asks for it, into the
+    engine's data files, once; one that reads none (the first total's load) does not."""
+    from kniffel.engine import expert_model
+
+    extreme = Game(preset("extreme"), [Player("A")], mode=Mode.PAD, seed=0).to_json()
+    monkeypatch.setattr(bridge, "has_model_file", lambda rules: False)
+    assert bridge.wanted_table(json.dumps({"op": "load", "game": extreme})) \
+        == "engine/data/expert-extreme.packed"
+    assert bridge.wanted_table(json.dumps({"op": "new", "rules": "extreme", "free_strike": True})) \
+        == "engine/data/expert-extreme.packed"
+    assert bridge.wanted_table(json.dumps({"op": "load", "game": extreme,
+                                           "chances": False})) is None
+    assert bridge.wanted_table(json.dumps({"op": "pad_choices", "dice": [1, 2, 3, 4, 5, 6]})) \
+        is None
+    assert expert_model.model_file(preset("extreme")) == "expert-extreme.packed"
+    assert expert_model.model_file(preset("kniffel")) is None
+    assert expert_model.has_model_file(preset("extreme"))  # the desktop's package holds its JSON

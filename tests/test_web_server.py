@@ -32,6 +32,7 @@ from kniffel.web.server import (
     brotli_module,
     build_site,
     chosen_encoding,
+    expert_models,
     find_jsqr,
     find_pyodide,
     icon_png,
@@ -131,6 +132,11 @@ def test_the_classic_tables_are_files_of_their_own_outside_the_package(tmp_path:
         name = f"tables/{advice_view.table_file_name(rules)}"
         assert (tmp_path / name).stat().st_size > 1_000_000
         assert name in info["files"]
+    # Kniffel Extreme's model too: its first total needs no expert
+    assert not [n for n in names if "expert-extreme" in n]
+    assert "tables/expert-extreme.packed" in info["files"]
+    assert (tmp_path / "tables/expert-extreme.packed").read_bytes().startswith(
+        expert_model.PACKED_MAGIC)
 
 
 @pytest.mark.solve
@@ -260,16 +266,19 @@ def test_browser_package_holds_the_engine_without_the_command_line(tmp_path: Pat
 
 
 @pytest.mark.solve
-def test_browser_package_holds_the_model_packed_with_the_same_parameters() -> None:
+def test_the_site_holds_the_model_packed_with_the_same_parameters_beside_kniffel_zip() -> None:
     """The browser reads the expert's model packed (milliseconds, not most of a second of JSON
-    before the first hint); it is the package's JSON model, checked when the site is built."""
+    before the first hint); it is the package's JSON model, checked when the site is built, and
+    a file of its own (a first visit's engine does not wait for it): kniffel.zip holds neither
+    copy."""
     raw = expert_model.model_bytes(preset("extreme"))
     if raw is None:
         pytest.skip("no model file in the package yet")
     names = zipfile.ZipFile(io.BytesIO(package_zip())).namelist()
     assert "kniffel/engine/data/expert-extreme.json" not in names
-    packed = zipfile.ZipFile(io.BytesIO(package_zip())).read(
-        "kniffel/engine/data/expert-extreme.packed")
+    assert "kniffel/engine/data/expert-extreme.packed" not in names
+    assert list(expert_models()) == ["kniffel/engine/data/expert-extreme.packed"]
+    packed = expert_models()["kniffel/engine/data/expert-extreme.packed"]
     assert packed.startswith(expert_model.PACKED_MAGIC)
     ours = expert_model.model_from_bytes(preset("extreme"), packed)
     theirs = expert_model.model_from_bytes(preset("extreme"), raw)

@@ -37,6 +37,9 @@ from kniffel.engine.winning import WinAdvice, WinOption
 LANGS: tuple[Lang, ...] = ("de", "en")
 #: Where the engine's files hold the classic rule sets' exact tables (fetched by the worker).
 TABLES_DIR = Path(__file__).resolve().parent / "tables"
+#: The same folder's place in the package, as the site's worker names the files it fetches
+#: (:func:`kniffel.browser.bridge.wanted_table`).
+TABLES_PLACE = "browser/tables"
 #: How many of a player's costliest decisions the review names.
 COSTLIEST = 3
 

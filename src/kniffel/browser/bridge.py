@@ -47,6 +47,7 @@ from kniffel.engine.errors import (
     UnknownStrategyError,
     cause_param,
 )
+from kniffel.engine.expert_model import has_model_file, model_file
 from kniffel.engine.game import (
     Game,
     Mode,
@@ -938,12 +939,15 @@ _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpac
 
 
 def wanted_table(text: str) -> str | None:
-    """The name of the exact table (:func:`advice_view.table_file_name`) that the JSON request
-    ``text`` may read and this interpreter does not hold yet, or None: the site ships the
-    classic rule sets' tables as files of their own, and the worker fetches one into
-    :data:`advice_view.TABLES_DIR` before it passes on the first request of a classic game that
-    needs it (a new or loaded game, an action, a hint). The rule set is the request's (its
-    game, or ``rules`` and ``free_strike``), else the game in play."""
+    """The place in the package (``browser/tables/kniffel.table``,
+    ``engine/data/expert-extreme.packed``) of the expert's values that the JSON request ``text``
+    may read and this interpreter does not hold yet, or None: the site ships the classic rule
+    sets' exact tables (:func:`advice_view.table_file_name`, into :data:`advice_view.TABLES_DIR`)
+    and Kniffel Extreme's model (:func:`~kniffel.engine.expert_model.model_file`, into the
+    engine's data files) as files of their own in its ``tables/`` folder, and the worker
+    fetches one to that place before it passes on the first request that needs it (a new or
+    loaded game with its chances, an action, a hint). The rule set is the request's (its game,
+    or ``rules`` and ``free_strike``), else the game in play."""
     try:
         req = json.loads(text)
     except ValueError:
@@ -965,9 +969,13 @@ def wanted_table(text: str) -> str | None:
     except KniffelError:
         return None  # the request itself says what is wrong with it
     if rules.d10:
-        return None
+        # Kniffel Extreme's model, where the package does not hold it (the site's engine)
+        wanted = model_file(rules)
+        return None if wanted is None or has_model_file(rules) else f"engine/data/{wanted}"
     name = advice_view.table_file_name(rules)
-    return None if (advice_view.TABLES_DIR / name).is_file() else name
+    if (advice_view.TABLES_DIR / name).is_file():
+        return None
+    return f"{advice_view.TABLES_PLACE}/{name}"
 
 
 def handle_json(text: str) -> str:

@@ -35,6 +35,7 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -311,6 +312,23 @@ def model_bytes(rules: RuleSet) -> bytes | None:
         except (OSError, ValueError):
             continue
     return None
+
+
+def model_file(rules: RuleSet) -> str | None:
+    """The name of the packed model file the browser's package reads for ``rules``
+    (``expert-extreme.packed``); None where the expert plays ``rules`` without a model."""
+    name = MODEL_FILES.get(model_rules(rules).name)
+    return None if name is None else packed_name(name)
+
+
+def has_model_file(rules: RuleSet) -> bool:
+    """Whether the package holds the model file of ``rules`` (packed or JSON) among its data
+    files: the site's engine gets Kniffel Extreme's when a request first needs it
+    (:func:`kniffel.browser.bridge.wanted_table`)."""
+    name = MODEL_FILES.get(model_rules(rules).name)
+    folder = os.path.join(os.path.dirname(__file__), "data")
+    return name is not None and any(os.path.isfile(os.path.join(folder, file))
+                                    for file in (packed_name(name), name))
 
 
 @cache

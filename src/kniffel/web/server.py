@@ -164,9 +164,10 @@ def expert_tables() -> dict[str, bytes]:
     return out
 
 
-#: Where the site holds the classic rule sets' exact tables for the expert, one file each
-#: (``tables/kniffel.table``): the page's engine fetches one when a game of that rule set first
-#: needs it (:func:`kniffel.browser.bridge.wanted_table`), never on a Kniffel Extreme visit.
+#: Where the site holds the expert's values, one file each: the classic rule sets' exact tables
+#: (``tables/kniffel.table``) and Kniffel Extreme's model (``tables/expert-extreme.packed``); the
+#: page's engine fetches one when a request of that rule set first needs it
+#: (:func:`kniffel.browser.bridge.wanted_table`), the others never.
 TABLES_FOLDER = "tables"
 
 
@@ -184,30 +185,45 @@ def _stored_zip(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
     return buf.getvalue()
 
 
+@cache
+def expert_models() -> dict[str, bytes]:
+    """The expert's value models (Kniffel Extreme's: ``kniffel/engine/data/``), packed and
+    checked (:func:`kniffel.engine.expert_model.packed_copy`: the browser reads them in
+    milliseconds), by their place in the package (``kniffel/engine/data/expert-extreme.packed``).
+    The site ships them as files of their own beside kniffel.zip (``TABLES_FOLDER``), fetched
+    when a request first needs the expert's values (:func:`kniffel.browser.bridge.wanted_table`):
+    a first visit's engine, whose first total needs none, does not wait for their 0.29 MB."""
+    out = {}
+    for rules_name, file in MODEL_FILES.items():
+        path = PACKAGE_DIR / "engine" / "data" / file
+        if path.is_file():
+            name, packed = packed_copy(rules_name, path.read_bytes(),
+                                       where=f"kniffel/engine/data/{file}")
+            out[f"kniffel/engine/data/{name}"] = packed
+    return out
+
+
 def package_zip() -> bytes:
     """This package's pure-Python modules as a zip for Pyodide, stored (see :func:`_stored_zip`)
-    and byte-for-byte reproducible, with its data files (``kniffel/engine/data/``: the expert's
-    model, packed: see :func:`kniffel.engine.expert_model.pack_model`) and the pure-Python
-    packages they need in the browser (``BROWSER_PACKAGES``). The classic rule sets' exact
-    tables (:func:`expert_tables`) are files of their own beside it (``TABLES_FOLDER``)."""
+    and byte-for-byte reproducible, with its data files (``kniffel/engine/data/``, the expert's
+    models aside: :func:`expert_models`) and the pure-Python packages they need in the browser
+    (``BROWSER_PACKAGES``). The expert's models and the classic rule sets' exact tables
+    (:func:`expert_tables`) are files of their own beside it (``TABLES_FOLDER``)."""
     entries: list[tuple[zipfile.ZipInfo | str, bytes]] = []
 
     def add(name: str, data: bytes) -> None:
         entries.append((name, data))
 
     add("kniffel/__init__.py", (PACKAGE_DIR / "__init__.py").read_bytes())
-    models = {file: name for name, file in MODEL_FILES.items()}
+    models = set(MODEL_FILES.values())
     for folder in BROWSER_FOLDERS:
         for path in sorted((PACKAGE_DIR / folder).rglob("*")):
             rel = path.relative_to(PACKAGE_DIR).as_posix()
             if not path.is_file() or "__pycache__" in path.parts:
                 continue
             if path.parent.name == "data" and path.name in models:
-                # the model packed, checked here first (the browser reads it at once)
-                name, packed = packed_copy(models[path.name], path.read_bytes(),
-                                           where=f"kniffel/{rel}")
-                add(f"kniffel/{path.parent.relative_to(PACKAGE_DIR).as_posix()}/{name}", packed)
-            elif path.suffix in (".py", ".json") or path.parent.name == "data":
+                continue  # a file of its own (expert_models)
+            if path.suffix in (".py", ".json") or path.parent.name == "data":
                 add(f"kniffel/{rel}", path.read_bytes())
     for package in BROWSER_PACKAGES:
         root = Path(importlib.import_module(package).__file__ or "").parent
@@ -485,7 +501,7 @@ def build_site(target: str | os.PathLike[str], pyodide_dir: Path | None = None, 
     digest.update(decoder.encode())
     tables = []
     (out / TABLES_FOLDER).mkdir(exist_ok=True)
-    for inside, table in sorted(expert_tables().items()):
+    for inside, table in sorted({**expert_tables(), **expert_models()}.items()):
         name = f"{TABLES_FOLDER}/{inside.rsplit('/', 1)[1]}"
         (out / name).write_bytes(table)
         digest.update(name.encode() + table)

@@ -193,22 +193,27 @@ const ready = (async () => {
   return { py, handle: bridge.handle_json, wanted: bridge.wanted_table };
 })();
 
-// The classic rule sets' exact tables are files of their own (tables/NAME, 1.1 MB each in
-// transit): fetched into the engine's files when a request of a classic game first needs one
-// (the engine names it: kniffel.browser.bridge.wanted_table), never on a Kniffel Extreme visit.
-const TABLES_DIR = "/home/pyodide/lib/kniffel/browser/tables";
-const absent = new Set(); // tables this site does not have: the engine says what it lacks
-async function fetchTable(py, name) {
-  if (absent.has(name)) return;
+// The expert's values are files of their own (tables/NAME): the classic rule sets' exact tables
+// (1.1 MB each in transit) and Kniffel Extreme's model (0.29 MB). The engine names the one a
+// request needs and its place in the package (kniffel.browser.bridge.wanted_table:
+// "browser/tables/kniffel.table", "engine/data/expert-extreme.packed"); it is fetched there
+// before the request goes on, never before a request needs it (a first visit's first total
+// needs none).
+const PACKAGE_DIR = "/home/pyodide/lib/kniffel";
+const absent = new Set(); // files this site does not have: the engine says what it lacks
+async function fetchTable(py, place) {
+  if (absent.has(place)) return;
+  const name = place.split("/").pop();
   try {
     const r = await fetch(new URL(`./tables/${name}`, import.meta.url));
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const data = new Uint8Array(await r.arrayBuffer());
-    py.FS.mkdirTree(TABLES_DIR);
-    py.FS.writeFile(`${TABLES_DIR}/${name}`, data);
+    const path = `${PACKAGE_DIR}/${place}`;
+    py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    py.FS.writeFile(path, data);
     progress("table", name);
   } catch (err) {
-    absent.add(name);
+    absent.add(place);
     progress("table-failed", `${name}: ${err}`);
   }
 }
