@@ -94,10 +94,12 @@ async function boot() {
   timing.firstDrawMs = performance.now();
   timing.usableMs = timing.firstDrawMs;
   // The engine starts now, once the first screen is drawn: its files come side by side while the
-  // player reads it (worker.js); a stored game it must replay waits for it anyway. Otherwise its
-  // interpreter starts with the first entry or request, or GO_AFTER_MS after the first screen:
-  // the player's first taps do not share the CPU with Pyodide's start.
-  if (state.pending || (state.current && !(state.current.view && state.current.view.early))) goEngine();
+  // player reads it (worker.js); a stored game it must replay (entries taken before it ran
+  // included) waits for it anyway. Otherwise its interpreter starts with the first entry or
+  // request, or GO_AFTER_MS after the first screen: the player's first taps do not share the CPU
+  // with Pyodide's start.
+  const replay = state.current && (!(state.current.view && state.current.view.early) || state.current.game.actions.length > 0);
+  if (state.pending || replay) goEngine();
   else {
     setTimeout(startEngine, 0); // after this task: the first screen is painted first
     setTimeout(goEngine, GO_AFTER_MS);
