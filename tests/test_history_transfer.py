@@ -293,10 +293,14 @@ def test_a_message_of_a_newer_version_is_refused_with_an_update_sentence(
     idle = Session()
     newer = transfer.dumps({"t": "transfer.hello", "v": 2, "transfer": "t1", "games": 1,
                             "chunks": 1})
-    reply = idle.handle({"op": "transfer_message", "data": newer, "lang": "en"})
-    assert reply["error"]["code"] == "transfer.newer_version"
-    assert reply["error"]["text"].startswith("The other phone has a newer app (transfer "
-                                             "version 2, this one knows 1)")
+    reply = ok(idle.handle({"op": "transfer_message", "data": newer, "lang": "en"}))
+    assert reply["stop"]["code"] == "transfer.newer_version"
+    assert reply["stop"]["text"].startswith("The other phone has a newer app (transfer "
+                                            "version 2, this one knows 1)")
+    told = json.loads(reply["send"][0])  # the newer sender is told, in the version it reads
+    assert (told["t"], told["v"], told["transfer"]) == ("transfer.stop", 1, "t1")
+    assert "role" not in reply
+    assert idle.receiving is None
     b = _receiving()
     b.take(_chunk(0, thirty[:1]))
     newer_chunk = json.loads(_chunk(1, thirty[1:2]))

@@ -776,7 +776,10 @@ class Session:
             m = transfer.read(data)
         except transfer.TransferError as e:
             if self.receiving is None or self.receiving.over:
-                raise
+                # (a newer app's hello: its sender is told, where its id can be read)
+                sender = transfer.sender_of(data)
+                return {"send": [] if sender is None else [transfer.stop_message(sender, e)],
+                        "stop": _error(e, _lang(req))["error"]}
             return self._stopped(e, _lang(req))
         if m is None:
             return {"ignored": True}
@@ -789,6 +792,7 @@ class Session:
             if s.result is not None or s.stopped is not None:
                 reply["said"] = transfer.both(transfer.sent_words, s)
                 reply["ended"] = True
+                reply["warn"] = s.result is None or s.result.get("stored") is False
                 self.sending = None
             return reply
         if kind == "transfer.hello":
@@ -796,9 +800,7 @@ class Session:
             if r is not None and not r.over and r.id != m["transfer"]:
                 busy = transfer.TransferError("a history is arriving already",
                                               code="transfer.busy")
-                return {"send": [transfer.dumps({"t": "transfer.stop", "v": transfer.VERSION,
-                                                 "transfer": m["transfer"],
-                                                 "code": busy.code, "params": {}})],
+                return {"send": [transfer.stop_message(str(m["transfer"]), busy)],
                         "ignored": True}
             self.receiving = transfer.hello(m)
             return {"send": [], **self._receiving_view()}
@@ -835,15 +837,15 @@ class Session:
         if self.sending is not None:
             s, self.sending = self.sending, None
             return {"send": [], "role": "sending", "games": s.games, "arrived": s.arrived,
-                    "chunks": len(s.chunks), "ended": True,
+                    "chunks": len(s.chunks), "ended": True, "warn": True,
                     "said": transfer.both(transfer.sent_words, s)}
         return {"send": []}
 
     def transfer_finish(self, req: dict[str, Any]) -> Reply:
         """The transfer received has been merged into the page's history: ``added`` games new,
         ``known`` there already, ``stored`` false where the storage was full (nothing kept).
-        Answers the sentence that ends it (``said``, both languages) and the result for the
-        sender (``send``)."""
+        Answers the sentence that ends it (``said``, both languages; ``warn`` where not every
+        game came or none was kept) and the result for the sender (``send``)."""
         r = self.receiving
         if r is None or not r.over:
             raise transfer.TransferError("no history has arrived", code="transfer.none")
@@ -857,6 +859,7 @@ class Session:
         self.receiving = None
         return {"send": [transfer.result_message(r, added, known, stored)],
                 "said": transfer.both(transfer.received_words, r, added, known, stored),
+                "warn": r.fault is not None or r.arrived < r.games or (added > 0 and not stored),
                 "role": "receiving", "games": r.games, "arrived": r.arrived}
 
     def handle(self, request: object) -> Reply:

@@ -280,7 +280,23 @@ class Receiving:
     def stop(self, error: KniffelError) -> str:
         """The refusal for the sender (the transfer ends here)."""
         self.fault = {"code": error.code, "params": error.params}
-        return dumps(_msg("transfer.stop", self.id, code=error.code, params=error.params))
+        return stop_message(self.id, error)
+
+
+def stop_message(transfer: str, error: KniffelError) -> str:
+    """The receiver's refusal of the transfer ``transfer`` (the rest does not come)."""
+    return dumps(_msg("transfer.stop", transfer, code=error.code, params=error.params))
+
+
+def sender_of(data: object) -> str | None:
+    """The transfer a message names, where it is a JSON object that names one (a newer app's
+    hello is answered with a refusal the sender reads), else None."""
+    try:
+        message = json.loads(data) if isinstance(data, str) else None
+    except (ValueError, RecursionError):
+        return None
+    name = message.get("transfer") if isinstance(message, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def hello(message: Message) -> Receiving:

@@ -62,8 +62,11 @@ Purpose = Literal["table", "transfer"]
 
 
 def code_id(purpose: Purpose, name: str) -> str:
-    """The id a code carries for ``name`` (a table's id, or a transfer's) and its purpose."""
-    return TRANSFER_PREFIX + name if purpose == "transfer" else name
+    """The id a code carries for ``name`` (a table's id, or a transfer's, with or without its
+    prefix: an answer carries the id of the offer it answers) and its purpose."""
+    if purpose == "transfer" and not name.startswith(TRANSFER_PREFIX):
+        return TRANSFER_PREFIX + name
+    return name
 
 
 def purpose_of(table: str) -> Purpose:
