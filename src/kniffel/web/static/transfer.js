@@ -19,7 +19,7 @@ let offer = null; // this phone's offer code: {code, qr, bytes} (or {preparing: 
 let answer = null; // this phone's answer code
 let progress = null; // the transfer under way: {role: "sending" | "receiving", games, arrived}
 let result = null; // how the last transfer ended: {said: {de, en}, warn}
-let note = null; // the panel's line: {text, warn}
+let note = null; // the panel's line: {text or code, warn}
 let arrived = []; // the games received (checked by the engine), merged when the transfer ends
 let inbox = Promise.resolve(); // the channel's messages, one after the other
 let merge = null; // history.js's addEntries
@@ -66,10 +66,13 @@ function bind(channel) {
     refresh();
   };
   channel.onmessage = (event) => {
-    // (the tests cut the channel after so many chunks: window.kniffelTransferCut)
+    // (the tests cut the channel after so many chunks, window.kniffelTransferCut: nothing after
+    // them comes in)
+    if (here.cut) return;
     if (typeof event.data === "string" && event.data.startsWith('{"t":"transfer.chunk"')) {
       const c = counted();
       if (window.kniffelTransferCut !== undefined && c.chunksReceived >= window.kniffelTransferCut) {
+        here.cut = true;
         channel.close();
         return;
       }
@@ -84,7 +87,8 @@ function bind(channel) {
 function cannotConnect(here) {
   if (here !== link || here.open) return;
   forget();
-  say(tr("page.transfer.no_connection"));
+  note = { code: "page.transfer.no_connection", warn: true };
+  refresh();
 }
 
 function connection() {
@@ -138,7 +142,7 @@ async function readAnswer(text) {
   if (read.fault) { say(read.fault); return; }
   const here = link;
   here.timer = setTimeout(() => cannotConnect(here), connectMs());
-  note = { text: tr("page.table.connecting"), warn: false };
+  note = { code: "page.table.connecting", warn: false };
   refresh();
   await here.pc.setRemoteDescription({ type: "answer", sdp: read.sdp });
 }
@@ -233,7 +237,7 @@ async function closed(here) {
   if (reply.ok && reply.ended && reply.role === "receiving") await finish();
   else if (reply.ok && reply.ended) end(reply);
   progress = null;
-  if (was) note = { text: tr("page.transfer.lost"), warn: true };
+  if (was) note = { code: "page.transfer.lost", warn: true };
   refresh();
 }
 
@@ -246,7 +250,7 @@ function refresh() {
   body.replaceChildren(...[
     ...(link && link.open ? connectedPart() : link && offer ? offerPart() : link && answer ? answerPart() : startPart()),
     result ? h("p", { id: "transfer-result", class: result.warn ? "notice warn inline" : "status", role: "status" }, tr(result.said)) : null,
-    note ? h("p", { id: "transfer-note", class: note.warn ? "notice warn inline" : "hint", role: "status" }, note.text) : null,
+    note ? h("p", { id: "transfer-note", class: note.warn ? "notice warn inline" : "hint", role: "status" }, note.text ?? tr(note.code)) : null,
   ].filter((part) => part !== null));
   for (const [id, value] of Object.entries(typed)) if ($(id)) $(id).value = value;
   if (note && note.warn) $("transfer-note")?.scrollIntoView({ block: "nearest" });
@@ -268,7 +272,7 @@ function offerPart() {
   const field = h("textarea", { id: "transfer-answer-in", rows: 3, "aria-label": tr("page.transfer.answer") });
   return [h("p", { class: "hint" }, tr("page.transfer.offer_hint")),
     ...codeBlock("transfer-offer", offer, tr("page.transfer.my_code"), () => say(tr("page.table.copied"), false)),
-    h("label", { for: "transfer-answer-in" }, tr("page.transfer.answer")), field,
+    h("div", {}, h("label", { for: "transfer-answer-in" }, tr("page.transfer.answer"))), field,
     h("div", { class: "controls" },
       h("button", { type: "button", id: "transfer-connect", class: "primary", onclick: () => readAnswer(field.value) }, tr("page.transfer.read")),
       scanButton("transfer-scan", (code) => { field.value = code; readAnswer(code); })),
@@ -296,5 +300,6 @@ function connectedPart() {
 }
 
 function restartButton() {
-  return h("button", { type: "button", id: "transfer-restart", onclick: () => { forget(); note = null; refresh(); } }, tr("page.transfer.restart"));
+  return h("div", { class: "controls" }, h("button", { type: "button", id: "transfer-restart",
+    onclick: () => { forget(); note = null; refresh(); } }, tr("page.transfer.restart")));
 }
