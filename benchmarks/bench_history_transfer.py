@@ -2,9 +2,10 @@
 games of ``--players`` players each (random computer players, every throw recorded) moves from
 one browser context to another over the app's own panel and data channel, on one Chromium on
 the loopback: the bytes on the channel (both ways), the time from the tap on "send" to the
-sentence on the receiving phone, the receiver's engine checking every game (its share of that
-time), and the receiver's merge into its history (history.js addEntries: the engine's identity of
-each game, the entries added, the history stored).
+sentence on the receiving phone (the sender's engine making the chunks first, then the
+receiver's engine checking every game as its chunk arrives: "hello → sentence"), and the
+receiver's merge into its history (history.js addEntries: the engine's identity of each game,
+the entries added, the history stored).
 
 localStorage holds about 5 MB, some 180 such games: the receiving phone's storage is kept in
 memory here (``Storage.setItem`` of the history's key goes to a Map), so the merge is measured
