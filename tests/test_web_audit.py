@@ -22,6 +22,11 @@ three browser contexts (a second one for the desktop settings): the join panel, 
 camera, an answer, the host's panel, the camera open, the guest's panel and the game at the
 table; besides the matrix's checks, the QR code's size, the camera's box in view, the codes
 within their fields, no word broken.
+
+The history to another phone (issue 40) walks its panel's states on two browser contexts, on a
+phone upright and sideways, German and English, light and dark, with the table's checks: the
+start, this phone's code, the answer, connected, a transfer under way on both phones, its end,
+and a transfer cut off.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from test_web_phone import (
     classic_at_the_last_move,
 )
 from test_web_table import join, open_table
+from test_web_transfer import history, import_history
 
 if TYPE_CHECKING:
     from conftest import BrowserContexts
@@ -795,7 +801,7 @@ TABLE_CHECK = r"""() => {
     return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
   };
   const dialog = document.querySelector('dialog[open]');
-  const panel = document.getElementById('table-panel');
+  const panel = document.getElementById('table-panel') || document.getElementById('transfer-panel');
   if (dialog && panel) {
     const s = getComputedStyle(dialog);
     const inner = dialog.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
@@ -1073,3 +1079,122 @@ def test_the_tables_panels_camera_and_game_fit_every_device_and_setting(
     print(f"\ntable at {setting.name}: the QR code {qr:.0f} px wide")
     assert table.errors == []
     assert found == [], "\n".join(found)
+
+
+# --- the history to another phone (issue 40) ---------------------------------------------------
+
+TRANSFER_SETTINGS = [pytest.param(s, id=s.name) for s in (
+    Setting("390x844", 390, 844, rows=0, langs=("de", "en"), schemes=SCHEMES),
+    Setting("844x390-sideways", 844, 390, rows=0, langs=("de", "en"), schemes=SCHEMES),
+)]
+
+# The sending phone's channel holds what it sends after its first ``n`` messages until released
+# (a transfer caught halfway, for the audit); ``release`` sends what it held, in order.
+HOLD = """(n) => {
+  const send = RTCDataChannel.prototype.send;
+  let sent = 0;
+  window.kniffelHeld = [];
+  RTCDataChannel.prototype.send = function (data) {
+    if (sent++ < n || !window.kniffelHeld) return send.call(this, data);
+    window.kniffelHeld.push([this, data]);
+  };
+  window.kniffelRelease = () => {
+    const held = window.kniffelHeld;
+    window.kniffelHeld = null;
+    RTCDataChannel.prototype.send = send;
+    for (const [channel, data] of held) channel.send(data);
+  };
+}"""
+
+
+class TransferTour(TableTour):
+    """The tour of one phone's transfer panel at one setting: the screens saved as
+    ``transfer-<setting>-<scheme>-<lang>-<screen>.png``."""
+
+    def __init__(self, page: Page, setting: Setting, found: list[str]):
+        super().__init__(page, setting, found)
+        self.tag = f"transfer-{setting.name}"
+
+
+@pytest.mark.parametrize("setting", TRANSFER_SETTINGS)
+def test_the_history_transfer_panel_fits_a_phone_upright_and_sideways(
+        browser_contexts: BrowserContexts, setting: Setting) -> None:
+    for old in SHOTS.glob(f"transfer-{setting.name}-*.png"):
+        old.unlink()
+    contexts = [browser_contexts.new(is_mobile=True, has_touch=True, viewport=setting.size)
+                for _ in range(2)]
+    errors: list[str] = []
+    pages = []
+    for ctx in contexts:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(browser_contexts.site)
+        page.evaluate("localStorage.clear()")
+        page.reload()
+        page.wait_for_selector(READY, state="attached", timeout=120_000)
+        page.click("#nav-history")
+        pages.append(page)
+    a, b = pages
+    found: list[str] = []
+    try:
+        import_history(a, history(range(20)))
+        ta, tb = TransferTour(a, setting, found), TransferTour(b, setting, found)
+
+        def panel(page: Page, shown: str) -> Step:
+            def opened() -> None:
+                if not page.locator("#panel[open] #transfer-panel").count():
+                    page.click("#transfer-open")
+                page.wait_for_selector(shown)
+            return opened
+
+        def offered() -> None:
+            panel(a, "#transfer-panel")()
+            if not a.locator("#transfer-offer-code").count():
+                a.click("#transfer-offer")
+            a.wait_for_selector("#transfer-offer-code")
+
+        def answered() -> None:
+            panel(b, "#transfer-code-in")()
+            b.fill("#transfer-code-in", a.input_value("#transfer-offer-code"))
+            b.click("#transfer-read")
+            b.wait_for_selector("#transfer-answer-code")
+
+        ta.state("transfer-start", panel(a, "#transfer-offer"), close=closer(a))
+        closer(a)()
+        ta.state("transfer-offer", offered, panel(a, "#transfer-offer-code"), closer(a))
+        closer(a)()
+        tb.state("transfer-answer", answered, panel(b, "#transfer-answer-code"), closer(b))
+        closer(b)()
+        offered()
+        a.fill("#transfer-answer-in", b.input_value("#transfer-answer-code"))
+        a.click("#transfer-connect")
+        a.wait_for_selector("#transfer-connected")
+        closer(a)()
+        ta.state("transfer-connected", panel(a, "#transfer-send"), close=closer(a))
+        # a transfer caught halfway: the hello and the first chunk through, the rest held
+        a.evaluate(HOLD, 2)
+        a.click("#transfer-send")
+        panel(b, "#transfer-progress-text:not([data-arrived='0'])")()
+        closer(b)()
+        tb.state("transfer-receiving", panel(b, "#transfer-progress"), close=closer(b))
+        closer(a)()
+        ta.state("transfer-sending", panel(a, "#transfer-progress"), close=closer(a))
+        a.evaluate("window.kniffelRelease()")
+        panel(b, "#transfer-result")()
+        closer(b)()
+        tb.state("transfer-received", panel(b, "#transfer-result"), close=closer(b))
+        closer(a)()
+        ta.state("transfer-sent", panel(a, "#transfer-result"), close=closer(a))
+        closer(b)()
+        # a transfer cut off after one chunk: the sentence, and the panel to connect again
+        b.evaluate("window.kniffelTransferCut = window.kniffelTiming.transfer.chunksReceived + 1")
+        panel(a, "#transfer-send")()
+        a.click("#transfer-send")
+        panel(b, "#transfer-note")()
+        closer(b)()
+        tb.state("transfer-cut", panel(b, "#transfer-note"), close=closer(b))
+        assert errors == []
+        assert found == [], "\n".join(found)
+    finally:
+        for ctx in contexts:
+            browser_contexts.close(ctx)

@@ -27,6 +27,7 @@ from datetime import timedelta, timezone
 from typing import Any
 
 from kniffel.browser import advice_view, coach_view, share, table
+from kniffel.browser import history_transfer as transfer
 from kniffel.browser.table_protocol import Result, Table, TableError
 from kniffel.browser.view import (
     BROWSER_COMPUTERS,
@@ -118,6 +119,9 @@ class Session:
         self.chances = chances
         #: the table this phone sits at (None: none)
         self.table: Table | None = None
+        #: the history this phone sends to another, or receives from one (None: none)
+        self.sending: transfer.Sending | None = None
+        self.receiving: transfer.Receiving | None = None
         #: the last game a request asked about (its save's header and actions, the game)
         self._asked: tuple[tuple[object, ...], list[Any], Game] | None = None
 
@@ -600,7 +604,9 @@ class Session:
         an ``answer`` with every candidate inside) for the table ``table``, with the offer's
         number ``offer`` when given (0-255: an offer's own, an answer's the one of the offer it
         answers): the code, its QR code, its bytes, and with ``base`` (the page's address) the
-        link that carries it (:mod:`kniffel.browser.table`)."""
+        link that carries it (:mod:`kniffel.browser.table`). ``purpose``: ``"transfer"`` for a
+        code that connects two phones for a history's transfer (:meth:`transfer_send`), not
+        for a table."""
         kind = req.get("kind")
         if kind not in ("offer", "answer"):
             raise InvalidGameError(f"kind must be 'offer' or 'answer', got {kind!r}",
@@ -609,8 +615,12 @@ class Session:
         fault = table.offer_fault(offer)
         if fault is not None:  # the page's request, not the browser's description, is wrong
             raise InvalidGameError(fault, code="web.bad_request")
-        packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind,
-                                            _text(req.get("table"), "table"), offer))
+        purpose = req.get("purpose", "table")
+        if purpose not in ("table", "transfer"):
+            raise InvalidGameError(f"purpose must be 'table' or 'transfer', got {purpose!r}",
+                                   code="web.bad_request")
+        name = table.code_id(purpose, _text(req.get("table"), "table"))
+        packed = table.pack(table.parse_sdp(_text(req.get("sdp"), "sdp"), kind, name, offer))
         code = table.encode(packed)
         reply: Reply = {"code": code, "qr": share.qr_code(code), "bytes": len(packed)}
         if req.get("base") is not None:
@@ -620,9 +630,11 @@ class Session:
     def table_sdp(self, req: dict[str, Any]) -> Reply:
         """The session description a connection code (or a link with one) carries, written
         as an SDP the browser takes (:func:`kniffel.browser.table.write_sdp`), with the offer's
-        number it carries (``offer``; None for a code without one)."""
+        number it carries (``offer``; None for a code without one) and what it connects for
+        (``purpose``: a ``"table"``, or a history's ``"transfer"``)."""
         d = table.description_of(req.get("code"))
-        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table, "offer": d.offer}
+        return {"kind": d.kind, "sdp": table.write_sdp(d), "table": d.table, "offer": d.offer,
+                "purpose": table.purpose_of(d.table)}
 
     def table_open(self, req: dict[str, Any]) -> Reply:
         """Host a table for the game in play: this phone (``me``, a peer id the page chose;
@@ -727,6 +739,130 @@ class Session:
                 "text": render_code(str(error.get("code")), params, lang)}}
         return reply
 
+    # --- a history to another phone (kniffel.browser.history_transfer) ----------------------
+
+    def transfer_send(self, req: dict[str, Any]) -> Reply:
+        """Send this phone's history (``entries``, as the page stores them) to the phone at the
+        other end of the channel, as the transfer ``transfer`` (an id the page chose): the
+        first messages to send (``send``, texts), the games and chunks. The rest follows the
+        receiver's answers (:meth:`transfer_message`)."""
+        entries = req.get("entries")
+        if not isinstance(entries, list):
+            raise transfer.TransferError("entries must be a list", code="web.bad_request")
+        self.sending = transfer.Sending.of(_text(req.get("transfer"), "transfer"), entries)
+        return {"send": self.sending.start(), **self._sending_view()}
+
+    def _sending_view(self) -> Reply:
+        s = self.sending
+        assert s is not None
+        return {"role": "sending", "games": s.games, "arrived": s.arrived,
+                "chunks": len(s.chunks)}
+
+    def _receiving_view(self) -> Reply:
+        r = self.receiving
+        assert r is not None
+        return {"role": "receiving", "games": r.games, "arrived": r.arrived,
+                "ended": r.over}
+
+    def transfer_message(self, req: dict[str, Any]) -> Reply:
+        """A message of the channel (``data``, its text as it came): what to send back
+        (``send``) and how far the transfer is (``role``, ``games``, ``arrived``). On the
+        receiving phone a chunk answers its games, each checked (``entries``, with their
+        summaries, to be kept until the transfer ends); ``ended`` once the transfer is over
+        (done, or refused: ``stop``, the refusal said) and the games that came are to be
+        merged (:meth:`transfer_finish`). On the sending phone the end answers ``said``, the
+        sentence in both languages. ``ignored``: no message of this phone's transfer."""
+        data = req.get("data")
+        try:
+            m = transfer.read(data)
+        except transfer.TransferError as e:
+            if self.receiving is None or self.receiving.over:
+                # (a newer app's hello: its sender is told, where its id can be read)
+                sender = transfer.sender_of(data)
+                return {"send": [] if sender is None else [transfer.stop_message(sender, e)],
+                        "stop": _error(e, _lang(req))["error"]}
+            return self._stopped(e, _lang(req))
+        if m is None:
+            return {"ignored": True}
+        kind = m["t"]
+        if kind in ("transfer.ack", "transfer.result", "transfer.stop"):
+            s = self.sending
+            if s is None or m["transfer"] != s.id:
+                return {"ignored": True}
+            reply: Reply = {"send": s.take(m), **self._sending_view()}
+            if s.result is not None or s.stopped is not None:
+                reply["said"] = transfer.both(transfer.sent_words, s)
+                reply["ended"] = True
+                reply["warn"] = s.result is None or s.result.get("stored") is False
+                self.sending = None
+            return reply
+        if kind == "transfer.hello":
+            r = self.receiving
+            if r is not None and not r.over and r.id != m["transfer"]:
+                busy = transfer.TransferError("a history is arriving already",
+                                              code="transfer.busy")
+                return {"send": [transfer.stop_message(str(m["transfer"]), busy)],
+                        "ignored": True}
+            self.receiving = transfer.hello(m)
+            return {"send": [], **self._receiving_view()}
+        r = self.receiving
+        if r is None or r.over or m["transfer"] != r.id:
+            return {"ignored": True}
+        if kind == "transfer.done":
+            r.finish(m)
+            return {"send": [], **self._receiving_view()}
+        try:
+            entries = r.chunk(m)
+        except transfer.TransferError as e:
+            return self._stopped(e, _lang(req))
+        if entries is None:
+            return {"send": [], "duplicate": True, **self._receiving_view()}
+        return {"send": [r.ack(int(m["i"]))], **self._receiving_view(),
+                "entries": [{**e.to_json(), "summary": summary(e.game)} for e in entries]}
+
+    def _stopped(self, error: KniffelError, lang: Lang) -> Reply:
+        """The transfer being received ends on ``error``: the refusal for the sender, and the
+        error for this phone's page (the games taken before stay)."""
+        r = self.receiving
+        assert r is not None
+        return {"send": [r.stop(error)], **self._receiving_view(),
+                "stop": _error(error, lang)["error"]}
+
+    def transfer_lost(self, req: dict[str, Any]) -> Reply:
+        """The channel closed: a transfer being received ends (``ended``: the games that came
+        are merged, :meth:`transfer_finish`); one being sent ends with ``said``, how many
+        games arrived, in both languages. Nothing under way: an empty reply."""
+        if self.receiving is not None and not self.receiving.over:
+            self.receiving.done = True
+            return {"send": [], **self._receiving_view()}
+        if self.sending is not None:
+            s, self.sending = self.sending, None
+            return {"send": [], "role": "sending", "games": s.games, "arrived": s.arrived,
+                    "chunks": len(s.chunks), "ended": True, "warn": True,
+                    "said": transfer.both(transfer.sent_words, s)}
+        return {"send": []}
+
+    def transfer_finish(self, req: dict[str, Any]) -> Reply:
+        """The transfer received has been merged into the page's history: ``added`` games new,
+        ``known`` there already, ``stored`` false where the storage was full (nothing kept).
+        Answers the sentence that ends it (``said``, both languages; ``warn`` where not every
+        game came or none was kept) and the result for the sender (``send``)."""
+        r = self.receiving
+        if r is None or not r.over:
+            raise transfer.TransferError("no history has arrived", code="transfer.none")
+        added, known = req.get("added"), req.get("known")
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in (added, known)):
+            raise transfer.TransferError("added and known must be whole numbers",
+                                         code="web.bad_request")
+        assert isinstance(added, int)
+        assert isinstance(known, int)
+        stored = req.get("stored") is not False
+        self.receiving = None
+        return {"send": [transfer.result_message(r, added, known, stored)],
+                "said": transfer.both(transfer.received_words, r, added, known, stored),
+                "warn": r.fault is not None or r.arrived < r.games or (added > 0 and not stored),
+                "role": "receiving", "games": r.games, "arrived": r.arrived}
+
     def handle(self, request: object) -> Reply:
         """Answer one request: ``{"ok": true, ...}`` or ``{"ok": false, "error": {...}}``."""
         if not isinstance(request, dict) or not isinstance(request.get("op"), str):
@@ -801,6 +937,10 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "table_lost": Session.table_lost,
     "table_name": Session.table_name,
     "table_leave": Session.table_leave,
+    "transfer_send": Session.transfer_send,
+    "transfer_message": Session.transfer_message,
+    "transfer_lost": Session.transfer_lost,
+    "transfer_finish": Session.transfer_finish,
 }
 
 
@@ -935,7 +1075,9 @@ def warm_up() -> None:
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
                         "import", "export_history", "merge_history", "table_code", "table_sdp",
-                        "table_open", "table_join", "table_lost", "table_leave"})
+                        "table_open", "table_join", "table_lost", "table_leave",
+                        "transfer_send", "transfer_message", "transfer_lost",
+                        "transfer_finish"})
 
 
 def wanted_table(text: str) -> str | None:

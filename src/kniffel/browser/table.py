@@ -53,6 +53,25 @@ MAX_CANDIDATES = 15
 MAX_TABLE_ID = 40
 #: The largest offer number a code carries (one byte: a page's count of its offers wraps).
 MAX_OFFER = 255
+#: The start of the id a code carries when it connects two phones for a history's transfer
+#: (issue 40, :mod:`kniffel.browser.history_transfer`) rather than for a table: a table's id is
+#: a peer id (hex digits), never this.
+TRANSFER_PREFIX = "~h:"
+
+Purpose = Literal["table", "transfer"]
+
+
+def code_id(purpose: Purpose, name: str) -> str:
+    """The id a code carries for ``name`` (a table's id, or a transfer's, with or without its
+    prefix: an answer carries the id of the offer it answers) and its purpose."""
+    if purpose == "transfer" and not name.startswith(TRANSFER_PREFIX):
+        return TRANSFER_PREFIX + name
+    return name
+
+
+def purpose_of(table: str) -> Purpose:
+    """What a code of the id ``table`` connects two phones for: a table or a transfer."""
+    return "transfer" if table.startswith(TRANSFER_PREFIX) else "table"
 
 _SETUPS = ("actpass", "active", "passive")
 #: The fingerprint hashes and their lengths in bytes.

@@ -9,6 +9,7 @@ import { openReview } from "./expert.js?b=__BUILD__";
 import { loadGame } from "./game.js?b=__BUILD__";
 import { plot } from "./plot.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
+import { openTransfer } from "./transfer.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
 import { keepCorruptCopy, newId, saveHistory } from "./storage.js?b=__BUILD__";
 import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
@@ -46,6 +47,7 @@ export function drawHistory() {
   const file = h("input", { type: "file", id: "import-file", accept: "application/json,.json", class: "sr",
     onchange: (e) => importFile(e.target) });
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
+  tools.append(h("button", { type: "button", id: "transfer-open", onclick: () => openTransfer(addEntries), disabled: !state.ready }, tr("page.transfer.open")));
   wrap.append(tools);
   wrap.append(drawKeeping());
   const ordered = byDate(state.history);
@@ -321,22 +323,26 @@ async function exportCsv() {
 }
 
 // Add imported entries that are not stored yet: the engine says which (the same uid, or the same
-// game as played: kniffel.engine.identity); how many were new and how many already there. Null
-// when the engine refused (its sentence is shown).
+// game as played: kniffel.engine.identity); how many were new and how many already there, and
+// whether they were stored (``saved``: false where the storage is full; then the history is left
+// as it was, in memory too). Null when the engine refused (its sentence is shown).
 // (the identity the engine wrote into a summary where there is one: no game is sent, nothing hashed)
 const known = (e) => (typeof e.summary?.identity === "string" ? { uid: e.uid, identity: e.summary.identity } : { uid: e.uid, game: e.game });
 
 async function addEntries(entries) {
   const reply = await ask({ op: "merge_history", have: state.history.map(known), entries: entries.map(known) });
   if (!reply.ok) { notice(tr("page.history.import_bad", { why: refusal(reply.error) }), "warn"); return null; }
+  const before = state.history;
+  state.history = [...before];
   for (const i of reply.add) {
     const e = entries[i];
     state.history.push({ uid: e.uid, started: e.started ?? null, finished_at: e.finished_at ?? null,
       game: e.game, summary: e.summary });
   }
   state.history = byDate(state.history);
-  if (reply.add.length) saveHistory();
-  return { added: reply.add.length, skipped: reply.known };
+  const saved = reply.add.length ? (await saveHistory()) !== false : true;
+  if (!saved) state.history = before;
+  return { added: reply.add.length, skipped: reply.known, saved };
 }
 
 // What an import of a history added: "2 neue Spiele importiert, 1 Spiel war schon im Verlauf."
@@ -363,12 +369,12 @@ async function importFile(input) {
   const uid = reply.uid ?? newId();
   if (reply.kind === "history") {
     const merged = await addEntries(reply.entries);
-    if (!merged) return;
+    if (!merged || !merged.saved) return; // (a full storage: said by storage.js, nothing changed)
     restoreSettings(text); // a backup's names, on a phone that has none of its own
     notice(importResult(merged.added, merged.skipped));
   } else if (reply.view.over) {
     const merged = await addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
-    if (!merged) return;
+    if (!merged || !merged.saved) return;
     notice(merged.added ? tr("page.history.imported_game") : tr("page.history.import_known"));
   } else {
     // an unfinished game continues here; the one in progress goes to the history

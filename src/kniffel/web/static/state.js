@@ -32,6 +32,10 @@ export const timing = {
   tableAnswerBytes: undefined, // the bytes of the last answer code of a table (table.js)
   tableJoinStarted: undefined, // when this phone last began to join a table (table.js)
   tableStateAt: undefined, // when the table's game last arrived from another phone (table.js)
+  transfer: undefined, // the history's transfer: messages and bytes both ways, chunks in (transfer.js)
+  transferStarted: undefined, // when the last transfer of a history began here (transfer.js)
+  transferEnded: undefined, // when it ended here (transfer.js)
+  transferMergeMs: undefined, // duration: the games that arrived merged into the history (transfer.js)
   tableMessages: undefined, // {sent, received, opened}: the table's messages and channels of this page (table.js)
 };
 

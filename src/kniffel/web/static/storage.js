@@ -164,8 +164,9 @@ export function saveCurrent() {
   if (state.current) write(KEY.current, state.current);
   else forget(KEY.current);
 }
+// (whether it was stored: false where the storage is full, and what was stored stays as it was)
 export function saveHistory() {
-  write(KEY.history, { version: STORE_VERSION, entries: state.history });
+  return write(KEY.history, { version: STORE_VERSION, entries: state.history });
 }
 export function saveSettings() {
   write(KEY.settings, { version: STORE_VERSION, lang: state.langChosen ? state.lang : undefined, setup: state.setup, keep_awake: awake.on,

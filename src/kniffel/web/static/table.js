@@ -12,18 +12,14 @@ import { notice, showPanel, unsay } from "./dialogs.js?b=__BUILD__";
 import { $, h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { becomeCurrent, onTableSend, takeReply } from "./game.js?b=__BUILD__";
-import { handoff, localAddress, qrImage } from "./share.js?b=__BUILD__";
-import { scanCode } from "./tablescan.js?b=__BUILD__";
+import { answerCode, codeBlock as peerCodeBlock, connectMs, newConnection, offerCode, readCode as readPeerCode, scanButton } from "./peer.js?b=__BUILD__";
+import { handoff, localAddress } from "./share.js?b=__BUILD__";
 import { redraw, state, timing } from "./state.js?b=__BUILD__";
 import { newId, saveHistory, shelveCurrent } from "./storage.js?b=__BUILD__";
 import { count, refusal, saidText, tr } from "./words.js?b=__BUILD__";
 
-// How long a read code may wait for its connection before the page says the phones cannot
-// reach each other (no candidate pair on this network; tests shorten it: window.kniffelConnectMs),
-// and how long ICE gathering may take (host candidates only: it ends in milliseconds; past this
-// the candidates found so far go).
-export const connectMs = () => window.kniffelConnectMs ?? 10000;
-const GATHER_MS = 5000;
+// How long a read code may wait for its connection (peer.js, shared with the history's transfer).
+export { connectMs };
 // How long a connection may stay interrupted (ICE "disconnected": a phone asleep, out of the
 // Wi-Fi) before its phone counts as gone; "failed" or "closed" counts at once.
 const DISCONNECT_MS = 5000;
@@ -303,17 +299,6 @@ async function hostGone(reply) {
   if (host() && !offer) await prepareOffer();
 }
 
-// The ICE gathering of ``pc`` finished (non-trickle: the code carries every candidate).
-function gathered(pc) {
-  return new Promise((done) => {
-    if (pc.iceGatheringState === "complete") { done(); return; }
-    const timer = setTimeout(done, GATHER_MS);
-    pc.addEventListener("icegatheringstatechange", () => {
-      if (pc.iceGatheringState === "complete") { clearTimeout(timer); done(); }
-    });
-  });
-}
-
 // The phones found no way to each other: said in one sentence, the hand-off offered instead.
 function cannotConnect(link) {
   if (link.open) return;
@@ -347,14 +332,11 @@ const offerCount = crypto.getRandomValues(new Uint8Array(1));
 // The offer code for the next phone: a new connection with its channel, the code of its offer.
 async function prepareOffer() {
   const number = offerCount[0]++;
-  const pc = new RTCPeerConnection({ iceServers: [] });
+  const pc = newConnection();
   const link = addLink(pc);
   bindChannel(link, pc.createDataChannel("kniffel", { ordered: true }));
-  await pc.setLocalDescription(await pc.createOffer());
-  await gathered(pc);
+  const reply = await offerCode(pc, { name: state.table.id, offer: number, base: location.href.split("#")[0] });
   if (!state.table) { pc.close(); return; }
-  const reply = await ask({ op: "table_code", kind: "offer", sdp: pc.localDescription.sdp, table: state.table.id,
-    offer: number, base: location.href.split("#")[0] });
   if (!reply.ok) { notice(refusal(reply.error), "warn"); return; }
   offer = { link, number, code: reply.code, qr: reply.qr, bytes: reply.bytes, url: reply.link };
   timing.tableOfferBytes = reply.bytes;
@@ -364,11 +346,11 @@ async function prepareOffer() {
 // The session description a pasted or scanned code carries (the engine's table_sdp reply), where
 // it is one of ``kind`` ("offer": the table's code, "answer": a guest's); else null, the panel
 // saying why (an empty field, a code that is none, the other kind of code).
+// (a code of the history's transfer: said so, it belongs in the history's panel)
 async function readCode(text, kind) {
-  if (!text.trim()) { say(tr("page.table.empty")); return null; }
-  const read = await ask({ op: "table_sdp", code: text.trim() });
-  if (!read.ok) { say(refusal(read.error)); return null; }
-  if (read.kind !== kind) { say(tr(kind === "offer" ? "page.table.not_offer" : "page.table.not_answer")); return null; }
+  const read = await readPeerCode(text, kind, "table",
+    { purpose: "page.table.not_table", offer: "page.table.not_offer", answer: "page.table.not_answer" });
+  if (read.fault) { say(read.fault); return null; }
   return read;
 }
 
@@ -402,14 +384,10 @@ export async function joinTable(text) {
   // another table is left; the same one is joined anew (the engine keeps counting this phone's moves)
   if (state.table && state.table.id !== read.table) await leaveTable(true);
   else dropLinks();
-  const pc = new RTCPeerConnection({ iceServers: [] });
+  const pc = newConnection();
   const link = addLink(pc);
   pc.ondatachannel = (event) => bindChannel(link, event.channel);
-  await pc.setRemoteDescription({ type: "offer", sdp: read.sdp });
-  await pc.setLocalDescription(await pc.createAnswer());
-  await gathered(pc);
-  const coded = await ask({ op: "table_code", kind: "answer", sdp: pc.localDescription.sdp, table: read.table,
-    offer: read.offer });
+  const coded = await answerCode(pc, read);
   if (!coded.ok) { say(refusal(coded.error)); return; }
   const joined = await ask({ op: "table_join", table: read.table, me, name: myName() });
   if (!joined.ok) { say(refusal(joined.error)); return; }
@@ -552,17 +530,9 @@ function minePicker(view) {
   return h("label", { class: "field" }, tr("page.table.mine"), " ", select);
 }
 
-// A code to show: its QR code with what it is written under it (the two whole in the window's
-// height: the other phone's camera reads it in one look), the code as text (one line that
-// scrolls) and its copy button.
+// A code to show (peer.js): its QR code, the code as text and its copy button.
 function codeBlock(prefix, made, label) {
-  const field = h("input", { type: "text", id: `${prefix}-code`, readonly: true, value: made.code, "aria-label": label, "data-bytes": made.bytes });
-  return [h("figure", { class: "qr-code" }, qrImage(made.qr, label, `${prefix}-qr`),
-    h("figcaption", { "aria-hidden": "true" }, label)),
-    field,
-    h("button", { type: "button", id: `${prefix}-copy`, onclick: async () => {
-      try { await navigator.clipboard.writeText(made.code); say(tr("page.table.copied"), false); } catch { field.select(); }
-    } }, tr("page.table.copy"))];
+  return peerCodeBlock(prefix, made, label, () => say(tr("page.table.copied"), false));
 }
 
 function offerPart() {
@@ -621,14 +591,6 @@ function answerPart() {
     h("button", { type: "button", id: "table-reread", onclick: () => { dropLinks(); refresh(); } }, tr("page.table.reread")));
 }
 
-// The camera's button: the code it reads (tablescan.js, the box above the fields; none read:
-// cancelled, closed, refused) goes to ``then`` as a pasted one does.
-function scanButton(id, then) {
-  return h("button", { type: "button", id, onclick: async () => {
-    const code = await scanCode(timing);
-    if (code !== null) then(code);
-  } }, tr("page.table.scan"));
-}
 
 // The game's menu: the table's item (opening it, or showing the one this page sits at) and the
 // join item; the status line under the game's head while a table is on.
