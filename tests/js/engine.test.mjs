@@ -80,14 +80,31 @@ test("a request is sent in the page's language and its reply reaches the one who
   assert.deepEqual(await second, { ok: true, which: "second" });
 });
 
+test("the game's engine starts its interpreter once, on goEngine or with a request", async () => {
+  // (fresh copies of the module: the one above has asked already)
+  const fresh = await import("../../src/kniffel/web/static/engine.js?b=__BUILD__&go=1");
+  const worker = fresh.startEngine();
+  assert.deepEqual(worker.posted, []); // started: its files come, its interpreter waits
+  fresh.goEngine();
+  fresh.goEngine();
+  assert.deepEqual(worker.posted, [{ type: "go" }]);
+  const asking = await import("../../src/kniffel/web/static/engine.js?b=__BUILD__&go=2");
+  asking.ask({ op: "view" });
+  asking.goEngine(); // the request started it (worker.js): nothing more to say
+  const second = started.at(-1);
+  assert.equal(second.posted.length, 1);
+  assert.equal(second.posted[0].request.op, "view");
+});
+
 test("the expert's engine is a second worker, started by its first request", async () => {
   const before = started.length;
   const reply = engine.askExpert({ op: "hint" });
   assert.equal(started.length, before + 1);
   const expert = started.at(-1);
   assert.match(expert.url, /\/worker\.js\?b=__BUILD__&expert=1$/);
-  assert.equal(expert.posted[0].request.op, "hint");
-  expert.onmessage({ data: { type: "reply", id: expert.posted[0].id, reply: { ok: true } } });
+  assert.deepEqual(expert.posted[0], { type: "go" }); // its interpreter starts at once
+  assert.equal(expert.posted[1].request.op, "hint");
+  expert.onmessage({ data: { type: "reply", id: expert.posted[1].id, reply: { ok: true } } });
   assert.deepEqual(await reply, { ok: true });
   engine.askExpert({ op: "review" });
   assert.equal(started.length, before + 1);

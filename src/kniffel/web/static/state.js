@@ -12,6 +12,7 @@ export const timing = {
   firstDrawMs: undefined, // the first screen is drawn (app.js)
   usableMs: undefined, // the engine runs and holds the current game (app.js)
   engineStartMs: undefined, // the worker was started (engine.js)
+  engineGoMs: undefined, // its interpreter was told to start (engine.js goEngine)
   steps: undefined, // the worker's start: [[step, ms, at, detail?], …] (engine.js)
   bootPath: undefined, // "snapshot" or "fresh": how the worker started (engine.js)
   engineMs: undefined, // duration: the worker's start (engine.js)
