@@ -476,6 +476,7 @@ STORED_HISTORY_JS = """async () => {
 #: connection closes when asked: storage.js).
 CLEAR_STORAGE_JS = """async () => {
   localStorage.clear();
+  if (!window.indexedDB) return;
   await new Promise((done) => {
     const req = indexedDB.deleteDatabase("kniffel");
     req.onsuccess = req.onerror = req.onblocked = () => done();
