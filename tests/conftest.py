@@ -460,7 +460,8 @@ STORED_HISTORY_JS = """async () => {
     req.onerror = () => done(null);
   });
   if (!db) return local;
-  const records = !db.objectStoreNames.contains("history") ? [] : await new Promise((done, fail) => {
+  const has = db.objectStoreNames.contains("history");
+  const records = !has ? [] : await new Promise((done, fail) => {
     const req = db.transaction("history").objectStore("history").getAll();
     req.onsuccess = () => done(req.result);
     req.onerror = () => fail(req.error);

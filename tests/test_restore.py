@@ -65,8 +65,8 @@ def test_a_restore_replays_only_the_games_the_history_does_not_hold() -> None:
     s = Session()
     _, entries = restore(s, data, [])
     # the phone holds games 0 and 3; game 1 it holds under another uid (another phone's)
-    have = known([entries[0], entries[3]]) + [{"uid": "mine",
-                                               "identity": entries[1]["summary"]["identity"]}]
+    have = [*known([entries[0], entries[3]]),
+            {"uid": "mine", "identity": entries[1]["summary"]["identity"]}]
     plan, again = restore(s, data, have)
     assert (plan["new"], plan["known"]) == ([2, 4], 3)
     assert [e["uid"] for e in again] == ["u2", "u4"]

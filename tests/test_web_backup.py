@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import BrowserContext, FilePayload, Page
 
+from conftest import clear_storage, stored_history
 from kniffel import Enter, Game, Mode, Strike, preset
 from kniffel.browser.view import summary
-
-from conftest import clear_storage, stored_history
 
 if TYPE_CHECKING:
     from conftest import BrowserContexts

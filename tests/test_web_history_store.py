@@ -47,7 +47,8 @@ FAULTS = """
   window.kniffelProgress = [];
   new MutationObserver(() => {
     const line = document.querySelector("#restore-progress");
-    if (line && window.kniffelProgress.at(-1) !== line.textContent) window.kniffelProgress.push(line.textContent);
+    const seen = window.kniffelProgress;
+    if (line && seen.at(-1) !== line.textContent) seen.push(line.textContent);
   }).observe(document, { childList: true, subtree: true, characterData: true });
 })();
 """
@@ -165,7 +166,8 @@ def test_a_damaged_record_in_indexeddb_is_kept_aside_alone(page: Page) -> None:
     page.wait_for_selector(READY, state="attached")
     assert uids(page) == ["h0", "h1"]
     copies = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith("
-                           f"'{HISTORY_KEY}.corrupt.')).map(k => JSON.parse(localStorage.getItem(k)))")
+                           f"'{HISTORY_KEY}.corrupt.'))"
+                           ".map(k => JSON.parse(localStorage.getItem(k)))")
     assert copies == [{"version": 1, "entries": [{"uid": "bad", "game": 3}]}]
 
 
@@ -198,15 +200,16 @@ def test_a_thousand_games_are_stored_and_loaded_again_and_a_save_writes_only_the
     page.evaluate("window.kniffelHistory.saved()")
     assert page.evaluate("window.kniffelPuts") == puts + 1
     stored = uids(page)
-    assert len(stored) == 1000 and "h500" not in stored
+    assert len(stored) == 1000
+    assert "h500" not in stored
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=60_000)
     assert page.evaluate("window.kniffelTiming.historyEntries") == 1000
 
 
 def test_a_restore_shows_its_progress_and_a_second_one_adds_nothing(page: Page) -> None:
-    games = [HistoryEntry(f"r{i}", when(i), when(i), finished(["Anna", "Ben"], [5 + i % 26, 5], i + 1))
-             for i in range(60)]
+    games = [HistoryEntry(f"r{i}", when(i), when(i),
+                          finished(["Anna", "Ben"], [5 + i % 26, 5], i + 1)) for i in range(60)]
     data = encode_history(games)
     # the phone holds ten of them already (one under another uid: another phone's)
     mine = entries(10)
@@ -236,7 +239,8 @@ def test_a_restore_shows_its_progress_and_a_second_one_adds_nothing(page: Page) 
     said = page.locator(".notice.warn:has-text('kaputt.json')")
     said.wait_for()
     text = said.text_content() or ""
-    assert "„kaputt.json“ wurde nicht importiert, es wurde nichts geändert: Spiel 61 der Datei" in text
+    assert ("„kaputt.json“ wurde nicht importiert, es wurde nichts geändert: Spiel 61 der "
+            "Datei") in text
     assert stored_history(page) == before
 
 
@@ -259,7 +263,9 @@ def test_a_full_storage_says_so_and_changes_nothing_stored(page: Page) -> None:
     page.click("#history-list li[data-uid='h0'] button[data-delete]")
     page.evaluate("window.kniffelHistory.saved()")
     now = uids(page)
-    assert len(now) == 3 and "h0" not in now and "h1" in now
+    assert len(now) == 3
+    assert "h0" not in now
+    assert "h1" in now
     assert any(u.startswith("g") for u in now)  # the imported game, stored at last
 
 
