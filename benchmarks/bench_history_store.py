@@ -100,14 +100,15 @@ def python_part(entries: list[HistoryEntry], page_entries: list[dict[str, Any]],
     s = Session()
     known = [{"uid": e["uid"], "identity": e["summary"]["identity"]} for e in page_entries]
     if not args.skip_before:
-        def before() -> int:
+        def before(have: list[dict[str, str]]) -> int:
             reply = s.handle({"op": "import", "text": text, "name": "backup.json"})
             got = reply["entries"]
-            merged = s.handle({"op": "merge_history", "have": [], "entries": [
+            merged = s.handle({"op": "merge_history", "have": have, "entries": [
                 {"uid": e["uid"], "identity": e["summary"]["identity"]} for e in got]})
             return len(merged["add"])
-        timed("before: the whole file replayed, onto an empty phone", before)
-        timed("before: the same, onto a phone holding every game (adds 0)", before)
+        timed("before: the whole file replayed, onto an empty phone (added)", lambda: before([]))
+        timed("before: the same, onto a phone holding every game (added)",
+              lambda: before(known))
     timed("now: restore onto an empty phone (added, known)",
           lambda: restore(s, text, [], args.part))
     timed(f"now: restore onto a phone holding all but {args.new}",

@@ -73,6 +73,7 @@ from kniffel.engine.history_file import (
     history_games,
     is_history,
     stated_game,
+    stated_uid,
 )
 from kniffel.engine.identity import KnownGames, game_identity, game_key
 from kniffel.engine.match import Match
@@ -577,14 +578,16 @@ class Session:
         stated: set[str] = set()
         new = []
         for i, item in enumerate(games):
-            uid, identity = stated_game(item, version)
-            if uid is not None and not (version == 1 and isinstance(item, dict)
-                                        and "uid" not in item):
+            uid = stated_uid(item, version)
+            if uid is not None:
                 if uid in stated:  # as decode_history refuses it
                     raise InvalidImportError(f"game #{i + 1} of the file: the uid {uid!r} "
                                              f"appears twice", code="import.uid_twice",
                                              params={"number": i + 1})
                 stated.add(uid)
+                if uid in known.uids:  # known by its uid: its game is not even hashed
+                    continue
+            uid, identity = stated_game(item, version)
             if uid is None or not identity or known.add(uid, identity):
                 new.append(i)  # (one without a uid or identity: its replay says what it is)
         self._restores += 1

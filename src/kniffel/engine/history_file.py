@@ -126,6 +126,15 @@ def history_games(data: object) -> tuple[int, list[object]]:
     return version, games
 
 
+def stated_uid(item: object, version: int) -> str | None:
+    """The uid an item of a history file of ``version`` states, or None where the file
+    derives it from the game (a version-1 browser file) or states none."""
+    if not isinstance(item, dict) or (version == 1 and "uid" not in item):
+        return None
+    uid = item.get("uid")
+    return uid if isinstance(uid, str) and uid else None
+
+
 def stated_game(item: object, version: int) -> tuple[str | None, str]:
     """The uid an item of a history file states (None where the file derives it from the game,
     or the item is no entry at all) and the identity of its game as written
@@ -142,8 +151,7 @@ def stated_game(item: object, version: int) -> tuple[str | None, str]:
         identity = ""
     if version == 1 and "uid" not in item:
         return ("g" + identity[:31] if identity else None), identity
-    uid = item.get("uid")
-    return (uid if isinstance(uid, str) and uid else None), identity
+    return stated_uid(item, version), identity
 
 
 def decode_entry(item: object, number: int, version: int) -> HistoryEntry:

@@ -48,7 +48,7 @@ export function drawHistory() {
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
   wrap.append(tools);
   if (state.restoring) {
-    wrap.append(h("p", { class: "notice", id: "restore-progress", role: "status" },
+    wrap.append(h("p", { class: "hint", id: "restore-progress", role: "status" },
       tr("page.history.restore_progress", { done: num(state.restoring.done), total: num(state.restoring.total) })));
   }
   if (!historyStore.loaded) {
@@ -378,6 +378,7 @@ async function checkNew(plan, name) {
     }
   } finally {
     state.restoring = null;
+    if (state.screen === "history") redraw();
   }
   return entries;
 }

@@ -142,7 +142,8 @@ async function openHistory() {
   historyStore.kind = "idb";
   const entries = await readStored();
   const moved = await moveFromLocal(entries);
-  if (take([...entries, ...moved]) || moved.length || stored.size > state.history.length) await storeHistory();
+  // (moved from localStorage, entries added meanwhile, repeated records to delete: saved now)
+  if (take([...entries, ...moved]) || movedFrom !== null || stored.size > state.history.length) await storeHistory();
   if (typeof BroadcastChannel === "function") {
     channel = new BroadcastChannel("kniffel.history");
     channel.onmessage = async () => {
