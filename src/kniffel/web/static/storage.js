@@ -92,7 +92,7 @@ let saving = Promise.resolve(true);
 let channel = null; // the other tabs of the site, told of each save (BroadcastChannel)
 
 // For the tests and the benchmark: the promise of the saves under way, and where the history is.
-window.kniffelHistory = { saved: () => (loading ?? Promise.resolve()).then(() => saving), kind: () => historyStore.kind };
+globalThis.kniffelHistory = { saved: () => (loading ?? Promise.resolve()).then(() => saving), kind: () => historyStore.kind };
 
 // Start loading the history (once); the promise of it.
 export function loadHistory() {
