@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Callable
 from datetime import timedelta, timezone
 from typing import Any
@@ -1020,6 +1021,10 @@ _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpac
                         "table_leave"})
 
 
+#: The op of a request that names it first, as the page's requests do (``JSON.stringify``).
+_OP_FIRST = re.compile(r'\{"op":"([a-z_]+)"')
+
+
 def wanted_table(text: str) -> str | None:
     """The name of the exact table (:func:`advice_view.table_file_name`) that the JSON request
     ``text`` may read and this interpreter does not hold yet, or None: the site ships the
@@ -1027,6 +1032,9 @@ def wanted_table(text: str) -> str | None:
     :data:`advice_view.TABLES_DIR` before it passes on the first request of a classic game that
     needs it (a new or loaded game, an action, a hint). The rule set is the request's (its
     game, or ``rules`` and ``free_strike``), else the game in play."""
+    head = _OP_FIRST.match(text)
+    if head is not None and head.group(1) in _NO_VALUES:
+        return None  # (an import's request holds a whole file: not parsed twice)
     try:
         req = json.loads(text)
     except ValueError:
