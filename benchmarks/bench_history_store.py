@@ -153,17 +153,16 @@ def browser_part(page_entries: list[dict[str, Any]], text: str, args: Any) -> No
                   f"{statistics.median(values):.0f} ms (all: {every})")
 
         def restore_in_page(label: str) -> None:
+            page.reload()  # (no notice left from before)
+            page.wait_for_selector(READY, state="attached", timeout=300_000)
             page.click("#nav-history")
             page.wait_for_selector("#keeping")
-            count = page.locator(".notice").count()
             start = time.perf_counter()
             page.set_input_files("#import-file", files=[FilePayload(
                 name="backup.json", mimeType="application/json", buffer=text.encode())])
-            page.wait_for_function(f"document.querySelectorAll('.notice').length > {count} && "
-                                   "[...document.querySelectorAll('.notice')].at(-1)"
-                                   ".textContent.includes('import')", timeout=600_000)
-            said = page.locator(".notice").last.text_content()
-            print(f"page: {label}: {time.perf_counter() - start:.1f} s  ({said})")
+            said = page.locator(".notice:has-text('importiert')")
+            said.wait_for(timeout=600_000)
+            print(f"page: {label}: {time.perf_counter() - start:.1f} s  ({said.text_content()})")
 
         restore_in_page("a second restore of the backup (every game known)")
         page.evaluate(fill, page_entries[args.new:])
