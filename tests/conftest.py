@@ -443,6 +443,59 @@ def phone_context(browser_contexts: BrowserContexts) -> Iterator[BrowserContext]
         yield ctx
 
 
+#: The history's IndexedDB (static/historydb.js) and the key of the history in localStorage,
+#: where a page without IndexedDB keeps it and where older pages kept it.
+HISTORY_DB, HISTORY_KEY = "kniffel", "kniffel.v1.history"
+
+#: A page's stored history as the page keeps it, once its saves are done: the records of its
+#: IndexedDB oldest first (by the date the page sorts by), as {version, entries}, or the
+#: localStorage history where the database holds none; null when neither holds one.
+STORED_HISTORY_JS = """async () => {
+  if (window.kniffelHistory) await window.kniffelHistory.saved();
+  const local = localStorage.getItem("kniffel.v1.history");
+  const db = await new Promise((done) => {
+    const req = indexedDB.open("kniffel");
+    req.onupgradeneeded = () => req.transaction.abort(); // (none there: none is made)
+    req.onsuccess = () => done(req.result);
+    req.onerror = () => done(null);
+  });
+  if (!db) return local;
+  const has = db.objectStoreNames.contains("history");
+  const records = !has ? [] : await new Promise((done, fail) => {
+    const req = db.transaction("history").objectStore("history").getAll();
+    req.onsuccess = () => done(req.result);
+    req.onerror = () => fail(req.error);
+  });
+  db.close();
+  if (!records.length) return local;
+  const date = (e) => e.finished_at ?? e.started ?? "";
+  records.sort((a, b) => date(a).localeCompare(date(b)));
+  return JSON.stringify({ version: 1, entries: records });
+}"""
+
+#: Forget everything the page stored: localStorage and the history's IndexedDB (the page's
+#: connection closes when asked: storage.js).
+CLEAR_STORAGE_JS = """async () => {
+  localStorage.clear();
+  if (!window.indexedDB) return;
+  await new Promise((done) => {
+    const req = indexedDB.deleteDatabase("kniffel");
+    req.onsuccess = req.onerror = req.onblocked = () => done();
+  });
+}"""
+
+
+def stored_history(page: Page) -> str | None:
+    """The page's stored history as text, as :data:`STORED_HISTORY_JS` reads it."""
+    text: str | None = page.evaluate(STORED_HISTORY_JS)
+    return text
+
+
+def clear_storage(page: Page) -> None:
+    """Forget everything ``page``'s site stored (:data:`CLEAR_STORAGE_JS`)."""
+    page.evaluate(CLEAR_STORAGE_JS)
+
+
 def fresh_page(ctx: BrowserContext, site: str) -> tuple[Page, list[str]]:
     """A page of the app in ``ctx`` with nothing stored, ready to use, and the list the errors it
     raises go to (a test finds it empty)."""
@@ -450,7 +503,7 @@ def fresh_page(ctx: BrowserContext, site: str) -> tuple[Page, list[str]]:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(site)
-    page.evaluate("localStorage.clear()")
+    clear_storage(page)
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=120_000)
     return page, errors

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import BrowserContext, FilePayload, Page
 
+from conftest import clear_storage, stored_history
 from kniffel import Enter, Game, Mode, Strike, preset
 from kniffel.browser.view import summary
 
@@ -63,8 +64,10 @@ def page(context: BrowserContext, site: str) -> Iterator[Page]:
 
 
 def restart(page: Page, data: dict[str, str]) -> None:
-    """Store exactly ``data`` and start the app afresh."""
-    page.evaluate("""data => { localStorage.clear();
+    """Store exactly ``data`` and start the app afresh (a history given under its localStorage
+    key moves into IndexedDB as the page starts)."""
+    clear_storage(page)
+    page.evaluate("""data => {
         for (const [k, v] of Object.entries(data)) localStorage.setItem(k, v); }""", data)
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=60_000)
@@ -179,7 +182,7 @@ def test_a_backup_restores_on_another_phone_merges_and_a_damaged_one_changes_not
         phone.click("#nav-history")
         # a cut-off backup, one from a newer version, one of another app: one sentence each,
         # and nothing stored changes
-        before = phone.evaluate("localStorage.getItem('kniffel.v1.history')")
+        before = stored_history(phone)
         newer = json.dumps({**data, "version": 99}).encode()
         foreign = json.dumps({"format": "other-app", "items": []}).encode()
         for name, bad, words in (("cut.json", text[: len(text) // 2], "unvollständig"),
@@ -190,15 +193,15 @@ def test_a_backup_restores_on_another_phone_merges_and_a_damaged_one_changes_not
             shown.wait_for()
             said = shown.text_content() or ""
             assert words in said, said
-            assert phone.evaluate("localStorage.getItem('kniffel.v1.history')") == before
+            assert stored_history(phone) == before
         import_text(phone, "backup.json", text)
         phone.wait_for_selector(".notice:has-text('3 neue Spiele importiert')")
-        stored = json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.history')"))
+        stored = json.loads(stored_history(phone) or "null")
         assert sorted(e["uid"] for e in stored["entries"]) == ["h0", "h1", "h2"]
         # the second restore adds nothing
         import_text(phone, "backup.json", text)
         phone.wait_for_selector(".notice:has-text('0 neue Spiele importiert')")
-        again = json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.history')"))
+        again = json.loads(stored_history(phone) or "null")
         assert len(again["entries"]) == 3
         # the names come along where this phone had no settings of its own
         settings = json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.settings')"))

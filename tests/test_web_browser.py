@@ -25,7 +25,7 @@ from playwright.sync_api import (
     Route,
 )
 
-from conftest import fresh_page, start_game, wait_actions
+from conftest import clear_storage, fresh_page, start_game, stored_history, wait_actions
 from kniffel import Box, Enter, Game, Mode, Outcome, Roll, Score, Strike, Throw, points, preset
 from kniffel.browser import advice_view
 from kniffel.browser.bridge import Session
@@ -131,9 +131,12 @@ def dice(page: Page) -> list[int]:
 
 
 def stored(page: Page) -> dict[str, str]:
+    """What the page stored: localStorage, the history as IndexedDB holds it."""
     data: dict[str, str] = page.evaluate(
         "Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
-    return data
+    history = stored_history(page)
+    data.pop("kniffel.v1.history", None)
+    return data if history is None else {**data, "kniffel.v1.history": history}
 
 
 def pad_enter(page: Page, player: int, box: str, pts: int | None) -> None:
@@ -561,7 +564,7 @@ def test_exported_game_imports_again_and_a_replaced_game_can_be_resumed(page: Pa
     wait_actions(page, 2)
     assert total(page, "Anna") == 24
     # The exported file, imported into an empty browser, continues the same game.
-    page.evaluate("localStorage.clear()")
+    clear_storage(page)
     page.reload()
     wait_ready(page)
     page.click("#nav-history")

@@ -18,7 +18,7 @@ from playwright.sync_api import (
     ViewportSize,
 )
 
-from conftest import next_frame, start_game, wait_actions
+from conftest import clear_storage, next_frame, start_game, stored_history, wait_actions
 from kniffel import Game
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class Device:
             cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font, "fixed": font}})
         if clear:
             page.goto(self.site)
-            page.evaluate("localStorage.clear()")
+            clear_storage(page)
         page.goto(url or self.site)
         page.wait_for_selector(READY, state="attached", timeout=120_000)
         return page
@@ -402,7 +402,7 @@ def test_handoff_link_opens_the_same_game_on_another_device_when_asked(
             "game"]["actions"] == game["actions"]
         assert phone.text_content("#status") == "Am Zug: Ben"
         # Carla's game waits in the history
-        history = json.loads(phone.evaluate("localStorage.getItem('kniffel.v1.history')"))
+        history = json.loads(stored_history(phone) or "null")
         assert [e["summary"]["players"] for e in history["entries"]] == [["Carla"]]
     finally:
         other.close()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import BrowserContext, FilePayload, Page
 
+from conftest import clear_storage, stored_history
 from kniffel import Enter, Game, Mode, Strike, preset
 from kniffel.browser.bridge import Session
 from kniffel.browser.view import summary
@@ -104,8 +105,10 @@ def real_data() -> dict[str, str]:
 
 
 def restart(page: Page, data: dict[str, str | None]) -> None:
-    """Store exactly ``data`` (None: the key is missing) and start the app afresh."""
-    page.evaluate("""data => { localStorage.clear();
+    """Store exactly ``data`` (None: the key is missing) and start the app afresh (a history
+    given under its localStorage key moves into IndexedDB as the page starts)."""
+    clear_storage(page)
+    page.evaluate("""data => {
         for (const [k, v] of Object.entries(data)) if (v !== null) localStorage.setItem(k, v); }""",
                   data)
     page.reload()
@@ -113,9 +116,12 @@ def restart(page: Page, data: dict[str, str | None]) -> None:
 
 
 def stored(page: Page) -> dict[str, str]:
+    """What the page stored: localStorage, the history as IndexedDB holds it."""
     data: dict[str, str] = page.evaluate(
         "Object.fromEntries(Object.keys(localStorage).map(k => [k, localStorage.getItem(k)]))")
-    return data
+    history = stored_history(page)
+    data.pop(HISTORY, None)
+    return data if history is None else {**data, HISTORY: history}
 
 
 def copies(page: Page, key: str) -> list[str]:
@@ -263,18 +269,21 @@ def test_no_mangled_stored_data_breaks_the_first_screen(context: BrowserContext,
     page.goto(site)
 
     def check(page: Page, data: dict[str, str], key: str, raw: str | None) -> bool:
-        page.evaluate("""data => { localStorage.clear();
+        clear_storage(page)
+        page.evaluate("""data => {
             for (const [k, v] of Object.entries(data)) if (v !== null) localStorage.setItem(k, v);
             }""", {**data, key: raw})
         page.reload(wait_until="commit")
+        # the first screen, and the history (IndexedDB: loaded beside it, the engine not needed)
         page.wait_for_function("window.kniffelTiming && window.kniffelTiming.firstDrawMs > 0 && "
+                               "window.kniffelTiming.historyMs > 0 && "
                                "document.querySelector('#setup, section.game') !== null",
                                polling=20, timeout=10_000)
         seen: dict[str, Any] = page.evaluate(f"""() => ({{
             copies: Object.keys(localStorage).filter(k => k.startsWith("{key}.corrupt."))
                 .map(k => localStorage.getItem(k)),
-            told: document.querySelectorAll(".notice.warn").length,
-            history: localStorage.getItem("{HISTORY}") }})""")
+            told: document.querySelectorAll(".notice.warn").length }})""")
+        seen["history"] = stored_history(page)
         if key != HISTORY:
             assert len(json.loads(seen["history"])["entries"]) == 3
         else:  # the history page shows what was kept

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from conftest import BrowserContexts, wait_actions
+from conftest import BrowserContexts, stored_history, wait_actions
 from kniffel.web.server import _bind, build_site, find_pyodide
 from test_web_awake import nearly_finished
 
@@ -161,7 +161,7 @@ def pad_enter(page: Page, player: int, box: str, pts: int) -> None:
 def saved(page: Page) -> tuple[Any, list[Any]]:
     """The stored game in progress (its moves) and the stored history's games and totals."""
     current = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.current')"))
-    history = json.loads(page.evaluate("localStorage.getItem('kniffel.v1.history')"))
+    history = json.loads(stored_history(page) or "null")
     return current["game"], [(e["game"], e["summary"]["totals"]) for e in history["entries"]]
 
 

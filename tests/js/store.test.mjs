@@ -6,7 +6,7 @@ import test from "node:test";
 import { readFileSync, readdirSync } from "node:fs";
 
 import {
-  browserLang, byDate, checkCurrent, checkEntry, checkHistory, checkView, cleanEntries, compile, knownView, migrateEntry, parse,
+  browserLang, byDate, checkCurrent, checkEntry, checkHistory, checkView, cleanEntries, compile, historyChanges, knownView, migrateEntry, notIn, parse,
   settingsCheck, useSchema,
 } from "../../src/kniffel/web/static/store.js?b=__BUILD__";
 
@@ -169,4 +169,33 @@ test("every operation the page asks the engine for is one the schema names", () 
   }
   assert.ok(asked.size >= 15, [...asked].join(", "));
   for (const op of asked) assert.ok(SCHEMA.ops.includes(op), op);
+});
+
+test("saving the history writes only the entries that are new or replaced and deletes the ones gone", () => {
+  const a = { uid: "a" };
+  const b = { uid: "b" };
+  const c = { uid: "c" };
+  const stored = new Map([["a", a], ["b", b], ["c", c]]);
+  assert.deepEqual(historyChanges(stored, [a, b, c]), { put: [], del: [] });
+  const b2 = { uid: "b", summary: "finished" };
+  const d = { uid: "d" };
+  const { put, del } = historyChanges(stored, [a, b2, d]);
+  assert.deepEqual(put, [b2, d]); // b replaced by another object, d new
+  assert.deepEqual(del, ["c"]);
+  assert.deepEqual(historyChanges(new Map(), [a]), { put: [a], del: [] });
+  // a damaged record, kept aside (its value null), is deleted with the next save
+  assert.deepEqual(historyChanges(new Map([["x", null], ["a", a]]), [a]), { put: [], del: ["x"] });
+});
+
+test("entries added before the history was loaded stay, unless the loaded history has their uid", () => {
+  const early = [{ uid: "new" }, { uid: "old", early: true }];
+  assert.deepEqual(notIn(early, [{ uid: "old" }, null]), [{ uid: "new" }]);
+  assert.deepEqual(notIn([], [{ uid: "old" }]), []);
+});
+
+test("a damaged stored entry is handed back as it was stored, to be kept aside", () => {
+  const bad = { uid: "x", game: null };
+  const { bad: n, damaged } = cleanEntries([bad]);
+  assert.equal(n, 1);
+  assert.deepEqual(damaged, [bad]);
 });

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Callable
 from datetime import timedelta, timezone
 from typing import Any
@@ -44,6 +45,7 @@ from kniffel.engine.errors import (
     CorruptSaveError,
     IllegalMoveError,
     InvalidGameError,
+    InvalidImportError,
     KniffelError,
     UnknownStrategyError,
     cause_param,
@@ -67,10 +69,14 @@ from kniffel.engine.history_file import (
     UNKNOWN_TIME,
     VERSION,
     HistoryEntry,
+    decode_entry,
     decode_history,
     derived_uid,
     encode_history,
+    history_games,
     is_history,
+    stated_game,
+    stated_uid,
 )
 from kniffel.engine.identity import KnownGames, game_identity, game_key
 from kniffel.engine.match import Match
@@ -124,6 +130,10 @@ class Session:
         self.receiving: transfer.Receiving | None = None
         #: the last game a request asked about (its save's header and actions, the game)
         self._asked: tuple[tuple[object, ...], list[Any], Game] | None = None
+        #: the history file a restore is checking part by part (:meth:`import_part`): its
+        #: number, version, games, and the indices of the new games not checked yet
+        self._restore: tuple[int, int, list[object], set[int]] | None = None
+        self._restores = 0
 
     @property
     def game(self) -> Game | None:
@@ -486,15 +496,58 @@ class Session:
         "finished", "game", "summary"}, ...]}`` (``finished_at`` null: unfinished; ``finished``
         is the entry's time as the page stored it so far: ``finished_at``, else ``started``).
 
+        With ``have`` (the history the page holds, each ``{"uid", "identity"}`` as for
+        :meth:`merge_history`) a history file is a restore: its header is checked and each game
+        known by the uid the file states or the identity of its game as written
+        (:func:`~kniffel.engine.history_file.stated_game`), nothing replayed; the answer is
+        ``{"kind": "history", "restore": n, "total", "new": [indices], "known"}``, and the new
+        games are replayed and checked part by part (:meth:`import_part`).
+
         A file the page names (``name``, the file the player picked) is refused in one sentence
         that names it: ``web.import_not_kniffel`` for a file that is no kniffel game or history
         at all, else ``web.import_refused`` with the fault as its ``cause``."""
+        return self._named(req, lambda where: self._parse_import(req.get("text"), where,
+                                                                  req.get("have")))
+
+    def import_part(self, req: dict[str, Any]) -> Reply:
+        """The games ``indices`` of the restore ``restore`` (:meth:`parse_import` with
+        ``have``), each replayed and checked as an import checks it: ``{"entries": [...]}`` as
+        a history's import answers them. A fault refuses the part in one sentence naming the
+        file (``name``) and the game, and ends the restore. Once every new game was asked
+        for, the file is let go."""
+        token, indices = req.get("restore"), req.get("indices")
+        held = self._restore
+        if held is None or token != held[0]:
+            raise CorruptSaveError(f"no restore {token!r:.20} is under way",
+                                   code="web.bad_request")
+        if not isinstance(indices, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and i in held[3] for i in indices):
+            raise CorruptSaveError("indices must be new games of the restore",
+                                   code="web.bad_request")
+        _, version, games, left = held
+
+        def part(where: str) -> Reply:
+            try:
+                entries = [decode_entry(games[i], i + 1, version) for i in indices]
+            except KniffelError:
+                self._restore = None
+                raise
+            left.difference_update(indices)
+            if not left:
+                self._restore = None
+            return {"entries": [{**e.to_json(), "finished": e.finished_at or e.started,
+                                 "summary": summary(e.game)} for e in entries]}
+        return self._named(req, part)
+
+    def _named(self, req: dict[str, Any], check: Callable[[str], Reply]) -> Reply:
+        """``check`` of the file the page names (``name``), its faults in one sentence naming
+        it (:meth:`parse_import`)."""
         name = req.get("name")
         if not isinstance(name, str) or not name.strip():
-            return self._parse_import(req.get("text"), _file_name(name, _lang(req)))
+            return check(_file_name(name, _lang(req)))
         where = _file_name(name, _lang(req))
         try:
-            return self._parse_import(req.get("text"), where)
+            return check(where)
         except KniffelError as e:
             if e.code in _NOT_KNIFFEL:
                 raise CorruptSaveError(f"{where}: not a kniffel game or history ({e})",
@@ -505,7 +558,7 @@ class Session:
                                    params={"where": where,
                                            "cause": {"code": e.code, "params": inner}}) from None
 
-    def _parse_import(self, text: object, name: str) -> Reply:
+    def _parse_import(self, text: object, name: str, have: object = None) -> Reply:
         """:meth:`parse_import` of the file ``text``; a single game's errors name ``name``."""
         if not isinstance(text, str):
             raise CorruptSaveError("the file is not text", code="file.not_text")
@@ -513,6 +566,8 @@ class Session:
             data = json.loads(text)
         except (ValueError, RecursionError):
             data = None  # loads_game tells a cut-off file from one that is no JSON at all
+        if is_history(data) and have is not None:
+            return self._plan_restore(data, have)
         if is_history(data):
             return {"kind": "history", "entries": [
                 {**e.to_json(), "finished": e.finished_at or e.started,
@@ -520,6 +575,31 @@ class Session:
         game = loads_game(text, name=name)
         return {"kind": "game", "uid": derived_uid(game), "game": game.to_json(),
                 "view": self._view(game), "summary": summary(game)}
+
+    def _plan_restore(self, data: object, have: object) -> Reply:
+        """The restore of the history file ``data`` into a history holding ``have``
+        (:meth:`parse_import`): which of its games are new, nothing replayed yet."""
+        version, games = history_games(data)
+        known = KnownGames(_pairs(have, "have"))
+        stated: set[str] = set()
+        new = []
+        for i, item in enumerate(games):
+            uid = stated_uid(item, version)
+            if uid is not None:
+                if uid in stated:  # as decode_history refuses it
+                    raise InvalidImportError(f"game #{i + 1} of the file: the uid {uid!r} "
+                                             f"appears twice", code="import.uid_twice",
+                                             params={"number": i + 1})
+                stated.add(uid)
+                if uid in known.uids:  # known by its uid: its game is not even hashed
+                    continue
+            uid, identity = stated_game(item, version)
+            if uid is None or not identity or known.add(uid, identity):
+                new.append(i)  # (one without a uid or identity: its replay says what it is)
+        self._restores += 1
+        self._restore = (self._restores, version, games, set(new)) if new else None
+        return {"kind": "history", "restore": self._restores, "total": len(games), "new": new,
+                "known": len(games) - len(new)}
 
     def export_history(self, req: dict[str, Any]) -> Reply:
         """The history file (version 2) of the page's history entries: ``uid``, ``started``
@@ -564,25 +644,8 @@ class Session:
         either the ``identity`` the engine gave its game (in the game's summary; the quick way
         for a large history) or its ``game`` (a save, read as it is: the page stores the
         engine's own). Replays nothing, changes nothing."""
-        def pairs(what: str) -> list[tuple[str, str]]:
-            items = req.get(what)
-            if not isinstance(items, list):
-                raise CorruptSaveError(f"{what} must be a list", code="web.bad_request")
-            out = []
-            for e in items:
-                e = e if isinstance(e, dict) else {}
-                uid, identity, game = e.get("uid"), e.get("identity"), e.get("game")
-                if isinstance(uid, str) and isinstance(identity, str) and identity:
-                    out.append((uid, identity))
-                elif isinstance(uid, str) and isinstance(game, dict):
-                    out.append((uid, game_identity(game)))
-                else:
-                    raise CorruptSaveError(f"each of {what} has a uid and an identity or a "
-                                           f"game, got {e!r:.60}", code="web.bad_request")
-            return out
-
-        known = KnownGames(pairs("have"))
-        add = [i for i, (uid, identity) in enumerate(pairs("entries"))
+        known = KnownGames(_pairs(req.get("have"), "have"))
+        add = [i for i, (uid, identity) in enumerate(_pairs(req.get("entries"), "entries"))
                if known.add(uid, identity)]
         return {"add": add, "known": len(req["entries"]) - len(add)}
 
@@ -892,6 +955,25 @@ class Session:
         return json.dumps(self.handle(request), separators=(",", ":"), ensure_ascii=False)
 
 
+def _pairs(items: object, what: str) -> list[tuple[str, str]]:
+    """The (uid, identity) of each of a request's history entries ``items`` (:meth:`Session.
+    merge_history`): the identity given, or that of the entry's game."""
+    if not isinstance(items, list):
+        raise CorruptSaveError(f"{what} must be a list", code="web.bad_request")
+    out = []
+    for e in items:
+        e = e if isinstance(e, dict) else {}
+        uid, identity, game = e.get("uid"), e.get("identity"), e.get("game")
+        if isinstance(uid, str) and isinstance(identity, str) and identity:
+            out.append((uid, identity))
+        elif isinstance(uid, str) and isinstance(game, dict):
+            out.append((uid, game_identity(game)))
+        else:
+            raise CorruptSaveError(f"each of {what} has a uid and an identity or a "
+                                   f"game, got {e!r:.60}", code="web.bad_request")
+    return out
+
+
 def _zone(offset: object) -> timezone | None:
     """The page's time zone from ``Date.getTimezoneOffset()`` (minutes behind UTC), or None."""
     if offset is None:
@@ -925,6 +1007,7 @@ _OPS: dict[str, Callable[[Session, dict[str, Any]], Reply]] = {
     "import": Session.parse_import,
     "export_history": Session.export_history,
     "merge_history": Session.merge_history,
+    "import_part": Session.import_part,
     "pad_hint": Session.pad_hint,
     "pad_review": Session.pad_review,
     "chances": Session.chances_now,
@@ -1074,10 +1157,14 @@ def warm_up() -> None:
 
 #: Requests that read no expert values (and so need no table): the rest may, in a classic game.
 _NO_VALUES = frozenset({"pad_choices", "corrections", "share", "handoff", "unpack", "stats",
-                        "import", "export_history", "merge_history", "table_code", "table_sdp",
-                        "table_open", "table_join", "table_lost", "table_leave",
-                        "transfer_send", "transfer_message", "transfer_lost",
+                        "import", "import_part", "export_history", "merge_history",
+                        "table_code", "table_sdp", "table_open", "table_join", "table_lost",
+                        "table_leave", "transfer_send", "transfer_message", "transfer_lost",
                         "transfer_finish"})
+
+
+#: The op of a request that names it first, as the page's requests do (``JSON.stringify``).
+_OP_FIRST = re.compile(r'\{"op":"([a-z_]+)"')
 
 
 def wanted_table(text: str) -> str | None:
@@ -1090,6 +1177,9 @@ def wanted_table(text: str) -> str | None:
     fetches one to that place before it passes on the first request that needs it (a new or
     loaded game with its chances, an action, a hint). The rule set is the request's (its game,
     or ``rules`` and ``free_strike``), else the game in play."""
+    head = _OP_FIRST.match(text)
+    if head is not None and head.group(1) in _NO_VALUES:
+        return None  # (an import's request holds a whole file: not parsed twice)
     try:
         req = json.loads(text)
     except ValueError:

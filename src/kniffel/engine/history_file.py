@@ -23,6 +23,7 @@ from typing import Any
 
 from kniffel.engine.errors import InvalidImportError, KniffelError, cause_param
 from kniffel.engine.game import SAVE_FORMAT, Game
+from kniffel.engine.identity import game_identity
 
 FORMAT = "kniffel-history"
 VERSION = 2
@@ -82,6 +83,24 @@ def decode_history(data: object, *, undated: str | None = None) -> list[HistoryE
     time), else :data:`UNKNOWN_TIME`."""
     if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
         return [_save_entry(data, undated)]
+    version, games = history_games(data)
+    out: list[HistoryEntry] = []
+    uids: set[str] = set()
+    for number, item in enumerate(games, start=1):
+        entry = _entry(item, number, version)
+        if entry.uid in uids:
+            raise InvalidImportError(f"game #{number} of the file: the uid {entry.uid!r} "
+                                     f"appears twice", code="import.uid_twice",
+                                     params={"number": number})
+        uids.add(entry.uid)
+        out.append(entry)
+    return out
+
+
+def history_games(data: object) -> tuple[int, list[object]]:
+    """The version and the list of games of the history file ``data``, checked as
+    :func:`decode_history` checks a file before it replays a game (its format, a version this
+    kniffel reads, a list of at most :data:`MAX_GAMES` games); no game is replayed."""
     if not is_history(data):
         raise InvalidImportError(f"not a kniffel history file (expected an object with "
                                  f"\"format\": \"{FORMAT}\")", code="import.not_history")
@@ -104,17 +123,41 @@ def decode_history(data: object, *, undated: str | None = None) -> list[HistoryE
         raise InvalidImportError(f"the history file holds {len(games)} games, more than "
                                  f"{MAX_GAMES}", code="import.too_many",
                                  params={"count": len(games), "most": MAX_GAMES})
-    out: list[HistoryEntry] = []
-    uids: set[str] = set()
-    for number, item in enumerate(games, start=1):
-        entry = _entry(item, number, version)
-        if entry.uid in uids:
-            raise InvalidImportError(f"game #{number} of the file: the uid {entry.uid!r} "
-                                     f"appears twice", code="import.uid_twice",
-                                     params={"number": number})
-        uids.add(entry.uid)
-        out.append(entry)
-    return out
+    return version, games
+
+
+def stated_uid(item: object, version: int) -> str | None:
+    """The uid an item of a history file of ``version`` states, or None where the file
+    derives it from the game (a version-1 browser file) or states none."""
+    if not isinstance(item, dict) or (version == 1 and "uid" not in item):
+        return None
+    uid = item.get("uid")
+    return uid if isinstance(uid, str) and uid else None
+
+
+def stated_game(item: object, version: int) -> tuple[str | None, str]:
+    """The uid an item of a history file states (None where the file derives it from the game,
+    or the item is no entry at all) and the identity of its game as written
+    (:func:`~kniffel.engine.identity.game_identity`, the save not replayed): enough to know a
+    game a history holds already, so that only the new ones are replayed
+    (:func:`decode_entry`). An item that is malformed gets an identity all the same; its
+    replay refuses it."""
+    if not isinstance(item, dict):
+        return None, ""
+    game = item.get("game")
+    try:
+        identity = game_identity(game) if isinstance(game, dict) else ""
+    except (KniffelError, TypeError, ValueError):  # an odd save: its replay says what is wrong
+        identity = ""
+    if version == 1 and "uid" not in item:
+        return ("g" + identity[:31] if identity else None), identity
+    return stated_uid(item, version), identity
+
+
+def decode_entry(item: object, number: int, version: int) -> HistoryEntry:
+    """Item ``number`` (from 1) of a history file of ``version``, its game replayed and checked
+    as :func:`decode_history` checks each (raising :class:`InvalidImportError`)."""
+    return _entry(item, number, version)
 
 
 def _when(value: object) -> str | None:

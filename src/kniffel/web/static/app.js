@@ -18,7 +18,7 @@ import { ask, engineReady, goEngine, startEngine } from "./engine.js?b=__BUILD__
 import { setCurrent } from "./game.js?b=__BUILD__";
 import { draw, safeDraw } from "./screen.js?b=__BUILD__";
 import { awake, BUILD, facts, onRedraw, play, state, timing } from "./state.js?b=__BUILD__";
-import { defaultSetup, forget, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
+import { defaultSetup, forget, historyReady, historyStore, keepCorruptCopy, loadCurrent, loadHistory, loadSettings, saveCurrent, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, checkCurrent, checkHistory, cleanEntries, KEY, parse, useSchema } from "./store.js?b=__BUILD__";
 import { keepAwake, registerWorker, tellInsecureOnce } from "./system.js?b=__BUILD__";
 import { addWords, refusal, sentence, tr, useWords, wordIn } from "./words.js?b=__BUILD__";
@@ -64,7 +64,7 @@ function markReady() {
 async function boot() {
   loadSettings(); // first: every notice after it speaks the user's language
   state.setup ??= defaultSetup();
-  loadHistory();
+  loadHistory(); // from IndexedDB, while the first screen is drawn and the engine starts
   const stored = loadCurrent();
   setCurrent(stored && stored.record.view ? stored.record : null);
   state.pending = stored && !stored.record.view ? stored : null; // replayed once the engine runs
@@ -131,6 +131,11 @@ async function boot() {
     }
   }
   state.pending = null;
+  // everything the engine's controls do with the history (its screen's statistics, imports, a
+  // finished game, a table) waits for it: the page is ready once both are there
+  const loadingAt = performance.now();
+  await historyReady();
+  timing.historyWaitMs = performance.now() - loadingAt;
   markReady();
   refreshChances(); // their values load now, not at the first entry
 }
@@ -164,7 +169,7 @@ document.addEventListener("visibilitychange", () => {
 // Another tab changed the stored game or history: follow it, so no tab overwrites the other.
 // (That tab checked the data before storing it; what does not pass here is simply not taken.)
 window.addEventListener("storage", async (event) => {
-  if (event.key === KEY.history) {
+  if (event.key === KEY.history && historyStore.kind === "local") {
     const data = parse(event.newValue ?? "null");
     if (data !== null && checkHistory(data, "")) return;
     state.history = data === null ? [] : byDate(cleanEntries(data.entries).entries);

@@ -8,7 +8,7 @@ import { notice } from "./dialogs.js?b=__BUILD__";
 import { h } from "./dom.js?b=__BUILD__";
 import { ask } from "./engine.js?b=__BUILD__";
 import { facts, redraw, state } from "./state.js?b=__BUILD__";
-import { saveSettings } from "./storage.js?b=__BUILD__";
+import { historyStore, saveSettings } from "./storage.js?b=__BUILD__";
 import { byDate, isObj, KEY, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -75,7 +75,9 @@ export function backupDue() {
 
 // The history screen's line: whether the browser keeps the games, the reminder, "Sichern".
 export function drawKeeping() {
-  const status = keeping.persisted === true ? tr("page.keep.kept")
+  // (no IndexedDB: the games are in localStorage, which a private window forgets, and few fit)
+  const status = historyStore.kind === "local" ? tr("page.keep.no_database")
+    : keeping.persisted === true ? tr("page.keep.kept")
     : keeping.persisted === false ? `${tr("page.keep.may_delete")} ${tr(safari() ? "page.keep.safari" : "page.keep.what_to_do")}`
       : tr("page.keep.unknown");
   const wrap = h("div", { class: "keeping", id: "keeping" },

@@ -11,7 +11,7 @@ import { plot } from "./plot.js?b=__BUILD__";
 import { drawSheet } from "./sheet.js?b=__BUILD__";
 import { openTransfer } from "./transfer.js?b=__BUILD__";
 import { redraw, state } from "./state.js?b=__BUILD__";
-import { keepCorruptCopy, newId, saveHistory } from "./storage.js?b=__BUILD__";
+import { historyStore, keepCorruptCopy, newId, saveHistory } from "./storage.js?b=__BUILD__";
 import { byDate, entryDate, KEY, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, dateText, num, percent, refusal, tr } from "./words.js?b=__BUILD__";
 
@@ -49,6 +49,14 @@ export function drawHistory() {
   tools.append(h("label", { class: "button", for: "import-file" }, tr("page.history.import")), file);
   tools.append(h("button", { type: "button", id: "transfer-open", onclick: () => openTransfer(addEntries), disabled: !state.ready }, tr("page.transfer.open")));
   wrap.append(tools);
+  if (state.restoring) {
+    wrap.append(h("p", { class: "hint", id: "restore-progress", role: "status" },
+      tr("page.history.restore_progress", { done: num(state.restoring.done), total: num(state.restoring.total) })));
+  }
+  if (!historyStore.loaded) {
+    wrap.append(h("p", { id: "history-loading", role: "status" }, tr("page.history.loading")));
+    return wrap;
+  }
   wrap.append(drawKeeping());
   const ordered = byDate(state.history);
   if (!ordered.length) {
@@ -329,7 +337,7 @@ async function exportCsv() {
 // (the identity the engine wrote into a summary where there is one: no game is sent, nothing hashed)
 const known = (e) => (typeof e.summary?.identity === "string" ? { uid: e.uid, identity: e.summary.identity } : { uid: e.uid, game: e.game });
 
-async function addEntries(entries) {
+export async function addEntries(entries) {
   const reply = await ask({ op: "merge_history", have: state.history.map(known), entries: entries.map(known) });
   if (!reply.ok) { notice(tr("page.history.import_bad", { why: refusal(reply.error) }), "warn"); return null; }
   const before = state.history;
@@ -352,12 +360,41 @@ function importResult(added, skipped) {
     : tr("page.history.import_result", { added: words });
 }
 
+// How many new games of a restore the engine checks per request: the line shows the progress
+// between them.
+const RESTORE_PART = 25;
+
+// The new games of a restore (the engine's plan: reply.new), replayed and checked part by part
+// (bridge import_part), as entries to add; null when one is refused (its sentence is shown,
+// nothing is stored).
+async function checkNew(plan, name) {
+  const entries = [];
+  const total = plan.new.length;
+  try {
+    for (let i = 0; i < total; i += RESTORE_PART) {
+      state.restoring = { done: i, total };
+      if (state.screen === "history") redraw();
+      const part = await ask({ op: "import_part", restore: plan.restore, indices: plan.new.slice(i, i + RESTORE_PART), name });
+      if (!part.ok) {
+        const own = part.error && String(part.error.code).startsWith("web.import_");
+        notice(own ? refusal(part.error) : tr("page.history.import_bad", { why: refusal(part.error) }), "warn");
+        return null;
+      }
+      entries.push(...part.entries);
+    }
+  } finally {
+    state.restoring = null;
+    if (state.screen === "history") redraw();
+  }
+  return entries;
+}
+
 async function importFile(input) {
   const file = input.files && input.files[0];
   input.value = "";
   if (!file || !state.ready) return;
   const text = await file.text();
-  const reply = await ask({ op: "import", text, name: file.name });
+  const reply = await ask({ op: "import", text, name: file.name, have: state.history.map(known) });
   if (!reply.ok) {
     // the engine's sentence names the file and says that nothing was changed
     const own = reply.error && String(reply.error.code).startsWith("web.import_");
@@ -368,10 +405,14 @@ async function importFile(input) {
   state.opened = null;
   const uid = reply.uid ?? newId();
   if (reply.kind === "history") {
-    const merged = await addEntries(reply.entries);
+    // the games already here are known by the engine at once; only the new ones are replayed
+    // and checked, part by part, the line above the list saying how far it is
+    const checked = await checkNew(reply, file.name);
+    if (!checked) return;
+    const merged = await addEntries(checked);
     if (!merged || !merged.saved) return; // (a full storage: said by storage.js, nothing changed)
     restoreSettings(text); // a backup's names, on a phone that has none of its own
-    notice(importResult(merged.added, merged.skipped));
+    notice(importResult(merged.added, merged.skipped + reply.known));
   } else if (reply.view.over) {
     const merged = await addEntries([{ uid, started: null, finished_at: null, game: reply.game, summary: reply.summary }]);
     if (!merged || !merged.saved) return;

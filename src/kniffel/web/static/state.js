@@ -11,6 +11,10 @@ export const timing = {
   interactiveMs: undefined, // the page's controls answer (app.js)
   firstDrawMs: undefined, // the first screen is drawn (app.js)
   usableMs: undefined, // the engine runs and holds the current game (app.js)
+  historyMs: undefined, // the history loaded (storage.js), from IndexedDB or localStorage
+  historyLoadMs: undefined, // duration: the history's loading, from its start (storage.js)
+  historyWaitMs: undefined, // duration: how long the running engine waited for the history (app.js)
+  historyEntries: undefined, // how many entries the loaded history holds (storage.js)
   engineStartMs: undefined, // the worker was started (engine.js)
   engineGoMs: undefined, // its interpreter was told to start (engine.js goEngine)
   steps: undefined, // the worker's start: [[step, ms, at, detail?], …] (engine.js)
@@ -70,7 +74,7 @@ export const state = {
   boot: { percent: 5, code: "page.boot.starting", why: null, failed: false },
   busy: false, // a move (the person's or a computer's) is on its way to the engine
   current: null, // {version, id, started, game, view, summary}
-  history: [], // [{id, finished, game, summary}]
+  history: [], // [{uid, started, finished_at, game, summary}] (storage.js: in IndexedDB)
   pending: null, // {record, raw}: a stored game without its view, replayed once the engine runs
   meta: null, // meta.json: the rule presets, the expert's tables, the engine's words, handed to words.js (app.js)
   setup: null, // {rules, free_strike, mode, players: [{name, kind, strategy}]}
@@ -80,6 +84,7 @@ export const state = {
   keep: new Set(), // dice positions the player wants to keep
   padDice: null, // {dice, options} after "enter dice"
   showChances: true, // the setting: the win-chance row under the totals (chances.js)
+  restoring: null, // a restore under way: {done, total} of the new games checked (history.js)
   stats: null, // the history's statistics: {loading: true} while asked, then the engine's reply
   notices: [], // the notices shown, newest last: [{id, text, kind}] (dialogs.js)
   hint: null, // the expert's hint: {id, actions, loading} while asked, then {id, actions, data}

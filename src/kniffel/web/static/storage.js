@@ -1,8 +1,9 @@
 // The page's localStorage: reading (checked by store.js), writing, keeping damaged data aside.
 
 import { notice } from "./dialogs.js?b=__BUILD__";
-import { awake, facts, play, state } from "./state.js?b=__BUILD__";
-import { browserLang, byDate, checkCurrent, checkHistory, checkView, cleanEntries, isObj, KEY, knownView, LANGS, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
+import { openDb, readAll, writeChanges } from "./historydb.js?b=__BUILD__";
+import { awake, facts, play, redraw, state, timing } from "./state.js?b=__BUILD__";
+import { browserLang, byDate, checkCurrent, checkHistory, checkView, cleanEntries, historyChanges, isObj, KEY, knownView, LANGS, notIn, parse, settingsCheck, STORE_VERSION } from "./store.js?b=__BUILD__";
 import { count, tr } from "./words.js?b=__BUILD__";
 
 // Stored data is checked before use (store.js); what fails is kept aside as a copy under
@@ -73,25 +74,144 @@ export function loadSettings() {
   }
 }
 
-// The history: a damaged entry is set aside alone, the others stay.
+// ------------------------------------------------------------------------ the history
+// The history lives in IndexedDB (historydb.js), one record per entry, so that years of games
+// fit; where the browser has none (or refuses it) in localStorage as before, under KEY.history.
+// It is loaded after the first screen is drawn (loadHistory: one promise, historyReady); what
+// needs it waits for that promise (app.js marks the page ready only once it is there). Saving
+// writes only what changed (historyChanges) in one transaction, one save after the other.
+export const historyStore = {
+  kind: null, // "idb" | "local" once loaded (null before)
+  loaded: false,
+  why: null, // why there is no IndexedDB ("local")
+};
+let db = null;
+let stored = new Map(); // uid → the entry as last written to IndexedDB
+let loading = null;
+let saving = Promise.resolve(true);
+let channel = null; // the other tabs of the site, told of each save (BroadcastChannel)
+
+// For the tests and the benchmark: the promise of the saves under way, and where the history is.
+globalThis.kniffelHistory = { saved: () => (loading ?? Promise.resolve()).then(() => saving), kind: () => historyStore.kind };
+
+// Start loading the history (once); the promise of it.
 export function loadHistory() {
+  const start = performance.now();
+  loading ??= openHistory().catch((err) => {
+    console.error("kniffel: history", err);
+    useLocal(String(err));
+  }).finally(() => {
+    historyStore.loaded = true;
+    timing.historyMs = performance.now();
+    timing.historyLoadMs = timing.historyMs - start;
+    timing.historyEntries = state.history.length;
+    if (state.screen === "history") redraw();
+  });
+  return loading;
+}
+
+// The promise of the loaded history (loadHistory).
+export const historyReady = () => loadHistory();
+
+// Take the loaded ``entries``: the ones the page added before they were there stay too.
+function take(entries) {
+  state.history = byDate([...entries, ...notIn(state.history, entries)]);
+  state.stats = null;
+  return entries.length !== state.history.length; // entries were added meanwhile: saved below
+}
+
+function useLocal(why) {
+  db = null;
+  historyStore.kind = "local";
+  historyStore.why = why;
+  const early = state.history;
+  loadLocalHistory();
+  state.history = byDate([...state.history, ...notIn(early, state.history)]);
+  if (early.length) storeHistory();
+}
+
+async function openHistory() {
+  const opened = await openDb();
+  if (!opened.db) {
+    console.warn("kniffel: the history stays in localStorage:", opened.why);
+    useLocal(opened.why);
+    return;
+  }
+  db = opened.db;
+  db.onversionchange = () => db.close(); // a newer page's upgrade in another tab goes first
+  historyStore.kind = "idb";
+  const entries = await readStored();
+  const moved = await moveFromLocal(entries);
+  // (moved from localStorage, entries added meanwhile, repeated records to delete: saved now)
+  if (take([...entries, ...moved]) || movedFrom !== null || stored.size > state.history.length) await storeHistory();
+  if (typeof BroadcastChannel === "function") {
+    channel = new BroadcastChannel("kniffel.history");
+    channel.onmessage = async () => {
+      // another tab stored a change: follow it (what this tab has not stored yet stays)
+      const mine = notIn(state.history, [...stored.values()]);
+      const now = await readStored();
+      state.history = byDate([...now, ...notIn(mine, now)]);
+      state.stats = null;
+      redraw();
+    };
+  }
+}
+
+// The entries stored in IndexedDB, each checked (store.js); a damaged one is kept aside alone
+// (as a copy in localStorage) and, once the copy is there, deleted; the others stay.
+async function readStored() {
+  const records = await readAll(db);
+  const clean = cleanEntries(records);
+  stored = new Map(records.filter((r) => !clean.damaged.includes(r)).map((r) => [r.uid, r]));
+  if (clean.damaged.length) {
+    console.warn("kniffel: stored history", clean.damaged.length, "damaged");
+    const raw = JSON.stringify({ version: STORE_VERSION, entries: clean.damaged });
+    if (keepCorruptCopy(KEY.history, raw, count("page.storage.corrupt_entries", clean.bad))) {
+      const uids = clean.damaged.filter((r) => isObj(r) && typeof r.uid === "string").map((r) => r.uid);
+      for (const uid of uids) stored.set(uid, null); // not in the list: deleted by the next save
+    }
+  }
+  return clean.entries;
+}
+
+// A history the page kept in localStorage (KEY.history, any of its shapes) moves into
+// IndexedDB: its entries that are not there yet, returned to be saved; the localStorage copy is
+// removed only once that save's transaction completed (saveHistory). A damaged one is kept
+// aside as the localStorage history always was (loadLocalHistory).
+let movedFrom = null; // the localStorage text whose entries the next save moves
+async function moveFromLocal(have) {
+  const raw = readRaw(KEY.history);
+  if (raw === null) return [];
+  const before = state.history;
+  state.history = [];
+  const kept = loadLocalHistory({ writeBack: false });
+  const entries = notIn(state.history, have);
+  state.history = before;
+  if (kept) movedFrom = raw;
+  return entries;
+}
+
+// The localStorage history: a damaged entry is set aside alone, the others stay. Whether the
+// stored text may be replaced (false: a damaged entry could not be copied aside).
+function loadLocalHistory({ writeBack = true } = {}) {
   const raw = readRaw(KEY.history);
   state.history = [];
-  if (raw === null) return;
+  if (raw === null) return true;
   const data = parse(raw);
   const bad = checkHistory(data, "");
   if (bad) {
     console.warn("kniffel: stored history", bad);
     if (keepCorruptCopy(KEY.history, raw, tr("page.storage.corrupt_history"))) forget(KEY.history);
-    return;
+    return false;
   }
   const clean = cleanEntries(data.entries);
   if (clean.bad && !keepCorruptCopy(KEY.history, raw, count("page.storage.corrupt_entries", clean.bad))) {
-    return; // no room for the copy: leave the stored history alone and show none of it
+    return false; // no room for the copy: leave the stored history alone and show none of it
   }
   state.history = byDate(clean.entries);
   // older pages' entries ({id, finished}) and repeated imports are written back cleaned
-  if (clean.bad || clean.repeated || JSON.stringify(state.history) !== JSON.stringify(data.entries)) saveHistory();
+  if (writeBack && (clean.bad || clean.repeated || JSON.stringify(state.history) !== JSON.stringify(data.entries))) saveHistory();
+  return true;
 }
 
 // The game in progress: {record, raw}. A record whose view cannot be drawn still has its game,
@@ -135,9 +255,14 @@ export function setAsideSuspect() {
     return "current";
   }
   if (state.screen === "history" && state.history.length) {
-    keepCorruptCopy(KEY.history, raw(KEY.history), tr("page.storage.corrupt_history"));
-    forget(KEY.history);
-    state.history = [];
+    if (keepCorruptCopy(KEY.history, raw(KEY.history), tr("page.storage.corrupt_history"))) {
+      forget(KEY.history);
+      state.history = [];
+      saveHistory(); // (IndexedDB: every entry deleted, their copy kept aside)
+    } else {
+      state.history = []; // (no room for a copy: the stored history stays as it is, not shown)
+      stored = new Map();
+    }
     state.stats = null;
     return "history";
   }
@@ -164,9 +289,43 @@ export function saveCurrent() {
   if (state.current) write(KEY.current, state.current);
   else forget(KEY.current);
 }
-// (whether it was stored: false where the storage is full, and what was stored stays as it was)
+// Store the history (state.history): in IndexedDB only what changed since the last save, in
+// one transaction, one save after the other; true once stored. A full storage
+// (QuotaExceededError) aborts the transaction: nothing stored changes, the page says so in one
+// sentence and keeps the games in memory (to back up); the next save writes them again.
 export function saveHistory() {
-  return write(KEY.history, { version: STORE_VERSION, entries: state.history });
+  if (!historyStore.loaded && loading) {
+    // (before the history is there: the entries added meanwhile are saved once it is, take())
+    return loading.then(() => saveHistory());
+  }
+  return storeHistory();
+}
+
+function storeHistory() {
+  if (historyStore.kind !== "idb") {
+    return Promise.resolve(write(KEY.history, { version: STORE_VERSION, entries: state.history }));
+  }
+  saving = saving.then(async () => {
+    const { put, del } = historyChanges(stored, state.history);
+    if (!put.length && !del.length && movedFrom === null) return true;
+    const moving = movedFrom;
+    const result = await writeChanges(db, put, del);
+    if (!result.ok) {
+      console.warn("kniffel: history not stored", result.error);
+      const full = result.error && result.error.name === "QuotaExceededError";
+      notice(full ? tr("page.storage.history_full") : tr("page.storage.full", { why: String(result.error) }), "warn");
+      return false;
+    }
+    for (const e of put) stored.set(e.uid, e);
+    for (const uid of del) stored.delete(uid);
+    if (moving !== null && movedFrom === moving) {
+      movedFrom = null;
+      if (readRaw(KEY.history) === moving) forget(KEY.history); // moved: its games are in IndexedDB now
+    }
+    if (channel) channel.postMessage("saved");
+    return true;
+  });
+  return saving;
 }
 export function saveSettings() {
   write(KEY.settings, { version: STORE_VERSION, lang: state.langChosen ? state.lang : undefined, setup: state.setup, keep_awake: awake.on,
@@ -186,9 +345,9 @@ function entryOf(cur, finishedAt) {
 
 // Keep the history in step with the current game: a finished game is in it, an unfinished
 // (undone) one is not.
-export function syncHistory() {
-  const cur = state.current;
+export function syncHistory(cur = state.current) {
   if (!cur) return;
+  if (!historyStore.loaded) { loadHistory().then(() => syncHistory(cur)); return; }
   const i = state.history.findIndex((e) => e.uid === cur.id);
   if (cur.view.over) {
     const entry = entryOf(cur, i >= 0 && state.history[i].finished_at ? state.history[i].finished_at : new Date().toISOString());
@@ -204,9 +363,9 @@ export function syncHistory() {
 }
 
 // A game in progress that gets replaced goes into the history, unfinished, never lost.
-export function shelveCurrent() {
-  const cur = state.current;
+export function shelveCurrent(cur = state.current) {
   if (!cur || cur.view.over || !cur.view.actions) return;
+  if (!historyStore.loaded) { loadHistory().then(() => shelveCurrent(cur)); return; }
   if (!state.history.some((e) => e.uid === cur.id)) {
     state.history.push(entryOf(cur, null));
     saveHistory();

@@ -192,9 +192,11 @@ export const entryDate = (e) => e.finished_at ?? e.started ?? "";
 export const byDate = (entries) => [...entries].sort((a, b) => entryDate(a).localeCompare(entryDate(b)));
 
 // The good entries of a stored history and the number set aside (damaged or repeated games: the
-// same uid, or the same game as played by the identity the engine wrote into its summary).
+// same uid, or the same game as played by the identity the engine wrote into its summary); the
+// damaged ones themselves too, as they were stored (``damaged``).
 export function cleanEntries(entries) {
   const good = [];
+  const damaged = [];
   const seenUid = new Set();
   const seenGame = new Set();
   let bad = 0;
@@ -203,6 +205,7 @@ export function cleanEntries(entries) {
     const e = migrateEntry(raw);
     if (checkEntry(e, "entry")) {
       bad++;
+      damaged.push(raw);
       continue;
     }
     const game = e.summary.identity;
@@ -214,7 +217,29 @@ export function cleanEntries(entries) {
     if (game !== undefined) seenGame.add(game);
     good.push(e);
   }
-  return { entries: good, bad, repeated };
+  return { entries: good, bad, repeated, damaged };
+}
+
+// What saving the history ``list`` changes in a store that holds ``stored`` (a Map of uid to the
+// entry last written): the entries to write (new, or another object than the one written) and
+// the uids to delete (no longer in the list). An entry is replaced, never changed in place, so
+// the same object is the same entry.
+export function historyChanges(stored, list) {
+  const put = [];
+  const uids = new Set();
+  for (const e of list) {
+    uids.add(e.uid);
+    if (stored.get(e.uid) !== e) put.push(e);
+  }
+  const del = [...stored.keys()].filter((uid) => !uids.has(uid));
+  return { put, del };
+}
+
+// The entries of ``list`` whose uid none of ``have`` has: what a history loaded late keeps of
+// the entries the page added before it was there.
+export function notIn(list, have) {
+  const uids = new Set(have.map((e) => e?.uid));
+  return list.filter((e) => !uids.has(e.uid));
 }
 
 // Parse stored text: the value, or undefined when it is not JSON.
