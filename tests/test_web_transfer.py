@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, FilePayload, Page
 
-from conftest import READY, BrowserContexts
+from conftest import READY, BrowserContexts, clear_storage, stored_history
 from kniffel.engine.game import Game, Mode, Player, PlayerKind
 from kniffel.engine.history_file import HistoryEntry, encode_history
 from kniffel.engine.match import Match
@@ -54,7 +54,7 @@ def open_app(ctx: BrowserContext, site: str) -> Page:
     page = ctx.new_page()
     page.on("pageerror", lambda e: ERRORS.append(f"{e}"))
     page.goto(site)
-    page.evaluate("localStorage.clear()")
+    clear_storage(page)
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=120_000)
     page.click("#nav-history")
@@ -65,12 +65,15 @@ def import_history(page: Page, data: dict[str, Any]) -> None:
     n = stored(page)
     page.set_input_files("#import-file", files=[FilePayload(
         name="verlauf.json", mimeType="application/json", buffer=json.dumps(data).encode())])
-    page.wait_for_function("(n) => JSON.parse(localStorage.getItem('kniffel.v1.history') ?? "
-                           "'{\"entries\": []}').entries.length > n", arg=n)
+    for _ in range(600):
+        if stored(page) > n:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the import was not stored")
 
 
 def entries(page: Page) -> list[dict[str, Any]]:
-    raw = page.evaluate("localStorage.getItem('kniffel.v1.history')")
+    raw = stored_history(page)
     found: list[dict[str, Any]] = json.loads(raw)["entries"] if raw else []
     return found
 
@@ -181,14 +184,12 @@ def test_a_full_storage_keeps_the_history_as_it_was_in_one_sentence(
     a, b = (open_app(ctx, site) for ctx in phones)
     import_history(a, history(range(5)))
     import_history(b, history([200]))
-    before = b.evaluate("localStorage.getItem('kniffel.v1.history')")
+    before = stored_history(b)
     connect(a, b)
-    # B's storage is full from here on
+    # B's storage is full from here on (its history lives in IndexedDB)
     b.evaluate("""() => {
-      const set = Storage.prototype.setItem;
-      Storage.prototype.setItem = function (k, v) {
-        if (k === 'kniffel.v1.history') throw new DOMException('full', 'QuotaExceededError');
-        return set.call(this, k, v);
+      IDBObjectStore.prototype.put = function () {
+        throw new DOMException('full', 'QuotaExceededError');
       };
     }""")
     said_a, said_b = send(a, b)
@@ -196,7 +197,7 @@ def test_a_full_storage_keeps_the_history_as_it_was_in_one_sentence(
                              "Spielen wurde keines gespeichert, der Verlauf ist unverändert.")
     assert said_a == ("Der Speicher des anderen Handys ist voll: es hat keines der Spiele "
                       "gespeichert.")
-    assert b.evaluate("localStorage.getItem('kniffel.v1.history')") == before
+    assert stored_history(b) == before
     assert b.locator("#history-list li").count() == 1  # nothing changed on the screen either
     # one sentence: the panel's, not the storage's own besides it
     assert b.locator("#notices .notice", has_text="Speicher des Browsers").count() == 0

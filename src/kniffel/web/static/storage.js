@@ -130,6 +130,31 @@ function useLocal(why) {
   if (early.length) storeHistory();
 }
 
+// The database this page writes to. Another tab's upgrade, or the site's data cleared, closes it
+// (versionchange): this page lets go at once and opens it again for its next read or save, which
+// writes every entry anew (what was stored may be gone).
+function useDb(opened) {
+  db = opened;
+  opened.onversionchange = () => {
+    opened.close();
+    if (db === opened) db = null;
+    stored = new Map();
+  };
+}
+
+// The database, opened again where another tab or the browser closed it; null (the history then
+// stays in localStorage) where it opens no more.
+async function liveDb() {
+  if (db) return db;
+  const opened = await openDb();
+  if (!opened.db) {
+    useLocal(opened.why);
+    return null;
+  }
+  useDb(opened.db);
+  return db;
+}
+
 async function openHistory() {
   const opened = await openDb();
   if (!opened.db) {
@@ -137,8 +162,7 @@ async function openHistory() {
     useLocal(opened.why);
     return;
   }
-  db = opened.db;
-  db.onversionchange = () => db.close(); // a newer page's upgrade in another tab goes first
+  useDb(opened.db);
   historyStore.kind = "idb";
   const entries = await readStored();
   const moved = await moveFromLocal(entries);
@@ -149,7 +173,13 @@ async function openHistory() {
     channel.onmessage = async () => {
       // another tab stored a change: follow it (what this tab has not stored yet stays)
       const mine = notIn(state.history, [...stored.values()]);
-      const now = await readStored();
+      let now;
+      try {
+        now = await readStored();
+      } catch (err) {
+        console.warn("kniffel: the other tab's history could not be read", err);
+        return; // this tab's own stays as it is
+      }
       state.history = byDate([...now, ...notIn(mine, now)]);
       state.stats = null;
       redraw();
@@ -160,7 +190,8 @@ async function openHistory() {
 // The entries stored in IndexedDB, each checked (store.js); a damaged one is kept aside alone
 // (as a copy in localStorage) and, once the copy is there, deleted; the others stay.
 async function readStored() {
-  const records = await readAll(db);
+  const open = await liveDb();
+  const records = open ? await readAll(open) : [];
   const clean = cleanEntries(records);
   stored = new Map(records.filter((r) => !clean.damaged.includes(r)).map((r) => [r.uid, r]));
   if (clean.damaged.length) {
@@ -309,7 +340,9 @@ function storeHistory() {
     const { put, del } = historyChanges(stored, state.history);
     if (!put.length && !del.length && movedFrom === null) return true;
     const moving = movedFrom;
-    const result = await writeChanges(db, put, del);
+    const open = await liveDb();
+    if (!open) return storeHistory(); // (kept in localStorage from here on)
+    const result = await writeChanges(open, put, del);
     if (!result.ok) {
       console.warn("kniffel: history not stored", result.error);
       const full = result.error && result.error.name === "QuotaExceededError";
