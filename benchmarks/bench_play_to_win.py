@@ -146,6 +146,7 @@ def read_rows(out: Path) -> list[dict[str, Any]]:
 
 
 def main() -> None:
+    global MEMORY
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="kniffel")
     parser.add_argument("--players", type=int, default=2)
@@ -160,7 +161,6 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=MEMORY,
                         help="points-to-come distributions remembered (about 10 kB each)")
     args = parser.parse_args()
-    global MEMORY
     MEMORY = args.memory
     out = args.out or RESULTS / f"play-to-win-{args.rules}-{args.players}p.jsonl"
     rows = read_rows(out)
