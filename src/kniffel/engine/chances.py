@@ -232,13 +232,17 @@ def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> D
 def _masses(components: Sequence[tuple[float, float]], sd: float, lo: int,
             hi: int) -> list[float]:
     """Every whole number's mass ``lo``…``hi`` of the mixture (not renormalised): per
-    component, its weight times Φ's difference over the number's unit interval."""
+    component, its weight times Φ's difference over the number's unit interval,
+    ``Φ(z) = erfc(-z/√2)/2``."""
     erfc = math.erfc
-    root2 = _ROOT2
+    scale = -1.0 / (sd * _ROOT2)
     probs: list[float] = []
     for w, m in components:
-        cdf = [0.5 * erfc(-((x + 0.5 - m) / sd) / root2) for x in range(lo - 1, hi + 1)]
-        masses = map(operator.mul, repeat(w), map(operator.sub, islice(cdf, 1, None), cdf))
+        # erfc(-z/√2) at every unit interval's end x + ½, x = lo - 1 … hi
+        ends = list(map(erfc, map(operator.mul, map(operator.add, range(lo - 1, hi + 1),
+                                                     repeat(0.5 - m)), repeat(scale))))
+        masses = map(operator.mul, repeat(0.5 * w), map(operator.sub, islice(ends, 1, None),
+                                                         ends))
         probs = list(masses) if not probs else list(map(operator.add, probs, masses))
     return probs
 
@@ -273,7 +277,7 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
     centre = min(len(qs) - 1, max(0, round(mean) - lo))  # exp(θ·(x - x_centre)) stays moderate
     tilt = _Tilt(qs, lo, mean, centre)
     theta, low, high = 0.0, -math.inf, math.inf
-    total, m, v = tilt.moments(theta)
+    total, m = tilt.moments(theta)
     for _ in range(200):
         if abs(m) <= _MEAN_TOLERANCE:
             break
@@ -281,6 +285,7 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
             high = theta
         else:
             low = theta
+        v = tilt.variance(m, total)
         step = theta - m / v if v > 0 else math.nan
         if not low < step < high:  # Newton leaves the bracket: bisect, or widen it
             if math.isfinite(low) and math.isfinite(high):
@@ -290,7 +295,7 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
             else:
                 step = theta - max(1e-3, abs(theta))
         theta = step
-        total, m, v = tilt.moments(theta)
+        total, m = tilt.moments(theta)
     return Distribution(lo, tuple(map(operator.truediv, tilt.last, repeat(total))))
 
 
@@ -316,15 +321,20 @@ class _Tilt:
             return list(map(operator.mul, qs, powers))
         return _far_weights(qs, self.dx, theta)
 
-    def moments(self, theta: float) -> tuple[float, float, float]:
-        """The weights' total, mean and variance (about the mean asked for) at ``theta``."""
+    def moments(self, theta: float) -> tuple[float, float]:
+        """The weights' total and mean (about the mean asked for) at ``theta`` (its weights
+        kept in ``last``)."""
         ws = self.last = self.weights(theta)
         total = sum(ws)
-        m = sum(map(operator.mul, ws, self.dx)) / total
-        v = sum(map(operator.mul, ws, self.dx2)) / total - m * m
+        return total, sum(map(operator.mul, ws, self.dx)) / total
+
+    def variance(self, m: float, total: float) -> float:
+        """The variance of the latest weights, whose ``total`` and mean ``m`` are given."""
+        ws = self.last
+        v: float = sum(map(operator.mul, ws, self.dx2)) / total - m * m
         if v < 1e-6 * (m * m):  # the difference cancelled: sum the squares about the mean
             v = sum(w * ((d - m) * (d - m)) for w, d in zip(ws, self.dx, strict=True)) / total
-        return total, m, v
+        return v
 
 
 def _far_weights(qs: Sequence[float], dx: Sequence[float], theta: float) -> list[float]:
