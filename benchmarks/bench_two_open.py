@@ -105,8 +105,10 @@ def exact_choices(two: TwoOpen, a: Column, pos: Position,
         pos, stages, worth_of(two.expert._x_entry(pos)))}
 
 
-def positions(rules: RuleSet, count: int) -> list[Game]:
-    """The mover's first throw of round ``n − 1`` in games of two experts."""
+def positions(rules: RuleSet, count: int, advisor: WinAdvisor,
+              open_only: bool) -> list[Game]:
+    """The mover's first throw of round ``n − 1`` in games of two experts (``open_only``: only
+    where the model gives the mover a chance to win between 10 % and 90 %)."""
     expert = get_strategy("expert", rules)
     found: list[Game] = []
     seed = 0
@@ -121,7 +123,8 @@ def positions(rules: RuleSet, count: int) -> list[Game]:
             turn = game.turn
             assert turn is not None
             if game.round == len(rules.boxes) - 1 and turn.roll is not None:
-                found.append(game)
+                if not open_only or 0.1 <= advisor.advise(game).for_win.win <= 0.9:
+                    found.append(game)
                 break
             game.apply(expert.choose(game, rng))
     return found
@@ -132,10 +135,12 @@ def main() -> None:
     parser.add_argument("--rules", default="kniffel")
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--pure", action="store_true", help="also in pure Python (slow)")
+    parser.add_argument("--open", action="store_true",
+                        help="only positions the model gives the mover 10–90 %% to win")
     args = parser.parse_args()
     rules = preset(args.rules)
     advisor = WinAdvisor(rules)
-    for game in positions(rules, args.positions):
+    for game in positions(rules, args.positions, advisor, args.open):
         mover = game.current_player
         assert mover is not None
         a = Column.of(game, mover)

@@ -305,7 +305,7 @@ class _Tilt:
 
     def __init__(self, qs: Sequence[float], lo: int, mean: float, centre: int) -> None:
         self.qs = list(qs)
-        self.dx = [x - mean for x in range(lo, lo + len(qs))]
+        self.dx = list(map(operator.sub, range(lo, lo + len(qs)), repeat(mean)))
         self.dx2 = list(map(operator.mul, self.dx, self.dx))
         self.centre = centre
         self.span = float(max(centre, len(qs) - 1 - centre))

@@ -44,6 +44,7 @@ import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from kniffel.engine.advice import Advice, Option, Position
@@ -285,6 +286,11 @@ def share_curve(dists: Sequence[Distribution]) -> tuple[int, tuple[float, ...]]:
     equally); below ``lo`` it is 0 and beyond the tuple 1. Returns ``(lo, H)``."""
     if not dists:
         return 0, ()
+    if len(dists) == 1:  # one other: P(X < t) + P(X = t)/2, the same sums as below
+        probs = dists[0].probs
+        # the prefix sums hold one more (the total), which is not needed
+        return dists[0].offset, tuple(b + a / 2 for b, a in zip(
+            accumulate(probs, initial=0.0), probs, strict=False))
     lo = min(d.offset for d in dists)
     hi = max(d.offset + len(d.probs) - 1 for d in dists)
     below = [0.0] * len(dists)
