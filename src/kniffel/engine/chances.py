@@ -206,10 +206,6 @@ def _logistic(z: float) -> float:
     return e / (1.0 + e)
 
 
-def _normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
-
-
 def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> Distribution:
     """The mixture of normals ``(weight, mean)`` with spread ``sd``, on the whole numbers
     0…``top`` (each number the mass of its unit interval; what falls outside is left out and
