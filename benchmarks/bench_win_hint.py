@@ -14,7 +14,9 @@ after it (median, 95th percentile, max; how many showed both answers), and the t
 warming took in the expert's engine (each turn's start: the page does not wait for it); with
 ``--eager`` also a game whose hint comes right after each turn's first throw, without waiting for
 that warming (it waits for the rest of it); with ``--review`` the review of each finished game
-(its points, then every decision's chance to win).
+(its points, then every decision's chance to win). Beside each hint's time it prints the
+engine's part (the request's round trip to the expert's engine) and the page's drawing of the
+hint (the last redraw), to tell the Python side from the page's.
 """
 
 from __future__ import annotations
@@ -118,6 +120,8 @@ def play(page: Page, players: int, turns: int | None, eager: bool) -> dict[str, 
     warm: list[float] = []
     both = 0
     slowest: list[tuple[float, int, int, float]] = []
+    draws: list[float] = []  # the page's last drawing of each hint after the first
+    engines: list[float] = []  # the engine's answer to each (the request's round trip)
     seen = 0
     played = 0
     while not page.locator("#rematch").count() and (turns is None or played < turns):
@@ -134,8 +138,11 @@ def play(page: Page, players: int, turns: int | None, eager: bool) -> dict[str, 
             throw += 1
             ms, two = page.evaluate(HINT)
             if first:
-                draw = page.evaluate("window.kniffelTiming.lastDrawMs")
+                draw, engine = page.evaluate(
+                    "[window.kniffelTiming.lastDrawMs, window.kniffelTiming.lastHintMs]")
                 slowest.append((ms, played // players + 1, throw, float(draw or 0)))
+                draws.append(float(draw or 0))
+                engines.append(float(engine or 0))
             (after if first else first).append(ms)
             both += bool(two)
             if eager:
@@ -145,7 +152,8 @@ def play(page: Page, players: int, turns: int | None, eager: bool) -> dict[str, 
     slowest.sort(reverse=True)
     print("slowest hints (ms, round, throw, the page's drawing ms):",
           ", ".join(f"{ms:.0f} r{r} t{t} d{d:.0f}" for ms, r, t, d in slowest[:6]))
-    return {"first": first, "after": after, "warm": warm, "both": [float(both)]}
+    return {"first": first, "after": after, "warm": warm, "both": [float(both)],
+            "draw": draws, "engine": engines}
 
 
 def review(page: Page) -> tuple[float, float]:
@@ -191,6 +199,8 @@ def main() -> None:
                 print(f"first hint (the expert's engine starts): {summary(got['first'])}")
                 print(f"hint after the first:                    {summary(got['after'])}   "
                       f"both answers shown {int(got['both'][0])}x")
+                print(f"  of it the engine's answer (round trip): {summary(got['engine'])}")
+                print(f"  of it the page's drawing of the hint:   {summary(got['draw'])}")
                 if got["warm"]:
                     print(f"the turn's warming (expert's engine):    {summary(got['warm'])}")
                 if reviewed is not None:

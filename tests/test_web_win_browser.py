@@ -117,6 +117,36 @@ def test_a_hint_where_both_agree_says_one_choice_as_before(device: Device) -> No
     assert f"im Schnitt {number(advice.points.best.expected, 'de')} Punkte am Ende" in said
 
 
+def test_a_hint_that_comes_within_the_patience_is_drawn_once_else_after_a_thinking_box(
+        device: Device) -> None:
+    """The "thinking" box waits 120 ms (expert.js ``HINT_PATIENCE_MS``): an answer from the
+    turn's warmed memory is drawn once; a slower one shows the box first (two drawings)."""
+    save = {**gamble_save(), "actions": gamble_save()["actions"][:2]}  # Anna's first throw
+    page = open_stored(device, save)
+    wait_actions(page, 2)
+    ask_hint(page)  # the engine starts and computes the turn
+    for _ in range(3):  # the same hint again: from the advisor's memory
+        page.evaluate("""() => {
+          window.kniffelTiming.lastHintMs = undefined;
+          window.sawThinking = false;
+          window.drawsBefore = window.kniffelTiming.draws;
+          new MutationObserver(() => {
+            if (document.querySelector("#hint-box progress.thinking")) window.sawThinking = true;
+          }).observe(document.body, { childList: true, subtree: true });
+        }""")
+        page.click("#hint")
+        page.wait_for_function("window.kniffelTiming.lastHintMs !== undefined",
+                               timeout=EXPERT_MS)
+        ms, draws, thinking = page.evaluate("""() => [window.kniffelTiming.lastHintMs,
+          window.kniffelTiming.draws - window.drawsBefore, window.sawThinking]""")
+        assert page.locator("#hint-best").count() == 1
+        if ms < 120:
+            assert (draws, thinking) == (1, False)
+        else:
+            assert draws == 2
+            assert thinking
+
+
 def computers_save(ben: str) -> dict[str, Any]:
     """The gamble game with Anna the greedy computer and Ben the computer ``ben``."""
     save = dict(gamble_save())

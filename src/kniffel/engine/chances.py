@@ -51,9 +51,11 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate, chain, islice, repeat
 from typing import Any
 
 from kniffel.engine.catalog import package_file
@@ -88,6 +90,7 @@ _EDGE = 1e-6
 # the 4-point Gauss–Legendre rule on [0, 1]: exact for polynomials of degree ≤ 7 (8 players)
 _A, _B = math.sqrt(3 / 7 - 2 / 7 * math.sqrt(6 / 5)), math.sqrt(3 / 7 + 2 / 7 * math.sqrt(6 / 5))
 _WA, _WB = (18 + math.sqrt(30)) / 36, (18 - math.sqrt(30)) / 36
+_ROOT2 = math.sqrt(2.0)
 _NODES = ((0.5 - _B / 2, _WB / 2), (0.5 - _A / 2, _WA / 2), (0.5 + _A / 2, _WA / 2),
           (0.5 + _B / 2, _WB / 2))
 
@@ -203,10 +206,6 @@ def _logistic(z: float) -> float:
     return e / (1.0 + e)
 
 
-def _normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
-
-
 def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> Distribution:
     """The mixture of normals ``(weight, mean)`` with spread ``sd``, on the whole numbers
     0…``top`` (each number the mass of its unit interval; what falls outside is left out and
@@ -218,20 +217,35 @@ def mixture(components: Sequence[tuple[float, float]], sd: float, top: int) -> D
     hi = min(top, math.ceil(max(m for _, m in components) + _TAILS * sd))
     if lo > hi:  # every hump beyond the range: the nearer end
         return Distribution.point(0 if hi <= 0 else top)
-    probs = []
-    cdfs = [_normal_cdf((lo - 0.5 - m) / sd) for _, m in components]
-    for x in range(lo, hi + 1):
-        p = 0.0
-        for c, (w, m) in enumerate(components):
-            upper = _normal_cdf((x + 0.5 - m) / sd)
-            p += w * (upper - cdfs[c])
-            cdfs[c] = upper
-        probs.append(p)
+    probs = _masses(components, sd, lo, hi)
     total = sum(probs)
     if total <= 0:
         mean = sum(w * m for w, m in components)
         return Distribution.point(min(top, max(0, round(mean))))
-    return Distribution(lo, tuple(p / total for p in probs))
+    return Distribution(lo, tuple(map(operator.truediv, probs, repeat(total))))
+
+
+def _masses(components: Sequence[tuple[float, float]], sd: float, lo: int,
+            hi: int) -> list[float]:
+    """Every whole number's mass ``lo``…``hi`` of the mixture (not renormalised): per
+    component, its weight times Φ's difference over the number's unit interval,
+    ``Φ(z) = erfc(-z/√2)/2``."""
+    erfc = math.erfc
+    scale = -1.0 / (sd * _ROOT2)
+    probs: list[float] = []
+    for w, m in components:
+        # erfc(-z/√2) at every unit interval's end x + ½, x = lo - 1 … hi
+        ends = list(map(erfc, map(operator.mul, map(operator.add, range(lo - 1, hi + 1),
+                                                     repeat(0.5 - m)), repeat(scale))))
+        masses = map(operator.mul, repeat(0.5 * w), map(operator.sub, islice(ends, 1, None),
+                                                         ends))
+        probs = list(masses) if not probs else list(map(operator.add, probs, masses))
+    return probs
+
+
+#: Beyond this |θ| times the support's width the tilt's weights are computed from logarithms
+#: (a power of ``exp(θ)`` would leave the floating-point range).
+_POWER_SPAN = 600.0
 
 
 def tilted(base: Distribution, mean: float, top: int) -> Distribution:
@@ -240,29 +254,26 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
     by bisection. The tilt keeps the support and the shape (a tilted normal is a normal moved
     by θσ², so a cut normal or mixture becomes the one whose cut has the mean asked for). A
     ``mean`` at or beyond the ends of the support (where no tilt reaches it) gives the two
-    whole numbers around it (one where it is whole), inside 0…``top``."""
+    whole numbers around it (one where it is whole), inside 0…``top``.
+
+    ``exp(θ·x)`` on the whole numbers is a power of ``exp(θ)``: one exponential per step of
+    Newton's method, the powers by repeated multiplication (to about 1e-13 relative; by
+    logarithms where a far tilt would leave the floating-point range). Pure Python: numpy is
+    no faster on vectors of a few hundred numbers whose sums are Python's."""
     mean = min(max(mean, 0.0), float(top))
-    support = [k for k, q in enumerate(base.probs) if q > 0]
-    lo = base.offset + support[0] if support else 0
-    hi = base.offset + support[-1] if support else 0
+    probs = base.probs
+    first = next((k for k, q in enumerate(probs) if q > 0), None)
+    if first is None:
+        return _two_point(mean)
+    last = next(k for k in range(len(probs) - 1, -1, -1) if probs[k] > 0)
+    lo, hi = base.offset + first, base.offset + last
     if not lo + _EDGE < mean < hi - _EDGE:
         return _two_point(mean)
-    xs = [base.offset + k for k in support]
-    logs = [math.log(base.probs[k]) for k in support]
-    centre = mean
-
-    def moments(theta: float) -> tuple[list[float], float, float]:
-        exps = [lq + theta * (x - centre) for lq, x in zip(logs, xs, strict=True)]
-        top_exp = max(exps)
-        weights = [math.exp(e - top_exp) for e in exps]
-        total = math.fsum(weights)
-        ws = [w / total for w in weights]
-        m = math.fsum(w * (x - centre) for w, x in zip(ws, xs, strict=True))
-        v = math.fsum(w * (x - centre - m) ** 2 for w, x in zip(ws, xs, strict=True))
-        return ws, m, v
-
+    qs = probs[first:last + 1]
+    centre = min(len(qs) - 1, max(0, round(mean) - lo))  # exp(θ·(x - x_centre)) stays moderate
+    tilt = _Tilt(qs, lo, mean, centre)
     theta, low, high = 0.0, -math.inf, math.inf
-    ws, m, v = moments(theta)
+    total, m = tilt.moments(theta)
     for _ in range(200):
         if abs(m) <= _MEAN_TOLERANCE:
             break
@@ -270,6 +281,7 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
             high = theta
         else:
             low = theta
+        v = tilt.variance(m, total)
         step = theta - m / v if v > 0 else math.nan
         if not low < step < high:  # Newton leaves the bracket: bisect, or widen it
             if math.isfinite(low) and math.isfinite(high):
@@ -279,11 +291,54 @@ def tilted(base: Distribution, mean: float, top: int) -> Distribution:
             else:
                 step = theta - max(1e-3, abs(theta))
         theta = step
-        ws, m, v = moments(theta)
-    probs = [0.0] * (hi - lo + 1)
-    for w, x in zip(ws, xs, strict=True):
-        probs[x - lo] = w
-    return Distribution(lo, tuple(probs))
+        total, m = tilt.moments(theta)
+    return Distribution(lo, tuple(map(operator.truediv, tilt.last, repeat(total))))
+
+
+class _Tilt:
+    """The weights ``q_x · exp(θ·(x - x_c))`` of a tilt and their moments about the mean asked
+    for, in pure Python (``last``: the weights of the latest θ)."""
+
+    def __init__(self, qs: Sequence[float], lo: int, mean: float, centre: int) -> None:
+        self.qs = list(qs)
+        self.dx = list(map(operator.sub, range(lo, lo + len(qs)), repeat(mean)))
+        self.dx2 = list(map(operator.mul, self.dx, self.dx))
+        self.centre = centre
+        self.span = float(max(centre, len(qs) - 1 - centre))
+        self.last: list[float] = self.qs
+
+    def weights(self, theta: float) -> list[float]:
+        qs = self.qs
+        if theta == 0.0:
+            return qs
+        if abs(theta) * self.span <= _POWER_SPAN:
+            powers = accumulate(chain((math.exp(-theta * self.centre),),
+                                      repeat(math.exp(theta), len(qs) - 1)), operator.mul)
+            return list(map(operator.mul, qs, powers))
+        return _far_weights(qs, self.dx, theta)
+
+    def moments(self, theta: float) -> tuple[float, float]:
+        """The weights' total and mean (about the mean asked for) at ``theta`` (its weights
+        kept in ``last``)."""
+        ws = self.last = self.weights(theta)
+        total = sum(ws)
+        return total, sum(map(operator.mul, ws, self.dx)) / total
+
+    def variance(self, m: float, total: float) -> float:
+        """The variance of the latest weights, whose ``total`` and mean ``m`` are given."""
+        ws = self.last
+        v: float = sum(map(operator.mul, ws, self.dx2)) / total - m * m
+        if v < 1e-6 * (m * m):  # the difference cancelled: sum the squares about the mean
+            v = sum(w * ((d - m) * (d - m)) for w, d in zip(ws, self.dx, strict=True)) / total
+        return v
+
+
+def _far_weights(qs: Sequence[float], dx: Sequence[float], theta: float) -> list[float]:
+    """A far tilt's weights by logarithms, scaled by the largest."""
+    exps = [math.log(q) + theta * d if q > 0 else -math.inf
+            for q, d in zip(qs, dx, strict=True)]
+    top_exp = max(exps)
+    return [math.exp(e - top_exp) for e in exps]
 
 
 def _two_point(mean: float) -> Distribution:

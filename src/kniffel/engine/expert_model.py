@@ -38,7 +38,7 @@ import math
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -74,6 +74,10 @@ def params_digest(params: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+#: The most values :meth:`ValueModel.future` remembers (then all are forgotten).
+_SEEN = 32768
+
+
 @dataclass(frozen=True, eq=False)
 class ValueModel:
     """The fitted V̂ (see the module docstring); ``future`` is what the expert asks. Each table
@@ -88,6 +92,9 @@ class ValueModel:
     upper: array.array[float]
     upper_lower: array.array[float]
     meta: Mapping[str, Any]
+    #: V̂ of the states asked for lately (a turn asks for the same sheet once per points of a
+    #: lower box; the next game for the same early sheets).
+    _seen: dict[tuple[int, int, int], float] = field(default_factory=dict, repr=False)
 
     source = "model"
 
@@ -96,6 +103,16 @@ class ValueModel:
 
     def future(self, mask: int, upper_sum: int, x: int) -> float:
         """V̂ of the filled boxes ``mask``, upper sum ``upper_sum`` and ``x`` chips left."""
+        key = (mask, upper_sum, x)
+        seen = self._seen
+        found = seen.get(key)
+        if found is None:
+            if len(seen) >= _SEEN:
+                seen.clear()
+            found = seen[key] = self._future(mask, upper_sum, x)
+        return found
+
+    def _future(self, mask: int, upper_sum: int, x: int) -> float:
         rules = self.rules
         nb = len(rules.boxes)
         xs = rules.chips + 1

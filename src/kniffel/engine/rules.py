@@ -356,7 +356,12 @@ class RuleSet:
 
     def max_points(self, box: Box) -> int:
         """The highest number of points ``box`` can hold."""
-        return max(self.possible_points(box))
+        return _max_points(self.d10)[self.box(box)]
+
+
+@cache
+def _max_points(d10: bool) -> Mapping[Box, int]:
+    return MappingProxyType({box: max(v) for box, v in _possible_points(d10).items()})
 
 
 @cache

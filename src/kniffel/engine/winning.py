@@ -44,6 +44,7 @@ import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Literal
 
 from kniffel.engine.advice import Advice, Option, Position
@@ -65,8 +66,27 @@ TIE = 1e-9
 #: The weight of a point of the expected total beside a win share where a later player of the
 #: last round chooses between outcomes it values alike: the best average among equal chances.
 _TIE_BREAK = 1e-12
-#: The most distributions of later players remembered (then all are forgotten).
+#: The most distributions of later players remembered (then all are forgotten), and by
+#: default the most points-to-come distributions (then the longest unused is forgotten).
 _MEMORY = 4096
+
+
+def _recall(memory: dict[tuple[object, ...], Distribution],
+            key: tuple[object, ...]) -> Distribution | None:
+    """``memory[key]`` (None where missing), marked as the latest used."""
+    found = memory.pop(key, None)
+    if found is not None:
+        memory[key] = found
+    return found
+
+
+def _remember(memory: dict[tuple[object, ...], Distribution], key: tuple[object, ...],
+              value: Distribution, capacity: int) -> Distribution:
+    """Keep ``value`` under ``key``, forgetting the longest unused beyond ``capacity``."""
+    while len(memory) >= max(1, capacity):
+        del memory[next(iter(memory))]
+    memory[key] = value
+    return value
 
 
 # --- one player's turn, played for a worth of its final total ------------------------------------
@@ -266,6 +286,11 @@ def share_curve(dists: Sequence[Distribution]) -> tuple[int, tuple[float, ...]]:
     equally); below ``lo`` it is 0 and beyond the tuple 1. Returns ``(lo, H)``."""
     if not dists:
         return 0, ()
+    if len(dists) == 1:  # one other: P(X < t) + P(X = t)/2, the same sums as below
+        probs = dists[0].probs
+        # the prefix sums hold one more (the total), which is not needed
+        return dists[0].offset, tuple(b + a / 2 for b, a in zip(
+            accumulate(probs, initial=0.0), probs, strict=False))
     lo = min(d.offset for d in dists)
     hi = max(d.offset + len(d.probs) - 1 for d in dists)
     below = [0.0] * len(dists)
@@ -317,28 +342,50 @@ class ModelWorth:
 
     The model's points to come depend on the sheet an entry leaves only through the boxes
     filled, the upper sum (while the bonus is open), the chips left and whether the Kniffel box
-    holds 50; they are remembered by those in ``rests`` (shared between calls)."""
+    holds 50; they are remembered by those in ``rests`` (shared between calls, one rule set's;
+    at most ``capacity``, the longest unused forgotten first).
+    A mover whose every reachable final total lies below the others' lowest is certain to lose
+    (every entry worth 0), one whose lowest lies beyond their highest certain to win (1): then
+    no points to come are computed, and the choice is the one for the points."""
 
     def __init__(self, model: ChanceModel, column: Column, others: Sequence[Distribution],
-                 rests: dict[tuple[object, ...], Distribution]) -> None:
+                 rests: dict[tuple[object, ...], Distribution], *,
+                 capacity: int = _MEMORY) -> None:
         self.model = model
         self.column = column
         self.curve = share_curve(others)
         self._rests = rests
+        self._capacity = capacity
         self._seen: dict[tuple[Box, int, int, int], float] = {}
         rules = model.rules
-        self._filled = frozenset(column.entries)
+        self._bit = {box: 1 << b for b, box in enumerate(rules.boxes)}
+        self._mask = 0
+        for box in column.entries:
+            self._mask |= self._bit[box]
         kn = column.entries.get(Box.KNIFFEL)
         self._holds_50 = kn is not None and kn.points > 0
         self._chips = bool(rules.chips)
+        lo, h = self.curve
+        reach = column.total + most_to_come(rules, column.entries, column.upper)
+        #: The worth of every entry where it is certain (0: lost whatever comes, 1: won).
+        self.certain: float | None = (0.0 if reach < lo else
+                                      1.0 if column.total >= lo + len(h) else None)
 
     def of(self, x: int) -> Worth:
         """The worth of every entry when the extra state after it is ``x`` (chips left)."""
+        certain = self.certain
+        if certain is not None:
+            def same(box: Box, points: int, bonus: int) -> float:
+                del box, points, bonus
+                return certain
+            return same
+        seen = self._seen
+
         def worth(box: Box, points: int, bonus: int) -> float:
             key = (box, points, bonus, x)
-            found = self._seen.get(key)
+            found = seen.get(key)
             if found is None:
-                found = self._seen[key] = self._worth(box, points, bonus, x)
+                found = seen[key] = self._worth(box, points, bonus, x)
             return found
         return worth
 
@@ -351,17 +398,20 @@ class ModelWorth:
             upper = rules.bonus_threshold  # the bonus is settled: the sum says no more
         holds_50 = points > 0 if box is Box.KNIFFEL else self._holds_50
         chips = x if self._chips else 0
-        filled = self._filled | {box}
-        key = (rules, filled, upper, chips, holds_50)
-        found = self._rests.get(key)
+        mask = self._mask | self._bit[box]
+        key = (mask, upper, chips, holds_50)
+        found = _recall(self._rests, key)
         if found is None:
-            if len(self._rests) > _MEMORY:
-                self._rests.clear()
+            filled = [b for b in rules.boxes if mask & self._bit[b]]
             entries = {b: Entry(50 if b is Box.KNIFFEL and holds_50 else 0) for b in filled}
-            found = self._rests[key] = self.model.rest(PlayerState(entries, 0, upper, chips))
+            found = _remember(self._rests, key,
+                              self.model.rest(PlayerState(entries, 0, upper, chips)),
+                              self._capacity)
         return found
 
     def _worth(self, box: Box, points: int, bonus: int, x: int) -> float:
+        if self.certain is not None:
+            return self.certain
         rules = self.model.rules
         c = self.column
         total = c.total + gain(rules, c.upper, box, points, bonus)
@@ -434,8 +484,11 @@ class WinAdvisor:
     where installed by default), both giving the same chances."""
 
     def __init__(self, rules: RuleSet, *, use_numpy: bool | None = None,
-                 model: ChanceModel | None = None) -> None:
+                 model: ChanceModel | None = None, memory: int = _MEMORY) -> None:
         self.rules = rules
+        #: The most points-to-come distributions remembered between calls (a long run of
+        #: games gains from more: the early sheets come back game after game).
+        self.memory = memory
         self.expert = expert_for(rules, use_numpy=use_numpy)
         self.model = model if model is not None else chance_model(rules)
         self.player = TurnPlayer(rules, endgame=endgame_for(rules, use_numpy=use_numpy))
@@ -549,7 +602,7 @@ class WinAdvisor:
                 sheet = game.sheet(i)
                 others.append(Distribution.point(sheet.total) if sheet.is_full else
                               self.model.final(PlayerState.of(game, i)))
-        return ModelWorth(self.model, column, others, self._rests)
+        return ModelWorth(self.model, column, others, self._rests, capacity=self.memory)
 
 
 class ExpertWinStrategy:

@@ -93,14 +93,22 @@ export function currentHint(view) {
   return hint && state.current && hint.id === state.current.id && hint.actions === view.actions ? hint : null;
 }
 
+// How long a hint may take before the screen shows that the engine is thinking: a hint from the
+// turn's warmed memory comes sooner, and is drawn once (a screen of four columns takes tens of
+// milliseconds to draw, twice for a "thinking" box shown for a moment).
+const HINT_PATIENCE_MS = 120;
+
 export async function askHint() {
   const cur = state.current;
   if (!state.ready || !cur) return;
   const mark = { id: cur.id, actions: cur.view.actions };
+  const asked = currentHint(cur.view);
+  if (asked && asked.loading) return; // asked already, the answer on its way
   state.hint = { ...mark, loading: true };
-  redraw();
+  const slow = setTimeout(() => { if (state.hint && state.hint.loading) redraw(); }, HINT_PATIENCE_MS);
   const t0 = performance.now();
   const reply = await askExpert({ op: "hint", game: cur.game });
+  clearTimeout(slow);
   timing.lastHintMs = performance.now() - t0;
   const now = state.current;
   if (!now || now.id !== mark.id || now.view.actions !== mark.actions) return; // the game went on

@@ -96,6 +96,7 @@ export function draw(part) {
   }
   $("skip").setAttribute("aria-label", tr("page.skip.label"));
   timing.lastDrawMs = performance.now() - t0; // for the console and the benchmark
+  timing.draws = (timing.draws ?? 0) + 1; // how often the screen was drawn (the tests)
   keepAwake(); // the wake lock and update section
   drawUpdate();
   if (state.ready && !play.linkChecked) { checkLink(); checkTableLink(); }

@@ -26,6 +26,7 @@ export const timing = {
   coachWarm: undefined, // {rules: at or error code}: the pad's coach warmed (coach.js)
   lastActionMs: undefined, // duration: the last move's answer from the engine (game.js)
   lastDrawMs: undefined, // duration: the last drawing of the screen (screen.js)
+  draws: undefined, // count: the drawings of the screen so far (screen.js)
   lastHintMs: undefined, // duration: the last hint (expert.js)
   lastReviewMs: undefined, // duration: the last review (expert.js)
   lastReviewWinsMs: undefined, // duration: the last review's chances to win (expert.js)
