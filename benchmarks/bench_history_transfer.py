@@ -138,7 +138,8 @@ def main() -> None:
           f"in {got['sent']} messages |")
     print(f"| tap on send → sentence on the receiver | {wall:.1f} s |")
     print(f"| receiver: hello → sentence | {receive_s:.1f} s |")
-    print(f"| receiver's merge (addEntries: identities, stored in IndexedDB) | {tb['transferMergeMs'] / 1000:.2f} s |")
+    merge_s = tb["transferMergeMs"] / 1000
+    print(f"| receiver's merge (addEntries: identities, stored in IndexedDB) | {merge_s:.2f} s |")
     print(f"| per game | {1000 * wall / args.games:.1f} ms |")
 
 
