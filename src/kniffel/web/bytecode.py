@@ -104,8 +104,9 @@ def compiled_zips(zips: Mapping[str, tuple[bytes, str]], pyodide: Path, python: 
     copies in ``cache`` (by :func:`_key`) are used instead of compiling again."""
     out: dict[str, bytes] = {}
     todo: dict[str, tuple[bytes, str]] = {}
+    keys = {name: _key(data, prefix, python) for name, (data, prefix) in zips.items()}
     for name, (data, prefix) in zips.items():
-        kept = cache / f"{_key(data, prefix, python)}.pyc.zip" if cache is not None else None
+        kept = cache / f"{keys[name]}.pyc.zip" if cache is not None else None
         if kept is not None and kept.is_file():
             out[name] = kept.read_bytes()
         else:
@@ -131,12 +132,12 @@ def compiled_zips(zips: Mapping[str, tuple[bytes, str]], pyodide: Path, python: 
             return None
         if done.returncode != 0:
             return None
-        for number, (name, (data, prefix)) in enumerate(todo.items()):
+        for number, name in enumerate(todo):
             compiled = (folder / f"{number}.out.zip").read_bytes()
             out[name] = compiled
             if cache is not None:
                 with suppress(OSError):  # no cache: compiled again next time
-                    kept = cache / f"{_key(data, prefix, python)}.pyc.zip"
+                    kept = cache / f"{keys[name]}.pyc.zip"
                     kept.parent.mkdir(parents=True, exist_ok=True)
                     kept.with_suffix(".tmp").write_bytes(compiled)
                     kept.with_suffix(".tmp").replace(kept)
